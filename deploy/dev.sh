@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Run the project in its environment.
+#
+#   ./deploy/dev.sh mancala/tournament.py 3   runs `python mancala/tournament.py 3`
+#   ./deploy/dev.sh --ci                      runs lint (ruff) and every test (pytest + doctests)
+#
+# Where a Docker engine answers, this runs inside the dev image (deploy/Dockerfile.dev);
+# otherwise in a local .venv that it creates from requirements-dev.txt on first use and
+# refreshes whenever a requirements file changes. MANCALA_NO_DOCKER=1 forces the .venv.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+export PYTHONPATH="$root${PYTHONPATH:+:$PYTHONPATH}"
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
+export TF_CPP_MIN_LOG_LEVEL="${TF_CPP_MIN_LOG_LEVEL:-2}"
+
+if [ -z "${MANCALA_IN_DOCKER:-}" ] && [ -z "${MANCALA_NO_DOCKER:-}" ] \
+    && command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+    docker build -q -f deploy/Dockerfile.dev -t mancala-dev . >/dev/null
+    tty=(); [ -t 0 ] && tty=(-t)
+    exec docker run --rm -i "${tty[@]}" -v "$root:/app" -w /app -e MANCALA_IN_DOCKER=1 \
+        -p 8000:8000 mancala-dev ./deploy/dev.sh "$@"
+fi
+
+if [ -n "${MANCALA_IN_DOCKER:-}" ]; then
+    python=python
+else
+    python="$root/.venv/bin/python"
+    stamp="$root/.venv/.requirements.sha256"
+    wanted="$(cat requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)"
+    if [ ! -x "$python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+        echo "dev.sh: setting up .venv from requirements-dev.txt (first use takes a few minutes)" >&2
+        [ -x "$python" ] || python3 -m venv "$root/.venv"
+        "$python" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+        echo "$wanted" > "$stamp"
+    fi
+fi
+
+case "${1:-}" in
+    --ci)
+        shift
+        [ -x deploy/ci-extras.sh ] && deploy/ci-extras.sh
+        "$python" -m ruff check .
+        "$python" -m ruff format --check .
+        exec "$python" -m pytest "$@"
+        ;;
+    --api)
+        shift
+        exec deploy/serve.sh "$python" "$@"
+        ;;
+    "")
+        echo "usage: ./deploy/dev.sh SCRIPT [ARGS...] | --ci | --api" >&2
+        exit 2
+        ;;
+    *)
+        exec "$python" "$@"
+        ;;
+esac

@@ -1,0 +1,120 @@
+"""Every player by name: `make_player("minimax:8")`, `available_players()`.
+
+A name may carry one parameter after a colon (`minimax:8`, `minimax:t=1.0`); the
+registry passes it, as text, to the player's factory, which checks it. Entries name
+their factory as "module:attribute" and are imported only when made, so that naming a
+network player is what imports Keras, never listing or making the others.
+
+To add a player: add one `register(...)` line below (or call `register` from outside).
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mancala.ai.base import Player
+
+
+@dataclass(frozen=True)
+class Entry:
+    """How to make a player: factory "module:attr", fixed keyword arguments, needs."""
+
+    factory: str
+    kwargs: dict[str, Any] = field(default_factory=dict)
+    summary: str = ""
+    takes_param: bool = False
+    requires: tuple[str, ...] = ()  # importable modules it needs (optional extras)
+    available: str | None = None  # "module:attr" of a () -> bool check (e.g. weights exist)
+    interactive: bool = False  # needs a person (left out of tournaments)
+
+
+_REGISTRY: dict[str, Entry] = {}
+
+
+def register(name: str, entry: Entry) -> None:
+    """Add (or replace) the player `name`."""
+    _REGISTRY[name] = entry
+
+
+def _load(target: str) -> Callable[..., Any]:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def split_spec(spec: str) -> tuple[str, str | None]:
+    """'minimax:8' -> ('minimax', '8'); 'luck' -> ('luck', None)."""
+    name, sep, param = spec.partition(":")
+    return name, (param if sep else None)
+
+
+def is_available(name: str) -> bool:
+    """True when the player `name` can be made here (its extras and files exist)."""
+    entry = _REGISTRY[name]
+    if any(importlib.util.find_spec(module) is None for module in entry.requires):
+        return False
+    return entry.available is None or bool(_load(entry.available)())
+
+
+def available_players(include_interactive: bool = True) -> list[str]:
+    """Names of the players that can be made here, in registry order."""
+    return [
+        name
+        for name, entry in _REGISTRY.items()
+        if (include_interactive or not entry.interactive) and is_available(name)
+    ]
+
+
+def describe_players() -> dict[str, str]:
+    """Every registered name with its one-line summary."""
+    return {name: entry.summary for name, entry in _REGISTRY.items()}
+
+
+def make_player(spec: str, seed: int | None = None, **options: Any) -> Player:
+    """The player named by `spec` ('luck', 'minimax:8'...), its randomness seeded by `seed`.
+
+    >>> make_player("greedy", seed=1).name
+    'greedy'
+    >>> make_player("nobody")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown player 'nobody'; available: luck, greedy, ...
+    >>> make_player("luck:3")
+    Traceback (most recent call last):
+    ...
+    ValueError: player 'luck' takes no parameter (got 'luck:3')
+    """
+    if not isinstance(spec, str):
+        raise ValueError(f"a player name is text, not {spec!r}")
+    name, param = split_spec(spec)
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        known = ", ".join(_REGISTRY)
+        raise ValueError(f"unknown player {name!r}; available: {known}")
+    if param is not None and not entry.takes_param:
+        raise ValueError(f"player {name!r} takes no parameter (got {spec!r})")
+    missing = [m for m in entry.requires if importlib.util.find_spec(m) is None]
+    if missing:
+        raise ValueError(f"player {name!r} needs the package(s): {', '.join(missing)}")
+    kwargs = dict(entry.kwargs, **options)
+    if entry.takes_param:
+        kwargs["param"] = param
+    player = _load(entry.factory)(seed=seed, **kwargs)
+    player.name = spec
+    return player
+
+
+register("luck", Entry("mancala.ai.simple:Luck", summary="a uniformly random legal move"))
+register("greedy", Entry("mancala.ai.simple:Greedy", summary="one ply: most seeds gained"))
+register("max", Entry("mancala.ai.simple:Max", summary="the fullest house (Sungka paper)"))
+register(
+    "exact",
+    Entry("mancala.ai.simple:Exact", summary="a move ending in the store, else max (Sungka paper)"),
+)
+register(
+    "human",
+    Entry("mancala.ai.human:Human", summary="a person at the terminal", interactive=True),
+)

@@ -1,0 +1,60 @@
+"""The ASCII drawing of a board: the opponent's row on top, stores at the ends.
+
+Houses are labelled a, b, c... (and 1, 2, 3...) in each side's sowing order, so a
+person can name a house either way. `bottom` is the player drawn nearest the reader.
+
+>>> from mancala.game_state import GameState
+>>> print(draw_board(GameState.new(houses=3, seeds=2).play(0)))
+        c    b    a           player 1 (to move)
+   +----+----+----+----+----+
+   |    |  2 |  2 |  2 |    |
+   |  0 +----+----+----+  0 |
+   |    |  0 |  3 |  3 |    |
+   +----+----+----+----+----+
+        a    b    c           player 0
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mancala.game_state import GameState
+
+
+def house_label(house: int) -> str:
+    """The letter of house number `house` (0 -> 'a')."""
+    return chr(ord("a") + house)
+
+
+def draw_board(state: GameState, bottom: int = 0, names: tuple[str, str] | None = None) -> str:
+    """The board as text, with `bottom`'s houses along the bottom edge left to right."""
+    top = 1 - bottom
+    names = names or ("player 0", "player 1")
+    top_row = list(reversed(state.side(top)))
+    bottom_row = list(state.side(bottom))
+    h = state.houses
+
+    def title(player: int) -> str:
+        if state.is_over():
+            return names[player]
+        return names[player] + (" (to move)" if state.player == player else "")
+
+    def cells(values: list[int]) -> str:
+        return "|".join(f"{v:>3} " for v in values)
+
+    rule = "   +" + "+".join(["----"] * (h + 2)) + "+"
+    labels_top = "     " + "".join(f"{house_label(i):>4} " for i in reversed(range(h)))
+    labels_bottom = "     " + "".join(f"{house_label(i):>4} " for i in range(h))
+    middle = "+".join(["----"] * h)
+    blank = "    "
+    lines = [
+        f"{labels_top}          {title(top)}",
+        rule,
+        f"   |{blank}|{cells(top_row)}|{blank}|",
+        f"   |{state.board[state.store(top)]:>3} +{middle}+{state.board[state.store(bottom)]:>3} |",
+        f"   |{blank}|{cells(bottom_row)}|{blank}|",
+        rule,
+        f"{labels_bottom}          {title(bottom)}",
+    ]
+    return "\n".join(line.rstrip() for line in lines)

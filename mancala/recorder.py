@@ -1,0 +1,142 @@
+"""Recorded games: one JSON object a line in training/*.jsonl (the jsonlines library).
+
+Writing appends whole lines with one write each (a line never interleaves with
+another, and Ctrl+C during the write is held until the line is down). A file whose last
+line was cut short (a crash mid-write) is first ended with a newline, so the cut line
+stays alone and is skipped on reading instead of spoiling the next game.
+
+Reading skips any line that is not a valid game record and counts it; one warning per
+file says how many were skipped. It never stops on bad data.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import signal
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import jsonlines
+
+from mancala.game_state import GameState
+
+FORMAT = 1
+TRAINING_DIR = Path(__file__).resolve().parent.parent / "training"
+log = logging.getLogger(__name__)
+
+
+@contextmanager
+def _sigint_held() -> Iterator[None]:
+    """Delay Ctrl+C until the block ends (only possible in the main thread)."""
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[Any] = []
+    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught and callable(previous):
+            previous(*caught[0])
+
+
+def append_games(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> int:
+    """Append `records` (dicts) to the JSONL file `path`, one line each; how many."""
+    buffer = io.BytesIO()
+    count = 0
+    with jsonlines.Writer(buffer, compact=True) as writer:
+        for record in records:
+            writer.write(record)
+            count += 1
+    data = buffer.getvalue()
+    if not data:
+        return 0
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with _sigint_held():
+        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                data = b"\n" + data  # end the line a crash cut short
+            os.write(fd, data)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    return count
+
+
+def check_record(obj: Any) -> dict[str, Any]:
+    """`obj` if it is a game record that replays through the rules; ValueError if not."""
+    if not isinstance(obj, dict):
+        raise ValueError("not a JSON object")
+    if obj.get("format") != FORMAT:
+        raise ValueError(f"unknown format {obj.get('format')!r}")
+    moves = obj.get("moves")
+    if not isinstance(moves, list):
+        raise ValueError("no list of moves")
+    replay(obj)  # raises ValueError (IllegalMove) when the moves do not fit the rules
+    return obj
+
+
+def start_state(record: dict[str, Any]) -> GameState:
+    """The position a record's game started from."""
+    options = record.get("options") or {}
+    return GameState.new(record.get("variant", "kalah"), **options)
+
+
+def replay(record: dict[str, Any]) -> list[GameState]:
+    """Every position of a recorded game, from the opening to the end."""
+    state = start_state(record)
+    states = [state]
+    for move in record["moves"]:
+        state = state.play(move)
+        states.append(state)
+    return states
+
+
+class GameLog:
+    """The valid game records of `paths` (default: training/*.jsonl), streamed.
+
+    Iterate over it for the records. Bad lines (truncated, not JSON, not a game, moves
+    that do not replay) are skipped; a warning per file counts them, and `skipped`
+    holds the total of the last pass.
+    """
+
+    def __init__(self, paths: Iterable[str | os.PathLike] | None = None, validate: bool = True):
+        self.paths = [Path(p) for p in paths] if paths is not None else None
+        self.validate = validate
+        self.skipped = 0
+
+    def files(self) -> list[Path]:
+        return self.paths if self.paths is not None else sorted(TRAINING_DIR.glob("*.jsonl"))
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        self.skipped = 0
+        for path in self.files():
+            skipped = 0
+            with open(path, "rb") as handle, jsonlines.Reader(handle) as reader:
+                while True:
+                    try:
+                        obj = reader.read()
+                    except EOFError:
+                        break
+                    except jsonlines.InvalidLineError:
+                        skipped += 1
+                        continue
+                    try:
+                        record = check_record(obj) if self.validate else obj
+                    except ValueError:
+                        skipped += 1
+                        continue
+                    yield record
+            if skipped:
+                log.warning("%s: skipped %d corrupt or invalid line(s)", path, skipped)
+            self.skipped += skipped
