@@ -29,10 +29,16 @@ else
     stamp="$root/.venv/.requirements.sha256"
     wanted="$(cat requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)"
     if [ ! -x "$python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
-        echo "dev.sh: setting up .venv from requirements-dev.txt (first use takes a few minutes)" >&2
-        [ -x "$python" ] || python3 -m venv "$root/.venv"
-        "$python" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-        echo "$wanted" > "$stamp"
+        mkdir -p "$root/.venv"
+        exec 9>"$root/.venv/.setup.lock"
+        flock 9  # one set-up at a time; the others wait and then find it done
+        if [ ! -x "$python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
+            echo "dev.sh: setting up .venv from requirements-dev.txt (first use: a few minutes)" >&2
+            [ -x "$python" ] || python3 -m venv "$root/.venv"
+            "$python" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+            echo "$wanted" > "$stamp"
+        fi
+        exec 9>&-
     fi
 fi
 
