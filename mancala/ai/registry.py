@@ -30,6 +30,7 @@ class Entry:
     requires: tuple[str, ...] = ()  # importable modules it needs (optional extras)
     available: str | None = None  # "module:attr" of a () -> bool check (e.g. weights exist)
     interactive: bool = False  # needs a person (left out of tournaments)
+    quick: str | None = None  # the spec a default tournament uses, if the default is slow
 
 
 _REGISTRY: dict[str, Entry] = {}
@@ -66,6 +67,12 @@ def available_players(include_interactive: bool = True) -> list[str]:
         for name, entry in _REGISTRY.items()
         if (include_interactive or not entry.interactive) and is_available(name)
     ]
+
+
+def tournament_players() -> list[str]:
+    """The specs a tournament uses when none are named: every available non-human
+    player, in its quick form where the registry gives one."""
+    return [_REGISTRY[name].quick or name for name in available_players(False)]
 
 
 def describe_players() -> dict[str, str]:
