@@ -359,8 +359,9 @@ class GameState(NamedTuple):
         """A JSON-safe dict; `GameState.from_dict` turns it back into an equal state.
 
         >>> s = GameState.new(houses=4, seeds=3).play(1)
-        >>> s.to_dict()
-        {'variant': 'kalah', 'board': [3, 0, 4, 4, 1, 3, 3, 3, 3, 0], 'player': 0, 'options': {'houses': 4, 'seeds': 3, 'empty_capture': False}}
+        >>> s.to_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'variant': 'kalah', 'board': [3, 0, 4, 4, 1, 3, 3, 3, 3, 0], 'player': 0,
+         'options': {'houses': 4, 'seeds': 3, 'empty_capture': False}}
         >>> GameState.from_dict(s.to_dict()) == s
         True
         """
@@ -384,7 +385,8 @@ class GameState(NamedTuple):
             raise ValueError("options must be a JSON object")
         if "board" not in data:
             raise ValueError("a game state needs a board")
-        return cls.new(data.get("variant", "kalah"), data["board"], data.get("player", 0), **options)
+        variant, player = data.get("variant", "kalah"), data.get("player", 0)
+        return cls.new(variant, data["board"], player, **options)
 
     def __str__(self) -> str:
         from mancala.board_art import draw_board

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from mancala.ai.base import Player
@@ -47,7 +47,7 @@ def make_record(
         "scores": list(end.scores()),
         "winner": end.winner(),
         "seed": seed,
-        "time": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
     record.update(extra)
     return record

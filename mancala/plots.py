@@ -1,0 +1,53 @@
+"""Pictures of results (matplotlib PNGs): the win-rate heatmap of a tournament."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+
+def save_figure(figure: Any, path: str | os.PathLike) -> None:
+    """Write `figure` to `path` as PNG atomically (temp file, then rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(suffix=".png", dir=path.parent)
+    os.close(fd)
+    try:
+        figure.savefig(temp, format="png", dpi=110, bbox_inches="tight")
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.remove(temp)
+
+
+def win_rate_heatmap(result: dict[str, Any], path: str | os.PathLike) -> None:
+    """A heatmap of the row player's win % against each column player of a tournament."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    specs = result["players"]
+    n = len(specs)
+    rates = np.full((n, n), np.nan)
+    for i, a in enumerate(specs):
+        for j, b in enumerate(specs):
+            if a != b:
+                t = result["results"][a][b]
+                rates[i, j] = 100 * t["wins"] / t["games"]
+    figure, axes = plt.subplots(figsize=(1.0 + 0.6 * n, 0.8 + 0.5 * n))
+    image = axes.imshow(rates, cmap="RdYlGn", vmin=0, vmax=100)
+    axes.set_xticks(range(n), specs, rotation=60, ha="right")
+    axes.set_yticks(range(n), specs)
+    for i in range(n):
+        for j in range(n):
+            if i != j:
+                axes.text(j, i, f"{rates[i, j]:.0f}", ha="center", va="center", fontsize=8)
+    games = result["games_per_seat"]
+    axes.set_title(f"win % of row against column ({2 * games} games a pair)")
+    figure.colorbar(image, ax=axes, shrink=0.8)
+    save_figure(figure, path)
+    plt.close(figure)

@@ -1,0 +1,245 @@
+"""Round robin: every pair of players plays N games in each seat; a win-rate table and ratings.
+
+    python mancala/tournament.py 3                     # every available player
+    python mancala/tournament.py 200 greedy luck       # named players
+    python mancala/tournament.py 50 max exact minimax --variant sungka --json
+
+Deterministic players would replay one game forever, so game i of every pairing starts
+from opening i: a few random plies drawn once per tournament from the seed. Both games
+of a pair of seats start from the same opening, so neither seat is favoured by it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tqdm import tqdm
+
+from mancala.ai.registry import make_player, tournament_players
+from mancala.board_art import house_label
+from mancala.game_state import GameState
+from mancala.match import play_games, random_opening
+from mancala.ratings import fit_ratings
+from mancala.recorder import TRAINING_DIR, append_games
+
+
+def draw_openings(start: GameState, count: int, plies: int, seed: int) -> list[list[int]]:
+    """`count` openings of `plies` random moves from `start`, distinct while possible."""
+    rng = random.Random(seed)
+    openings: list[list[int]] = []
+    tries = 0
+    while len(openings) < count:
+        moves = random_opening(start, plies, rng)[1]
+        tries += 1
+        if moves not in openings or tries > 20 * count:
+            openings.append(moves)
+    return openings
+
+
+class _Timed:
+    """A player seen through a stopwatch: adds its thinking time and moves to `clock`."""
+
+    def __init__(self, player: Any, clock: dict[str, list[float]]) -> None:
+        self.player, self.clock, self.name = player, clock, player.name
+
+    def choose_moves(self, states: list[GameState]) -> list[int]:
+        began = time.perf_counter()
+        moves = self.player.choose_moves(states)
+        self.clock[self.name][0] += time.perf_counter() - began
+        self.clock[self.name][1] += len(states)
+        return moves
+
+
+def _replay(start: GameState, moves: list[int]) -> GameState:
+    for move in moves:
+        start = start.play(move)
+    return start
+
+
+def run_tournament(
+    specs: list[str],
+    games: int,
+    start: GameState,
+    *,
+    seed: int = 0,
+    plies: int = 4,
+    record: Path | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """Play the round robin; a JSON-safe dict of openings, results and ratings.
+
+    results[a][b]: a's wins, draws, losses and games against b over both seats;
+    first[a][b]: the same for the games where a moved first.
+    """
+    if len(set(specs)) != len(specs):
+        raise ValueError("a player is named twice")
+    if len(specs) < 2:
+        raise ValueError("a tournament needs at least two players")
+    if games < 1:
+        raise ValueError("the number of games must be at least 1")
+    players = {spec: make_player(spec, seed=seed + i) for i, spec in enumerate(specs)}
+    openings = draw_openings(start, games, plies, seed)
+    starts = [_replay(start, moves) for moves in openings]
+    pairs = list(combinations(specs, 2))
+    results = {a: {b: _tally() for b in specs if b != a} for a in specs}
+    first = {a: {b: _tally() for b in specs if b != a} for a in specs}
+    clock = {spec: [0.0, 0] for spec in specs}
+    bar = tqdm(total=2 * games * len(pairs), unit="game", disable=not progress, file=sys.stderr)
+    began = time.perf_counter()
+    for a, b in pairs:
+        for one, two in ((a, b), (b, a)):
+            seated = [_Timed(players[one], clock), _Timed(players[two], clock)]
+            records = play_games(
+                seated, starts, openings=openings, seed=seed, on_game=lambda _: bar.update()
+            )
+            for rec in records:
+                outcome = {0: "wins", None: "draws", 1: "losses"}[rec["winner"]]
+                mirror = {"wins": "losses", "draws": "draws", "losses": "wins"}[outcome]
+                for table in (results, first):
+                    table[one][two][outcome] += 1
+                    table[one][two]["games"] += 1
+                results[two][one][mirror] += 1
+                results[two][one]["games"] += 1
+            if record:
+                append_games(record, records)
+    bar.close()
+    ratings = fit_ratings(
+        specs,
+        {
+            (a, b): (results[a][b]["wins"], results[a][b]["draws"], results[a][b]["losses"])
+            for a, b in pairs
+        },
+    )
+    return {
+        "variant": start.variant,
+        "options": start.options(),
+        "games_per_seat": games,
+        "seed": seed,
+        "opening_plies": plies,
+        "openings": openings,
+        "players": specs,
+        "results": results,
+        "first": first,
+        "ratings": {name: {"rating": r, "error": e} for name, (r, e) in ratings.items()},
+        "seconds_per_move": {s: t / max(n, 1) for s, (t, n) in clock.items()},
+        "seconds": time.perf_counter() - began,
+    }
+
+
+def _tally() -> dict[str, int]:
+    return {"wins": 0, "draws": 0, "losses": 0, "games": 0}
+
+
+def win_rate_table(result: dict[str, Any]) -> str:
+    """Markdown: the row player's win % against each column player (draws are not wins)."""
+    specs = result["players"]
+    header = "| wins % (row vs column) | " + " | ".join(specs) + " | all |"
+    lines = [header, "|" + "---|" * (len(specs) + 2)]
+    for a in specs:
+        cells, won, played = [], 0, 0
+        for b in specs:
+            if a == b:
+                cells.append("-")
+                continue
+            t = result["results"][a][b]
+            cells.append(f"{100 * t['wins'] / t['games']:.0f}")
+            won, played = won + t["wins"], played + t["games"]
+        lines.append(f"| {a} | " + " | ".join(cells) + f" | {100 * won / played:.0f} |")
+    return "\n".join(lines)
+
+
+def rating_table(result: dict[str, Any]) -> str:
+    """Markdown: players by rating (Elo scale, mean 1500) with one standard error."""
+    ranked = sorted(result["ratings"].items(), key=lambda kv: -kv[1]["rating"])
+    lines = ["| rank | player | rating | ± | ms/move |", "|---|---|---|---|---|"]
+    for rank, (name, r) in enumerate(ranked, 1):
+        per_move = result["seconds_per_move"][name]
+        lines.append(
+            f"| {rank} | {name} | {r['rating']:.0f} | {r['error']:.0f} | {1000 * per_move:.3g} |"
+        )
+    return "\n".join(lines)
+
+
+def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
+    """The openings in words (house letters of each ply), all of them up to `limit`."""
+    openings = result["openings"]
+    head = (
+        f"Game i of every pairing starts from opening i: {len(openings)} opening(s) of "
+        f"{result['opening_plies']} random plies (seed {result['seed']}), each played once "
+        f"in each seat."
+    )
+    if len(openings) > limit:
+        return head + " --json lists them all."
+    shown = "; ".join(
+        f"{i}: {' '.join(house_label(m) for m in moves) or '(none)'}"
+        for i, moves in enumerate(openings, 1)
+    )
+    return f"{head}\nOpenings (houses in sowing order from the mover's side): {shown}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("games", type=int, help="games per pair of players in each seat")
+    parser.add_argument("players", nargs="*", help="player names (default: every available)")
+    parser.add_argument("--variant", choices=["kalah", "sungka"], default="kalah")
+    parser.add_argument("--houses", type=int)
+    parser.add_argument("--seeds", type=int)
+    parser.add_argument("--empty-capture", action="store_true", help="Kalah: capture lone seeds")
+    parser.add_argument("--seed", type=int, default=0, help="random seed (openings, players)")
+    parser.add_argument("--plies", type=int, default=4, help="random plies of each opening")
+    parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    parser.add_argument(
+        "--record",
+        nargs="?",
+        const=TRAINING_DIR / "tournament.jsonl",
+        type=Path,
+        help="append every game to this JSONL file (default training/tournament.jsonl)",
+    )
+    parser.add_argument("--heatmap", type=Path, help="write a win-rate heatmap PNG here")
+    args = parser.parse_args(argv)
+    options = {k: v for k, v in (("houses", args.houses), ("seeds", args.seeds)) if v}
+    if args.empty_capture:
+        options["empty_capture"] = True
+    try:
+        start = GameState.new(args.variant, **options)
+        specs = args.players or tournament_players()
+        result = run_tournament(
+            specs, args.games, start, seed=args.seed, plies=args.plies, record=args.record
+        )
+    except ValueError as error:
+        print(f"tournament: {error}", file=sys.stderr)
+        return 2
+    if args.heatmap:
+        from mancala.plots import win_rate_heatmap
+
+        win_rate_heatmap(result, args.heatmap)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    name = f"{start.variant}({start.houses},{start.seeds})"
+    print(
+        f"{name}: {len(specs)} players, {args.games} game(s) a pair in each seat, "
+        f"{result['seconds']:.1f} s"
+    )
+    print(describe_openings(result))
+    print()
+    print(win_rate_table(result))
+    print()
+    print(rating_table(result))
+    if args.record:
+        print(f"\nGames appended to {args.record}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
