@@ -212,7 +212,7 @@ def main(argv: list[str] | None = None) -> int:
         options["empty_capture"] = True
     try:
         start = GameState.new(args.variant, **options)
-        specs = args.players or tournament_players()
+        specs = args.players or tournament_players(args.variant)
         result = run_tournament(
             specs, args.games, start, seed=args.seed, plies=args.plies, record=args.record
         )

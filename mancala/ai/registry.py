@@ -31,6 +31,7 @@ class Entry:
     available: str | None = None  # "module:attr" of a () -> bool check (e.g. weights exist)
     interactive: bool = False  # needs a person (left out of tournaments)
     quick: str | None = None  # the spec a default tournament uses, if the default is slow
+    variants: tuple[str, ...] = ("kalah", "sungka")  # the variants it can play
 
 
 _REGISTRY: dict[str, Entry] = {}
@@ -69,10 +70,14 @@ def available_players(include_interactive: bool = True) -> list[str]:
     ]
 
 
-def tournament_players() -> list[str]:
+def tournament_players(variant: str = "kalah") -> list[str]:
     """The specs a tournament uses when none are named: every available non-human
-    player, in its quick form where the registry gives one."""
-    return [_REGISTRY[name].quick or name for name in available_players(False)]
+    player of `variant`, in its quick form where the registry gives one."""
+    return [
+        _REGISTRY[name].quick or name
+        for name in available_players(False)
+        if variant in _REGISTRY[name].variants
+    ]
 
 
 def describe_players() -> dict[str, str]:
