@@ -61,7 +61,7 @@ def append_games(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> 
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with _sigint_held():
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":

@@ -1,0 +1,56 @@
+"""The terminal game, driven through stdin like a person would type."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_play(args, typed: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "mancala/play.py", *args],
+        input=typed,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+
+
+@pytest.mark.parametrize("second", [False, True])
+def test_a_whole_game_against_greedy_through_stdin(second):
+    # Junk first, then every house letter and number over and over: the empty or
+    # wrong ones are refused with a reason, the first legal one is played.
+    typed = "zz\n0\n99\n\n" + "a\nb\nc\nd\ne\nf\n1\n2\n3\n4\n5\n6\n" * 60
+    args = ["greedy", "--seed", "1"] + (["--second"] if second else [])
+    done = run_play(args, typed)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "greedy plays" in out and "You play" in out
+    assert "'zz' is not a house" in out and "no house '99'" in out and "type a house" in out
+    assert out.rstrip().splitlines()[-1].startswith(("You win", "You lose", "A draw"))
+    assert "Traceback" not in done.stderr
+
+
+def test_quitting_and_end_of_input_exit_cleanly():
+    for typed in ("q\n", "", "a\n"):
+        done = run_play(["luck"], typed)
+        assert done.returncode == 0
+        assert "You quit" in done.stdout
+        assert "Traceback" not in done.stderr
+
+
+def test_sungka_game_to_the_end():
+    typed = "\n".join("abcdefg1234567" * 80) + "\n"
+    done = run_play(["exact", "--variant", "sungka"], typed)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().splitlines()[-1].startswith(("You win", "You lose", "A draw"))
+
+
+def test_unknown_opponent_is_a_clear_error():
+    done = run_play(["nobody"], "")
+    assert done.returncode == 2
+    assert "unknown player 'nobody'" in done.stderr

@@ -1,0 +1,81 @@
+"""Conformance: every registered player plays only legal moves, in both variants and seats."""
+
+import random
+
+import pytest
+
+from mancala.ai import available_players, make_player
+from mancala.ai.registry import tournament_players
+from mancala.ai.simple import Exact, Max
+from mancala.game_state import GameState, IllegalMove
+from mancala.match import play_games, random_opening
+
+STARTS = {"kalah": GameState.new(), "sungka": GameState.new("sungka")}
+
+
+def checked_games(spec: str, variant: str, games: int = 2):
+    """Games of `spec` against luck in both seats from random openings; every move checked."""
+    rng = random.Random(5)
+    starts, openings = [], []
+    for _ in range(games):
+        state, moves = random_opening(STARTS[variant], 3, rng)
+        starts.append(state)
+        openings.append(moves)
+    seen = []
+
+    def on_move(_game, state, move):
+        assert move in state.legal_moves(), f"{spec} played illegal {move} in {state}"
+        seen.append(move)
+
+    for seats in ([spec, "luck"], ["luck", spec]):
+        players = [make_player(name, seed=3) for name in seats]
+        for record in play_games(players, starts, openings=openings, on_move=on_move):
+            assert record["winner"] in (0, 1, None)
+    return seen
+
+
+@pytest.mark.parametrize("variant", ["kalah", "sungka"])
+def test_every_player_plays_only_legal_moves(variant):
+    specs = tournament_players(variant)
+    assert {"luck", "greedy", "max", "exact"} <= set(specs)
+    for spec in specs:
+        assert checked_games(spec, variant), spec
+
+
+def test_human_is_registered_but_left_out_of_tournaments():
+    assert "human" in available_players()
+    assert "human" not in tournament_players()
+
+
+def test_players_refuse_a_finished_game():
+    end = GameState.new(board=(0,) * 6 + (24,) + (1,) * 6 + (18,))
+    for spec in ("luck", "greedy", "max", "exact"):
+        with pytest.raises(IllegalMove):
+            make_player(spec).choose_move(end)
+
+
+def test_seeded_players_repeat_themselves():
+    state = GameState.new()
+    first = [make_player("luck", seed=9).choose_move(state) for _ in range(5)]
+    assert len(set(first)) == 1
+    many = {make_player("luck", seed=s).choose_move(state) for s in range(30)}
+    assert len(many) > 1
+
+
+def test_greedy_takes_the_capture():
+    # House 0 (1 seed) lands in empty house 1, opposite house 11 holds 9 seeds.
+    state = GameState.new(board=(1, 0, 1, 1, 1, 1, 0, 4, 4, 4, 4, 9, 4, 14))
+    assert make_player("greedy").choose_move(state) == 0
+
+
+def test_max_and_exact_follow_the_paper():
+    state = GameState.new("sungka", board=(1, 5, 9, 0, 3, 1, 1, 20, 7, 7, 7, 7, 7, 7, 7, 9))
+    assert Max().choose_move(state) == 2  # the fullest house
+    assert Exact().choose_move(state) == 6  # 1 shell from house 6 lands in the head
+    assert GameState.new("sungka", board=state.board).play(6).player == 0
+
+
+@pytest.mark.parametrize("spec", ["nobody", "luck:3", "../etc/passwd", "greedy:"])
+def test_bad_names_are_refused_clearly(spec):
+    with pytest.raises(ValueError, match="player"):
+        make_player(spec)

@@ -1,0 +1,68 @@
+"""Recorded games: one JSON line a game, replayable, corrupt lines skipped and counted."""
+
+import json
+import logging
+
+from mancala.ai import make_player
+from mancala.game_state import GameState
+from mancala.match import play_games
+from mancala.recorder import GameLog, append_games, replay
+
+
+def some_records(n=5, variant="kalah"):
+    players = [make_player("greedy", seed=1), make_player("luck", seed=2)]
+    return play_games(players, [GameState.new(variant)] * n, seed=7)
+
+
+def test_records_replay_to_their_recorded_result(tmp_path):
+    path = tmp_path / "games.jsonl"
+    records = some_records(4) + some_records(3, "sungka")
+    assert append_games(path, records) == 7
+    assert len(path.read_text().splitlines()) == 7
+    read = list(GameLog([path]))
+    assert read == records
+    for record in read:
+        end = replay(record)[-1]
+        assert end.is_over()
+        assert list(end.scores()) == record["scores"] and end.winner() == record["winner"]
+        assert record["players"] == ["greedy", "luck"] and record["format"] == 1
+
+
+def test_corrupt_lines_are_skipped_and_counted(tmp_path, caplog):
+    path = tmp_path / "games.jsonl"
+    good = some_records(3)
+    bad_moves = dict(good[0], moves=[0, 0, 0])  # house 0 is empty the second time
+    append_games(path, good[:1])
+    with open(path, "a") as handle:
+        handle.write("not json at all\n")
+        handle.write(json.dumps({"format": 99}) + "\n")
+        handle.write(json.dumps(bad_moves) + "\n")
+        handle.write("[1, 2]\n")
+    append_games(path, good[1:])
+    with open(path, "a") as handle:
+        handle.write(json.dumps(good[0])[:40])  # a line cut short by a crash
+    log = GameLog([path])
+    with caplog.at_level(logging.WARNING):
+        assert list(log) == good
+    assert log.skipped == 5
+    assert "skipped 5" in caplog.text
+
+
+def test_appending_after_a_cut_line_keeps_the_new_game(tmp_path):
+    path = tmp_path / "games.jsonl"
+    first, second = some_records(2)
+    path.write_text(json.dumps(first)[:50])  # no newline: cut short
+    append_games(path, [second])
+    log = GameLog([path])
+    assert list(log) == [second]
+    assert log.skipped == 1
+
+
+def test_default_log_reads_the_training_folder(tmp_path, monkeypatch):
+    import mancala.recorder as recorder
+
+    monkeypatch.setattr(recorder, "TRAINING_DIR", tmp_path)
+    append_games(tmp_path / "a.jsonl", some_records(2))
+    append_games(tmp_path / "b.jsonl", some_records(1))
+    (tmp_path / "notes.txt").write_text("not a game file")
+    assert len(list(GameLog())) == 3
