@@ -1,0 +1,232 @@
+"""The JSON API: stateless, the client sends the position and gets the next one.
+
+    GET  /api/health        {"status": "ok"}
+    GET  /api/players       the computer players that can be made here
+    GET  /api/variants      the variants, their default options and the API's limits
+    POST /api/new           {"variant", "options"}           -> a position
+    POST /api/move          {"state", "move"}                -> a person's move played
+    POST /api/play          {"state", "player"}              -> that player's move played
+    GET  /api/openapi.yaml  the OpenAPI document of all this (webapi/openapi.yaml)
+
+A position is {"state": GameState.to_dict(), "legal_moves", "over", "scores", "winner"};
+a move adds "move", "mover", "frames" (the board after every seed, for animation) and,
+from /api/play, "player", "evaluation" (the player's view, or null) and "think_ms".
+Every bad request gets a 4xx JSON {"error", "message", "status"} saying what is wrong:
+400 for a malformed request, 422 for a move the rules refuse, 413 for a body too large.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from mancala.ai.registry import split_spec
+from mancala.game_state import DEFAULTS, VARIANTS, GameState, IllegalMove
+from webapi.engine import PlayerPool, player_catalogue, sow_frames
+
+OPENAPI = Path(__file__).with_name("openapi.yaml")
+LIMITS = {"houses": 10, "seeds": 20, "relay_limit": 10_000}  # bounds on a request's rules
+SPEC_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.=:+-]{0,63}")
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+# ----- reading a request ------------------------------------------------------------
+
+
+def _body(*required: str, optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The request's JSON object, with every `required` key and nothing unknown."""
+    raw = request.get_data(cache=False)  # 413 (JSON, see errors) past MAX_CONTENT_LENGTH
+    if not raw.strip():
+        abort(400, "the request needs a JSON object body")
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError) as exc:
+        abort(400, f"the body is not valid JSON: {str(exc)[:200]}")
+    if not isinstance(data, dict):
+        abort(400, f"the body must be a JSON object, not {type(data).__name__}")
+    missing = [key for key in required if key not in data]
+    if missing:
+        abort(400, f"missing field(s): {', '.join(missing)}")
+    unknown = sorted(set(data) - set(required) - set(optional))
+    if unknown:
+        allowed = ", ".join((*required, *optional))
+        abort(400, f"unknown field(s): {', '.join(map(str, unknown))[:200]}; allowed: {allowed}")
+    return data
+
+
+def _check_limits(options: Any) -> None:
+    """Refuse option values that would make a board or a move too big to serve."""
+    if not isinstance(options, dict):
+        return  # GameState reports the type
+    for key, limit in LIMITS.items():
+        value = options.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and value > limit:
+            abort(400, f"{key} may be at most {limit} here, not {value}")
+
+
+def _state(data: Any) -> GameState:
+    """The GameState described by `data`, or 400 saying what is wrong with it."""
+    if isinstance(data, dict):
+        _check_limits(data.get("options"))
+    try:
+        return GameState.from_dict(data)
+    except (ValueError, TypeError) as exc:
+        abort(400, f"bad state: {exc}")
+
+
+def _spec(spec: Any, variant: str) -> str:
+    """The player spec, checked: text, not a path, a computer player of `variant`."""
+    if not isinstance(spec, str):
+        abort(400, f"player must be a player name such as 'greedy', not {spec!r}"[:200])
+    if any(mark in spec for mark in ("/", "\\", "..", "~")) or spec.startswith("."):
+        abort(400, f"player {spec[:64]!r} looks like a path; give a player name such as 'greedy'")
+    if not SPEC_PATTERN.fullmatch(spec):
+        abort(400, f"player {spec[:64]!r} is not a player name (letters, digits, : = . _ + -)")
+    name = split_spec(spec)[0]
+    players = {entry["name"]: entry for entry in _catalogue()}
+    if name not in players:
+        abort(400, f"unknown player {name!r}; available: {', '.join(players)}")
+    if variant not in players[name]["variants"]:
+        abort(400, f"player {name!r} does not play {variant}")
+    return spec
+
+
+def _catalogue() -> list[dict]:
+    """The players, worked out once per app (the registry is filled at import time)."""
+    cached = current_app.extensions.get("mancala_players")
+    if cached is None:
+        cached = current_app.extensions["mancala_players"] = player_catalogue()
+    return cached
+
+
+def _move(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        abort(400, f"move must be a house number (a whole number), not {value!r}"[:200])
+    return value
+
+
+# ----- answers ----------------------------------------------------------------------
+
+
+def position(state: GameState) -> dict[str, Any]:
+    """The JSON of a position: the state and what the page needs to show it."""
+    return {
+        "state": state.to_dict(),
+        "legal_moves": state.legal_moves(),
+        "over": state.is_over(),
+        "scores": list(state.scores()),
+        "winner": state.winner(),
+    }
+
+
+def _played(state: GameState, move: int) -> dict[str, Any]:
+    try:
+        after, frames = sow_frames(state, move)
+    except IllegalMove as exc:
+        abort(422, f"illegal move: {exc}")
+    return {"move": move, "mover": state.player, "frames": [list(f) for f in frames]} | position(
+        after
+    )
+
+
+def plain(value: Any) -> Any:
+    """`value` made JSON-safe: numpy scalars to numbers, keys to text, NaN to null.
+
+    >>> plain({1: (0.5, float("nan")), "a": [True, None]})
+    {'1': [0.5, None], 'a': [True, None]}
+    """
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    if hasattr(value, "tolist"):  # numpy arrays and scalars
+        return plain(value.tolist())
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+# ----- endpoints --------------------------------------------------------------------
+
+
+@bp.get("/health")
+def health() -> Response:
+    return jsonify(status="ok")
+
+
+@bp.get("/players")
+def players() -> Response:
+    return jsonify(players=_catalogue())
+
+
+@bp.get("/variants")
+def variants() -> Response:
+    return jsonify(
+        variants=[
+            {"name": name, "options": GameState.new(name).options(), "defaults": DEFAULTS[name]}
+            for name in VARIANTS
+        ],
+        limits=LIMITS,
+    )
+
+
+@bp.post("/new")
+def new_game() -> Response:
+    data = _body(optional=("variant", "options"))
+    variant, options = data.get("variant", "kalah"), data.get("options", {})
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        abort(400, f"unknown variant {str(variant)[:40]!r}; choose one of {', '.join(VARIANTS)}")
+    if not isinstance(options, dict):
+        abort(400, "options must be a JSON object")
+    _check_limits(options)
+    try:
+        state = GameState.new(variant, **options)
+    except (ValueError, TypeError) as exc:
+        abort(400, f"bad options: {exc}")
+    return jsonify(position(state))
+
+
+@bp.post("/move")
+def human_move() -> Response:
+    data = _body("state", "move")
+    return jsonify(_played(_state(data["state"]), _move(data["move"])))
+
+
+@bp.post("/play")
+def player_move() -> Response:
+    data = _body("state", "player", optional=("evaluate",))
+    state = _state(data["state"])
+    spec = _spec(data["player"], state.variant)
+    evaluate = data.get("evaluate", True)
+    if not isinstance(evaluate, bool):
+        abort(400, f"evaluate must be true or false, not {evaluate!r}"[:200])
+    if state.is_over():
+        abort(422, "the game is over: no move can be played")
+    pool: PlayerPool = current_app.extensions["mancala_pool"]
+    started = time.perf_counter()
+    try:
+        with pool.player(spec) as player:
+            move = player.choose_move(state)
+            evaluation = plain(player.evaluate(state)) if evaluate else None
+    except ValueError as exc:  # a bad parameter ('minimax:x'), or a position it refuses
+        abort(400, f"player {spec!r}: {exc}")
+    except Exception as exc:  # e.g. a network made for another board size
+        current_app.logger.exception("player %s failed on %s", spec, state.to_dict())
+        abort(422, f"player {spec!r} cannot move in this position ({type(exc).__name__}: {exc})")
+    think_ms = round(1000 * (time.perf_counter() - started), 3)
+    answer = _played(state, move)
+    return jsonify(answer | {"player": spec, "evaluation": evaluation, "think_ms": think_ms})
+
+
+@bp.get("/openapi.yaml")
+def openapi() -> Response:
+    return Response(OPENAPI.read_text(encoding="utf-8"), mimetype="application/yaml")

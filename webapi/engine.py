@@ -1,0 +1,141 @@
+"""What the API needs from the lab: players made once per name, and a move seed by seed.
+
+Players come from the registry only (`make_player`); a made player is kept per spec,
+because a network player costs a Keras load. Each kept player has its own lock, since
+search players keep tables between moves and are not written for two threads at once.
+
+`sow_frames` plays a move through the real rules (mancala.game_state) and records the
+board after every seed dropped, so the page can animate a move without a copy of the
+rules in JavaScript:
+
+>>> from mancala.game_state import GameState
+>>> after, frames = sow_frames(GameState.new(houses=3, seeds=2), 1)
+>>> after.board, after.player  # the last seed fell in the store: an extra turn
+((2, 0, 3, 1, 2, 2, 2, 0), 0)
+>>> [list(f) for f in frames]  # doctest: +NORMALIZE_WHITESPACE
+[[2, 0, 2, 0, 2, 2, 2, 0], [2, 0, 3, 0, 2, 2, 2, 0], [2, 0, 3, 1, 2, 2, 2, 0]]
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from mancala.ai.base import Player
+from mancala.ai.registry import (
+    available_players,
+    describe_players,
+    make_player,
+    split_spec,
+    tournament_players,
+)
+from mancala.game_state import VARIANTS, GameState
+
+MAX_FRAMES = 400  # a longer move (Sungka relays) is thinned to this many boards
+
+_trace = threading.local()
+
+
+class _RecordingBoard(list):
+    """A list that appends a copy of itself to `frames` after every item set."""
+
+    def __init__(self, board: list[int], frames: list[tuple[int, ...]]) -> None:
+        super().__init__(board)
+        self.frames = frames
+
+    def __setitem__(self, index, value) -> None:  # type: ignore[override]
+        super().__setitem__(index, value)
+        self.frames.append(tuple(self))
+
+
+class _TracedState(GameState):
+    """GameState whose sowing records every board on the way (the rules are unchanged)."""
+
+    __slots__ = ()
+
+    def _sow(self, board: list[int], pit: int) -> int:
+        recording = _RecordingBoard(board, _trace.frames)
+        last = super()._sow(recording, pit)
+        board[:] = recording
+        return last
+
+
+def sow_frames(state: GameState, move: int) -> tuple[GameState, list[tuple[int, ...]]]:
+    """The position after `move`, and the boards in between, ending with the final board.
+
+    IllegalMove as `state.play` raises it. A capture or the end-of-game sweep shows as
+    the final board; a move of more than MAX_FRAMES boards is thinned evenly.
+    """
+    _trace.frames = frames = []
+    try:
+        after = GameState(*_TracedState(*state).play(move))
+    finally:
+        _trace.frames = []
+    if not frames or frames[-1] != after.board:
+        frames.append(after.board)
+    if len(frames) > MAX_FRAMES:
+        step = len(frames) / MAX_FRAMES
+        frames = [frames[int(i * step)] for i in range(MAX_FRAMES - 1)] + [frames[-1]]
+    return after, frames
+
+
+def player_catalogue() -> list[dict]:
+    """Every computer player that can be made here: name, spec to use, summary, variants.
+
+    The spec is the registry's quick form where it has one (e.g. a shallower search),
+    so a person at the page does not wait long for a move.
+    """
+    summaries = describe_players()
+    specs: dict[str, str] = {}
+    variants: dict[str, list[str]] = {}
+    for variant in VARIANTS:
+        for spec in tournament_players(variant):
+            name = split_spec(spec)[0]
+            specs.setdefault(name, spec)
+            variants.setdefault(name, []).append(variant)
+    return [
+        {"name": name, "spec": specs[name], "summary": summaries.get(name, ""),
+         "variants": variants[name]}
+        for name in available_players(include_interactive=False)
+        if name in variants
+    ]  # fmt: skip
+
+
+class _Slot:
+    __slots__ = ("lock", "player")
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.player: Player | None = None
+
+
+class PlayerPool:
+    """Players made by spec on first use and kept (at most `size`, least recent dropped)."""
+
+    def __init__(self, size: int = 32, seed: int | None = None) -> None:
+        self.size, self.seed = size, seed
+        self._slots: OrderedDict[str, _Slot] = OrderedDict()
+        self._lock = threading.Lock()
+
+    @contextmanager
+    def player(self, spec: str) -> Iterator[Player]:
+        """The player `spec`, held for the caller alone; ValueError if it cannot be made."""
+        with self._lock:
+            slot = self._slots.get(spec)
+            if slot is None:
+                slot = self._slots[spec] = _Slot()
+                while len(self._slots) > self.size:
+                    self._slots.popitem(last=False)
+            self._slots.move_to_end(spec)
+        with slot.lock:
+            if slot.player is None:
+                try:
+                    slot.player = make_player(spec, seed=self.seed)
+                except Exception:
+                    with self._lock:
+                        if self._slots.get(spec) is slot:
+                            del self._slots[spec]
+                    raise
+            yield slot.player
