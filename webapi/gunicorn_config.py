@@ -1,0 +1,23 @@
+"""Gunicorn settings of the app, one place for deploy/serve.sh, the Docker image and tests.
+
+    gunicorn -c python:webapi.gunicorn_config 'webapi:create_app()'
+
+Environment: HOST (default 127.0.0.1; the Docker image sets 0.0.0.0), PORT (8000),
+WEB_CONCURRENCY (worker processes, 2), THREADS (threads per worker, 4), TIMEOUT (60 s).
+Threads share a worker's players, so a network is loaded once per worker; a slow
+player (a deep search) holds one thread, not the worker.
+"""
+
+import os
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+threads = int(os.environ.get("THREADS", "4"))
+worker_class = "gthread"
+timeout = int(os.environ.get("TIMEOUT", "60"))
+graceful_timeout = 10
+keepalive = 5
+backlog = 256
+accesslog = os.environ.get("ACCESS_LOG") or None  # "-" logs every request to stdout
+errorlog = "-"
+control_socket_disable = True  # gunicorn's runtime control socket: unused, and one path per user
