@@ -23,7 +23,7 @@ schema = schemathesis.openapi.from_wsgi("/api/openapi.yaml", app)
 
 @schema.parametrize()
 @settings(
-    max_examples=40,
+    max_examples=100,
     deadline=None,
     derandomize=True,
     suppress_health_check=list(HealthCheck),
