@@ -280,3 +280,32 @@ def test_pool_makes_each_player_once_and_serialises_its_use():
     for thread in threads:
         thread.join()
     assert most[0] == 1
+
+
+def test_serve_sh_prints_the_address_and_serves(tmp_path):
+    """`./deploy/dev.sh --api` runs deploy/serve.sh: gunicorn on PORT, address printed."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from webapi.serving import ROOT, free_port, wait_healthy
+
+    port = free_port()
+    env = dict(os.environ, PORT=str(port), WEB_CONCURRENCY="1", THREADS="1")
+    env.pop("MANCALA_IN_DOCKER", None)
+    log = tmp_path / "serve.log"
+    with open(log, "wb") as out:
+        server = subprocess.Popen(
+            [str(Path(ROOT, "deploy", "serve.sh")), sys.executable],
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+        try:
+            wait_healthy(f"http://127.0.0.1:{port}", timeout=60, process=server)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+    assert f"http://127.0.0.1:{port}/" in log.read_text().splitlines()[0]
