@@ -130,3 +130,12 @@ register(
     "human",
     Entry("mancala.ai.human:Human", summary="a person at the terminal", interactive=True),
 )
+register(
+    "minimax",
+    Entry(
+        "mancala.ai.minimax:Minimax",
+        summary="alpha-beta, extra-turn aware, TT, iterative deepening (minimax:8, minimax:t=1.0)",
+        takes_param=True,
+        quick="minimax:t=0.1",
+    ),
+)

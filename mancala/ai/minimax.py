@@ -1,0 +1,287 @@
+"""`minimax[:depth]` / `minimax:t=SECONDS`: alpha-beta with extra turns, a transposition
+table, move ordering and iterative deepening.
+
+Values are always from player 0's side (player 0 maximises, player 1 minimises), and
+whose turn it is comes from the position after each move, never from alternation: an
+extra turn is the same player moving again. The default evaluation (the store
+difference, exact at the end of the game) runs inside numba; any Python callable
+`evaluate(state) -> float` (player 0's view) can replace it, e.g. a network; that path
+runs in Python and is slower.
+
+`evaluate(state)` returns {"value": v, "moves": {move: value}, "depth": d, "nodes": n}:
+v is the value of the position for the player to move (seeds ahead at the horizon),
+"moves" the value of each legal move for the player to move.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import numpy as np
+from numba import njit
+
+from mancala import engine
+from mancala.ai.base import Player, require_moves
+from mancala.game_state import GameState
+
+INF = 1_000_000
+TT_BITS = 20
+EXACT, LOWER, UPPER = 0, 1, 2
+DEFAULT_TIME = 0.5  # seconds a move when no depth or time is given
+MAX_DEPTH = 60
+
+
+def parse_param(param: str | None) -> tuple[int | None, float | None]:
+    """'8' -> (8, None); 't=1.0' -> (None, 1.0); None -> (None, DEFAULT_TIME).
+
+    >>> parse_param("t=0.2")
+    (None, 0.2)
+    >>> parse_param("0")
+    Traceback (most recent call last):
+    ...
+    ValueError: minimax depth must be a positive whole number, not '0'
+    """
+    if param is None:
+        return None, DEFAULT_TIME
+    if param.startswith("t="):
+        try:
+            seconds = float(param[2:])
+        except ValueError:
+            seconds = -1.0
+        if not seconds > 0 or seconds == float("inf"):
+            raise ValueError(f"minimax time must be a positive number of seconds, not {param!r}")
+        return None, seconds
+    if not param.isdigit() or int(param) <= 0:
+        raise ValueError(f"minimax depth must be a positive whole number, not {param!r}")
+    return int(param), None
+
+
+@njit(cache=True)
+def _hash(board, player):
+    x = np.uint64(1469598103934665603) + np.uint64(player)
+    for i in range(board.shape[0]):
+        x = (x ^ np.uint64(board[i])) * np.uint64(1099511628211)
+    return x
+
+
+@njit(cache=True)
+def _search(board, player, depth, alpha, beta, rules, tt_key, tt_val, tt_depth, tt_flag,
+            tt_move, counter, node_limit):
+    h, kalah, ec, rl = rules
+    counter[0] += 1
+    if engine.is_over(board, h, kalah):
+        return engine.score_diff(board, h)
+    if depth == 0 or counter[0] > node_limit:
+        return board[h] - board[2 * h + 1]
+    key = _hash(board, player)
+    slot = np.int64(key & np.uint64((1 << 20) - 1))
+    first = -1
+    if tt_key[slot] == key:
+        first = tt_move[slot]
+        if tt_depth[slot] >= depth:
+            v = tt_val[slot]
+            f = tt_flag[slot]
+            if f == 0:
+                return v
+            if f == 1 and v >= beta:
+                return v
+            if f == 2 and v <= alpha:
+                return v
+    a0, b0 = alpha, beta
+    lo = player * (h + 1)
+    order = np.empty(h, np.int64)
+    n = 0
+    if first >= 0 and board[lo + first] > 0:
+        order[0] = first
+        n = 1
+    for k in range(h):  # extra-turn moves first, then from the store end
+        i = h - 1 - k
+        if i != first and board[lo + i] > 0 and (board[lo + i] == h - i):
+            order[n] = i
+            n += 1
+    for k in range(h):
+        i = h - 1 - k
+        if i != first and board[lo + i] > 0 and board[lo + i] != h - i:
+            order[n] = i
+            n += 1
+    best = -INF if player == 0 else INF
+    best_move = order[0]
+    child = np.empty_like(board)
+    for j in range(n):
+        m = order[j]
+        child[:] = board
+        nxt = engine.play(child, player, m, h, kalah, ec, rl)
+        v = _search(child, nxt, depth - 1, alpha, beta, rules, tt_key, tt_val, tt_depth,
+                    tt_flag, tt_move, counter, node_limit)
+        if player == 0:
+            if v > best:
+                best, best_move = v, m
+            alpha = max(alpha, v)
+        else:
+            if v < best:
+                best, best_move = v, m
+            beta = min(beta, v)
+        if alpha >= beta:
+            break
+    if counter[0] <= node_limit:
+        tt_key[slot] = key
+        tt_val[slot] = best
+        tt_depth[slot] = depth
+        tt_move[slot] = best_move
+        if best <= a0:
+            tt_flag[slot] = 2
+        elif best >= b0:
+            tt_flag[slot] = 1
+        else:
+            tt_flag[slot] = 0
+    return best
+
+
+@njit(cache=True)
+def _root(board, player, depth, rules, tt_key, tt_val, tt_depth, tt_flag, tt_move, counter,
+          node_limit, exact, values):
+    """Values (player 0's view) of each legal move into `values` (-INF-1 for illegal).
+    exact=False: only the best move's value is exact (others are bounds)."""
+    h, kalah, ec, rl = rules
+    lo = player * (h + 1)
+    alpha, beta = -INF, INF
+    child = np.empty_like(board)
+    for m in range(h):
+        values[m] = -INF - 1
+        if board[lo + m] == 0:
+            continue
+        child[:] = board
+        nxt = engine.play(child, player, m, h, kalah, ec, rl)
+        if exact:
+            v = _search(child, nxt, depth - 1, -INF, INF, rules, tt_key, tt_val, tt_depth,
+                        tt_flag, tt_move, counter, node_limit)
+        else:
+            v = _search(child, nxt, depth - 1, alpha, beta, rules, tt_key, tt_val, tt_depth,
+                        tt_flag, tt_move, counter, node_limit)
+            if player == 0:
+                alpha = max(alpha, v)
+            else:
+                beta = min(beta, v)
+        values[m] = v
+
+
+class Minimax(Player):
+    """Alpha-beta to `depth` plies, or iterative deepening within `seconds` a move."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        param: str | None = None,
+        evaluate: Callable[[GameState], float] | None = None,
+        depth: int | None = None,
+        seconds: float | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if depth is None and seconds is None:
+            depth, seconds = parse_param(param)
+        self.depth, self.seconds = depth, seconds
+        self.evaluator = evaluate
+        size = 1 << TT_BITS
+        self.tt = (
+            np.zeros(size, np.uint64),
+            np.zeros(size, np.int64),
+            np.full(size, -1, np.int64),
+            np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+        )
+        self.nodes = 0
+        self.reached = 0
+
+    # ----- the numba path --------------------------------------------------------------
+
+    def _values(self, state: GameState, exact: bool) -> np.ndarray:
+        board, player, rules = engine.to_arrays(state)
+        values = np.empty(state.houses, np.int64)
+        best_values = values.copy()
+        counter = np.zeros(1, np.int64)
+        max_depth = self.depth or MAX_DEPTH
+        start = time.perf_counter()
+        self.nodes, self.reached = 0, 0
+        for depth in range(1, max_depth + 1):
+            limit = 2**62
+            if self.seconds is not None and depth > 1:
+                elapsed = time.perf_counter() - start
+                rate = max(counter[0], 1) / max(elapsed, 1e-6)
+                limit = int((self.seconds - elapsed) * rate)
+                if limit <= counter[0] // 2:  # the next depth would not finish
+                    break
+                limit += counter[0]
+            _root(board, player, depth, rules, *self.tt, counter, limit, exact, values)
+            if counter[0] > limit:
+                break
+            best_values[:] = values
+            self.reached = depth
+        self.nodes = int(counter[0])
+        return best_values
+
+    # ----- the Python path (any evaluation callable) -----------------------------------
+
+    def _py_search(self, state, depth, alpha, beta, table):
+        self.nodes += 1
+        if state.is_over():
+            s0, s1 = state.scores()
+            return float(s0 - s1)
+        if depth == 0 or self._out_of_time():
+            return float(self.evaluator(state))
+        key = (state.board, state.player)
+        hit = table.get(key)
+        if hit is not None and hit[0] >= depth:
+            return hit[1]
+        maximise = state.player == 0
+        best = -float("inf") if maximise else float("inf")
+        for move in reversed(state.legal_moves()):
+            v = self._py_search(state.play(move), depth - 1, alpha, beta, table)
+            if maximise:
+                best, alpha = max(best, v), max(alpha, v)
+            else:
+                best, beta = min(best, v), min(beta, v)
+            if alpha >= beta:
+                return best  # a bound: not stored
+        table[key] = (depth, best)
+        return best
+
+    def _out_of_time(self) -> bool:
+        return self.seconds is not None and time.perf_counter() > self._deadline
+
+    def _py_values(self, state: GameState) -> np.ndarray:
+        self._deadline = time.perf_counter() + (self.seconds or 0)
+        self.nodes = 0
+        values = np.full(state.houses, -np.inf)
+        for depth in range(1, (self.depth or MAX_DEPTH) + 1):
+            table: dict = {}
+            trial = np.full(state.houses, -np.inf)
+            for move in state.legal_moves():
+                trial[move] = self._py_search(state.play(move), depth - 1, -np.inf, np.inf, table)
+            if self._out_of_time() and depth > 1:
+                break
+            values, self.reached = trial, depth
+        return values
+
+    # ----- the player ------------------------------------------------------------------
+
+    def _move_values(self, state: GameState, exact: bool) -> dict[int, float]:
+        moves = require_moves(state)
+        raw = self._values(state, exact) if self.evaluator is None else self._py_values(state)
+        sign = 1 if state.player == 0 else -1
+        return {m: float(sign * raw[m]) for m in moves}
+
+    def choose_move(self, state: GameState) -> int:
+        values = self._move_values(state, exact=False)
+        best = max(values.values())
+        return self.rng.choice([m for m, v in values.items() if v == best])
+
+    def evaluate(self, state: GameState) -> dict:
+        """{"value", "moves": {move: value}, "depth", "nodes"}; values for the mover."""
+        values = self._move_values(state, exact=True)
+        return {
+            "value": max(values.values()),
+            "moves": values,
+            "depth": self.reached,
+            "nodes": self.nodes,
+        }
