@@ -139,3 +139,21 @@ register(
         quick="minimax:t=0.1",
     ),
 )
+register(
+    "mcts",
+    Entry(
+        "mancala.ai.mcts:MCTS",
+        summary="UCT Monte Carlo tree search, random rollouts (mcts:20000 simulations)",
+        takes_param=True,
+        quick="mcts:5000",
+    ),
+)
+register(
+    "nmcts",
+    Entry(
+        "mancala.ai.nmcts:NaiveMonteCarlo",
+        summary="flat Monte Carlo: random playouts per first move (nmcts:200000)",
+        takes_param=True,
+        quick="nmcts:20000",
+    ),
+)
