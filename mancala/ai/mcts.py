@@ -77,8 +77,9 @@ def rollout(board, player, h, kalah, ec, rl, policy, moves, scratch):
 
 
 @njit(cache=True)
-def uct(board0, player0, h, kalah, ec, rl, simulations, c, policy, rng_seed, visits_out,
-        values_out):
+def uct(
+    board0, player0, h, kalah, ec, rl, simulations, c, policy, rng_seed, visits_out, values_out
+):
     """Run `simulations` UCT simulations; per root move, visits and summed result for
     the root player (win 1, draw 0, loss -1) into the two output arrays."""
     np.random.seed(rng_seed)
@@ -171,8 +172,20 @@ class MCTS(Player):
         board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
         visits = np.zeros(h, np.float64)
         values = np.zeros(h, np.float64)
-        uct(board, player, h, kalah, ec, rl, self.simulations, self.exploration, self.policy,
-            self.rng.randrange(2**31), visits, values)
+        uct(
+            board,
+            player,
+            h,
+            kalah,
+            ec,
+            rl,
+            self.simulations,
+            self.exploration,
+            self.policy,
+            self.rng.randrange(2**31),
+            visits,
+            values,
+        )
         counts = {m: int(visits[m]) for m in moves}
         means = {m: (float(values[m] / visits[m]) if visits[m] else 0.0) for m in moves}
         return counts, means

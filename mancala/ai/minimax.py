@@ -66,8 +66,21 @@ def _hash(board, player):
 
 
 @njit(cache=True)
-def _search(board, player, depth, alpha, beta, rules, tt_key, tt_val, tt_depth, tt_flag,
-            tt_move, counter, node_limit):
+def _search(
+    board,
+    player,
+    depth,
+    alpha,
+    beta,
+    rules,
+    tt_key,
+    tt_val,
+    tt_depth,
+    tt_flag,
+    tt_move,
+    counter,
+    node_limit,
+):
     h, kalah, ec, rl = rules
     counter[0] += 1
     if engine.is_over(board, h, kalah):
@@ -112,8 +125,21 @@ def _search(board, player, depth, alpha, beta, rules, tt_key, tt_val, tt_depth, 
         m = order[j]
         child[:] = board
         nxt = engine.play(child, player, m, h, kalah, ec, rl)
-        v = _search(child, nxt, depth - 1, alpha, beta, rules, tt_key, tt_val, tt_depth,
-                    tt_flag, tt_move, counter, node_limit)
+        v = _search(
+            child,
+            nxt,
+            depth - 1,
+            alpha,
+            beta,
+            rules,
+            tt_key,
+            tt_val,
+            tt_depth,
+            tt_flag,
+            tt_move,
+            counter,
+            node_limit,
+        )
         if player == 0:
             if v > best:
                 best, best_move = v, m
@@ -139,8 +165,21 @@ def _search(board, player, depth, alpha, beta, rules, tt_key, tt_val, tt_depth, 
 
 
 @njit(cache=True)
-def _root(board, player, depth, rules, tt_key, tt_val, tt_depth, tt_flag, tt_move, counter,
-          node_limit, exact, values):
+def _root(
+    board,
+    player,
+    depth,
+    rules,
+    tt_key,
+    tt_val,
+    tt_depth,
+    tt_flag,
+    tt_move,
+    counter,
+    node_limit,
+    exact,
+    values,
+):
     """Values (player 0's view) of each legal move into `values` (-INF-1 for illegal).
     exact=False: only the best move's value is exact (others are bounds)."""
     h, kalah, ec, rl = rules
@@ -154,11 +193,37 @@ def _root(board, player, depth, rules, tt_key, tt_val, tt_depth, tt_flag, tt_mov
         child[:] = board
         nxt = engine.play(child, player, m, h, kalah, ec, rl)
         if exact:
-            v = _search(child, nxt, depth - 1, -INF, INF, rules, tt_key, tt_val, tt_depth,
-                        tt_flag, tt_move, counter, node_limit)
+            v = _search(
+                child,
+                nxt,
+                depth - 1,
+                -INF,
+                INF,
+                rules,
+                tt_key,
+                tt_val,
+                tt_depth,
+                tt_flag,
+                tt_move,
+                counter,
+                node_limit,
+            )
         else:
-            v = _search(child, nxt, depth - 1, alpha, beta, rules, tt_key, tt_val, tt_depth,
-                        tt_flag, tt_move, counter, node_limit)
+            v = _search(
+                child,
+                nxt,
+                depth - 1,
+                alpha,
+                beta,
+                rules,
+                tt_key,
+                tt_val,
+                tt_depth,
+                tt_flag,
+                tt_move,
+                counter,
+                node_limit,
+            )
             if player == 0:
                 alpha = max(alpha, v)
             else:
