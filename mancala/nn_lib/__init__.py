@@ -1,0 +1,1 @@
+"""Network code: base class, input encoders, training, a numpy forward pass."""

@@ -1,0 +1,109 @@
+"""A Keras model's forward pass in plain numpy, for deciding one position in microseconds.
+
+Keras `predict` costs about 60 ms a call and `predict_on_batch` about 0.5 ms; the same
+small network evaluated with numpy over its weights costs a few microseconds. Networks
+train with Keras and play with `NumpyForward(model)`, which copies the weights once.
+
+Supported layers (what the zoo uses): InputLayer, Dense, Conv1D (strides 1, "valid" or
+"same" padding), Flatten, Reshape, Dropout, Activation, in a single chain (a Sequential
+model, or a functional model without branches). Anything else raises ValueError naming it.
+
+>>> import keras
+>>> model = keras.Sequential([keras.Input((7, 2)), keras.layers.Conv1D(4, 3, padding="same",
+...     activation="relu"), keras.layers.Flatten(), keras.layers.Dense(3)])
+>>> x = np.random.default_rng(0).random((5, 7, 2)).astype("float32")
+>>> bool(np.allclose(NumpyForward(model)(x), model.predict_on_batch(x), atol=1e-5))
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "linear": lambda x: x,
+    "relu": lambda x: np.maximum(x, 0.0),
+    "tanh": np.tanh,
+    "sigmoid": lambda x: 1.0 / (1.0 + np.exp(-x)),
+    "softmax": lambda x: _softmax(x),
+}
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(x - x.max(axis=-1, keepdims=True))
+    return e / e.sum(axis=-1, keepdims=True)
+
+
+def _activation(config: dict) -> Callable[[np.ndarray], np.ndarray]:
+    name = config.get("activation", "linear")
+    if not isinstance(name, str) or name not in ACTIVATIONS:
+        raise ValueError(f"activation {name!r} has no numpy forward pass")
+    return ACTIVATIONS[name]
+
+
+def _dense(layer) -> Callable[[np.ndarray], np.ndarray]:
+    config = layer.get_config()
+    kernel, *rest = (w.astype(np.float64) for w in layer.get_weights())
+    bias = rest[0] if rest else 0.0
+    act = _activation(config)
+    return lambda x: act(x @ kernel + bias)
+
+
+def _conv1d(layer) -> Callable[[np.ndarray], np.ndarray]:
+    config = layer.get_config()
+    if tuple(config["strides"]) != (1,) or tuple(config["dilation_rate"]) != (1,):
+        raise ValueError(f"layer {layer.name}: only strides 1 and dilation 1 are supported")
+    if config["padding"] not in ("valid", "same"):
+        raise ValueError(f"layer {layer.name}: padding {config['padding']!r} is not supported")
+    kernel, *rest = (w.astype(np.float64) for w in layer.get_weights())  # (k, in, out)
+    bias = rest[0] if rest else 0.0
+    width = kernel.shape[0]
+    act = _activation(config)
+    same = config["padding"] == "same"
+
+    def forward(x: np.ndarray) -> np.ndarray:  # x: (batch, length, channels)
+        if same:
+            left = (width - 1) // 2
+            x = np.pad(x, ((0, 0), (left, width - 1 - left), (0, 0)))
+        length = x.shape[1] - width + 1
+        windows = np.stack([x[:, i : i + length, :] for i in range(width)], axis=2)
+        return act(np.einsum("blkc,kco->blo", windows, kernel) + bias)
+
+    return forward
+
+
+def _reshape(layer) -> Callable[[np.ndarray], np.ndarray]:
+    shape = tuple(layer.get_config()["target_shape"])
+    return lambda x: x.reshape((x.shape[0], *shape))
+
+
+def _step(layer) -> Callable[[np.ndarray], np.ndarray] | None:
+    kind = type(layer).__name__
+    if kind in ("InputLayer", "Dropout"):
+        return None
+    if kind == "Dense":
+        return _dense(layer)
+    if kind == "Conv1D":
+        return _conv1d(layer)
+    if kind == "Flatten":
+        return lambda x: x.reshape(x.shape[0], -1)
+    if kind == "Reshape":
+        return _reshape(layer)
+    if kind == "Activation":
+        return _activation(layer.get_config())
+    raise ValueError(f"layer {layer.name} ({kind}) has no numpy forward pass")
+
+
+class NumpyForward:
+    """`NumpyForward(model)(x)`: the model's output for the batch `x`, in float64 numpy."""
+
+    def __init__(self, model) -> None:
+        self.steps = [step for step in map(_step, model.layers) if step is not None]
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        x = np.asarray(x, dtype=np.float64)
+        for step in self.steps:
+            x = step(x)
+        return x
