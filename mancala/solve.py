@@ -1,0 +1,122 @@
+"""Solve a Kalah position exactly: its value and best moves, with time, nodes and nodes/s.
+
+    python mancala/solve.py                           # Kalah(6,4), standard capture
+    python -m mancala.solve --empty-capture           # the rule of the published solutions
+    python -m mancala.solve --houses 4 --seeds 3 --all
+    python -m mancala.solve '{"board": [0,5,5,5,5,4,0,4,4,4,4,4,4,0], "player": 1}'
+
+The value is the final store difference, for the player to move, with perfect play from
+both sides. The endgame database is built on first use and cached in cache/.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mancala.board_art import house_label
+from mancala.game_state import GameState
+from mancala.solver import TT_BITS, Solver, check_solvable, default_max_seeds
+
+
+def parse_position(text: str | None, options: dict) -> GameState:
+    """The position of `text` (JSON: board, player, empty_capture, houses, seeds), or the
+    opening; `options` (houses, seeds, empty_capture) come from the command line.
+
+    >>> parse_position('{"board": [1, 2], "player": 0}', {})
+    Traceback (most recent call last):
+    ...
+    ValueError: board has 2 pits; Kalah with 6 houses needs 14
+    >>> parse_position('[1, 2]', {})
+    Traceback (most recent call last):
+    ...
+    ValueError: a position is a JSON object like {"board": [...], "player": 0}
+    """
+    if text is None:
+        return GameState.new("kalah", **options)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ValueError(f"the position is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise ValueError('a position is a JSON object like {"board": [...], "player": 0}')
+    unknown = set(data) - {"board", "player", "empty_capture", "houses", "seeds", "variant"}
+    if unknown:
+        raise ValueError(f"unknown key(s) in the position: {', '.join(sorted(unknown))}")
+    variant = data.get("variant", "kalah")
+    if variant != "kalah":
+        check_solvable(GameState.new(variant) if variant == "sungka" else None)
+    board = data.get("board")
+    if not isinstance(board, list):
+        raise ValueError("the position needs a board: a list of seed counts")
+    opts = dict(options)
+    for key in ("empty_capture", "houses", "seeds"):
+        if key in data:
+            opts[key] = data[key]
+    if "houses" not in opts and len(board) % 2 == 0 and len(board) >= 4:
+        opts["houses"] = len(board) // 2 - 1
+    if "seeds" not in opts and "houses" in opts:
+        total = sum(c for c in board if isinstance(c, int))
+        if total % (2 * opts["houses"]) == 0 and total > 0:
+            opts["seeds"] = total // (2 * opts["houses"])
+    return GameState.new("kalah", board, data.get("player", 0), **opts)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("position", nargs="?", help='JSON: {"board": [...], "player": 0}')
+    parser.add_argument("--houses", type=int, help="houses a side (default 6)")
+    parser.add_argument("--seeds", type=int, help="seeds a house at the opening (default 4)")
+    parser.add_argument("--empty-capture", action="store_true", help="capture lone seeds too")
+    parser.add_argument("--variant", default="kalah", help="only kalah can be solved")
+    parser.add_argument("--all", action="store_true", help="the exact value of every move")
+    parser.add_argument("--max-seeds", type=int, help="endgame database size (seeds left)")
+    parser.add_argument("--tt-bits", type=int, default=TT_BITS + 1, help="log2 table entries")
+    args = parser.parse_args(argv)
+    options: dict = {k: v for k, v in (("houses", args.houses), ("seeds", args.seeds)) if v}
+    if args.empty_capture:
+        options["empty_capture"] = True
+    try:
+        if args.variant != "kalah":
+            check_solvable(GameState.new(args.variant))
+        state = parse_position(args.position, options)
+        check_solvable(state)
+        began = time.perf_counter()
+        total = 2 * state.houses * state.seeds
+        max_seeds = default_max_seeds(state.houses, total)
+        if args.max_seeds is not None:
+            max_seeds = min(args.max_seeds, total)
+        solver = Solver(state.houses, state.empty_capture, max_seeds, tt_bits=args.tt_bits)
+        result = solver.solve(state, all_moves=args.all)
+    except ValueError as error:
+        print(f"solve: {error}", file=sys.stderr)
+        return 2
+    rule = "empty capture" if state.empty_capture else "standard capture"
+    print(f"Kalah({state.houses},{state.seeds}), {rule}; player {state.player} to move:")
+    print(state)
+    value = result["value"]
+    verdict = "wins" if value > 0 else "loses" if value < 0 else "draws"
+    print(f"value {value:+d}: the player to move {verdict} by {abs(value)} with perfect play")
+    best = ", ".join(f"{m} ({house_label(m)})" for m in sorted(result["best"]))
+    print(f"best move(s): {best}")
+    if args.all:
+        print("every move: " + ", ".join(f"{m}: {v:+d}" for m, v in result["moves"].items()))
+    seconds = result["seconds"]
+    print(
+        f"search {seconds:.2f} s, {result['nodes']:,} nodes, "
+        f"{result['nodes'] / max(seconds, 1e-9) / 1e6:.2f} M nodes/s; endgame database "
+        f"({solver.max_seeds} seeds, {len(solver.db):,} boards): "
+        + (f"built in {solver.db_seconds:.1f} s" if solver.db_seconds else "from the cache")
+        + f"; total {time.perf_counter() - began:.1f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

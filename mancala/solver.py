@@ -1,0 +1,734 @@
+"""Perfect play for Kalah: an exact search backed by an endgame database, in numba.
+
+The value of a position is the final store difference from now on, for the player to
+move: the seeds the mover will still gain minus those the opponent will, with both
+playing perfectly. It depends only on the houses, so positions are seen from the mover's
+side (a "relative board": the mover's houses in sowing order, then the opponent's) and
+stores play no part. `Solver.solve(state)` adds the stores back: the final store
+difference of the game.
+
+The endgame database holds the value of every relative board with at most `max_seeds`
+seeds in the houses, one int8 each, at the board's combinatorial rank (compositions of n
+seeds into 2*houses pits, levels of smaller n first). It is built level by level in
+numba (a move either moves seeds into a store, to a smaller level, or only moves the
+mover's seeds forward, which cannot cycle: same-level children are computed on demand)
+and cached on disk under <repo>/cache/ with a checked header. Above it the search is
+MTD(f): null-window alpha-beta with a two-tier transposition table of bounds keyed by the
+exact rank, extra turns searched as the same player moving again, moves ordered by the
+table's best move, extra turns and gains, and enhanced transposition cutoffs.
+
+>>> from mancala.game_state import GameState
+>>> solver = Solver(houses=3, max_seeds=6, cache_dir=None, progress=False)
+>>> result = solver.solve(GameState.new(houses=3, seeds=2))
+>>> result["value"], result["moves"], result["best"]
+(4, {0: -8, 1: 4, 2: 0}, [1])
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import tempfile
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from mancala.game_state import GameState
+
+FORMAT = "mancala-kalah-endgame-db"
+VERSION = 1
+HEADER_BYTES = 512
+UNKNOWN = -128  # not yet computed, in the database while it is built
+INF = 1000
+CACHE_DIR = Path(__file__).resolve().parent.parent / "cache"
+DEFAULT_MAX_SEEDS = {6: 20}  # measured: see the README section on the solver
+DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this many boards
+TT_BITS = 23
+MAX_PLY = 400
+
+
+# ----- ranking ---------------------------------------------------------------------------
+
+
+def binomial_table(max_seeds: int, pits: int) -> np.ndarray:
+    """binom[x, y] = C(x, y) for x < max_seeds + pits + 1, y <= pits (int64)."""
+    rows = max_seeds + pits + 1
+    table = np.zeros((rows, pits + 1), np.int64)
+    for x in range(rows):
+        for y in range(min(x, pits) + 1):
+            table[x, y] = math.comb(x, y)
+    return table
+
+
+def entries(max_seeds: int, houses: int) -> int:
+    """How many relative boards hold at most `max_seeds` seeds: C(max_seeds + 2h, 2h).
+
+    >>> entries(20, 6)
+    225792840
+    """
+    return math.comb(max_seeds + 2 * houses, 2 * houses)
+
+
+@njit(cache=True)
+def rank(b, binom, shift):
+    """The index of the relative board b (read from pit `shift` on, cyclically): the
+    boards with fewer seeds first, then lexicographic order of the counts."""
+    k = b.shape[0]
+    n = 0
+    for i in range(k):
+        n += b[i]
+    idx = binom[n + k - 1, k]
+    r = n
+    for i in range(k - 1):
+        a = b[(i + shift) % k]
+        if a:
+            kk = k - i
+            idx += binom[r + kk - 1, kk - 1] - binom[r - a + kk - 1, kk - 1]
+            r -= a
+            if r == 0:
+                break
+    return idx
+
+
+@njit(cache=True)
+def _next_composition(b):
+    """The next board of the same total in rank order; False after the last."""
+    k = b.shape[0]
+    j = k - 1
+    while j > 0 and b[j] == 0:
+        j -= 1
+    if j == 0:
+        return False
+    s = b[j]
+    b[j] = 0
+    b[j - 1] += 1
+    b[k - 1] = s - 1
+    return True
+
+
+# ----- the rules on relative boards ------------------------------------------------------
+
+
+@njit(cache=True)
+def apply_move(b, m, h, ec):
+    """Sow house m of the mover on relative board b (in place): (gain, code).
+
+    gain: seeds into the mover's store minus, at the end, the opponent's sweep;
+    code 0: the opponent moves next, 1: the mover moves again, 2: the game is over.
+    """
+    s = b[m]
+    b[m] = 0
+    cycle = 2 * h + 1  # the mover's houses, store and the opponent's houses
+    laps = s // cycle
+    gain = laps
+    if laps:
+        for i in range(2 * h):
+            b[i] += laps
+    p = m
+    for _ in range(s % cycle):
+        p += 1
+        if p == cycle:
+            p = 0
+        if p < h:
+            b[p] += 1
+        elif p == h:
+            gain += 1
+        else:
+            b[p - 1] += 1
+    if p < h and b[p] == 1:
+        opposite = 2 * h - 1 - p
+        if b[opposite] > 0 or ec:
+            gain += 1 + b[opposite]
+            b[p] = 0
+            b[opposite] = 0
+    own = 0
+    other = 0
+    for i in range(h):
+        own += b[i]
+        other += b[h + i]
+    if own == 0 or other == 0:
+        for i in range(2 * h):
+            b[i] = 0
+        return gain + own - other, 2
+    if p == h:
+        return gain, 1
+    return gain, 0
+
+
+@njit(cache=True)
+def _swap_into(src, dst, h):
+    for i in range(h):
+        dst[i] = src[h + i]
+        dst[h + i] = src[i]
+
+
+# ----- the endgame database --------------------------------------------------------------
+
+
+@njit(cache=True)
+def _db_value(b, h, ec, db, binom, scratch, depth):
+    """The value of b, whose smaller levels are all known; same-level children on demand."""
+    idx = rank(b, binom, 0)
+    if db[idx] != UNKNOWN:
+        return np.int64(db[idx])
+    own = 0
+    other = 0
+    for i in range(h):
+        own += b[i]
+        other += b[h + i]
+    if own == 0 or other == 0:
+        best = own - other
+    else:
+        best = -INF
+        child = scratch[depth]
+        for m in range(h):
+            if b[m] == 0:
+                continue
+            child[:] = b
+            gain, code = apply_move(child, m, h, ec)
+            if code == 2:
+                v = gain
+            elif code == 1:
+                v = gain + _db_value(child, h, ec, db, binom, scratch, depth + 1)
+            else:
+                known = np.int64(db[rank(child, binom, h)])
+                v = gain - known
+                if known == UNKNOWN:
+                    _swap_into(child, scratch[depth + 1], h)
+                    child[:] = scratch[depth + 1]
+                    v = gain - _db_value(child, h, ec, db, binom, scratch, depth + 1)
+            if v > best:
+                best = v
+    db[idx] = best
+    return best
+
+
+@njit(cache=True)
+def _build_chunk(b, count, h, ec, db, binom, scratch):
+    """Fill the values of the next `count` boards from b (advanced in place)."""
+    for _ in range(count):
+        _db_value(b, h, ec, db, binom, scratch, np.int64(0))
+        if not _next_composition(b):
+            return False
+    return True
+
+
+def build_database(
+    houses: int, max_seeds: int, empty_capture: bool, progress: bool = True
+) -> np.ndarray:
+    """The values of every relative board with at most `max_seeds` seeds (int8)."""
+    k = 2 * houses
+    binom = binomial_table(max_seeds, k)
+    db = np.full(entries(max_seeds, houses), UNKNOWN, np.int8)
+    scratch = np.zeros((max_seeds * houses + 16, k), np.int64)
+    began = time.perf_counter()
+    total, done = len(db), 0
+    chunk, shown = 1_000_000, 0.0
+    for n in range(max_seeds + 1):
+        b = np.zeros(k, np.int64)
+        b[k - 1] = n
+        level = math.comb(n + k - 1, k - 1)
+        left = level
+        while left > 0:
+            step = min(chunk, left)
+            _build_chunk(b, step, houses, empty_capture, db, binom, scratch)
+            left -= step
+            done += step
+            elapsed = time.perf_counter() - began
+            if progress and (elapsed - shown > 1 or done == total):
+                shown = elapsed
+                print(
+                    f"\rendgame database: {done / total:6.1%} of {total:,} boards, "
+                    f"level {n}/{max_seeds}, {elapsed:.0f} s",
+                    end="",
+                    file=sys.stderr,
+                    flush=True,
+                )
+    if progress:
+        print(file=sys.stderr)
+    return db
+
+
+def _header(houses: int, max_seeds: int, empty_capture: bool, data: np.ndarray) -> dict:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": "kalah-empty-capture" if empty_capture else "kalah",
+        "houses": houses,
+        "max_seeds": max_seeds,
+        "entries": int(len(data)),
+        "crc32": zlib.crc32(data) if len(data) else 0,
+    }
+
+
+def cache_path(cache_dir: Path, houses: int, max_seeds: int, empty_capture: bool) -> Path:
+    """Where the database of these rules lives in `cache_dir`."""
+    rules = "ec" if empty_capture else "std"
+    return Path(cache_dir) / f"kalah-db-h{houses}-n{max_seeds}-{rules}.bin"
+
+
+def save_database(path: Path, houses: int, max_seeds: int, empty_capture: bool, db) -> None:
+    """Write header + values atomically (a temp file in the same folder, then os.replace)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    header = json.dumps(_header(houses, max_seeds, empty_capture, db)).encode()
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(header.ljust(HEADER_BYTES - 1) + b"\n")
+            f.write(db.tobytes())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def read_header(path: Path) -> dict | None:
+    """The header of a database file, or None if it is missing or not one of ours."""
+    try:
+        with open(path, "rb") as f:
+            head = json.loads(f.read(HEADER_BYTES))
+    except (OSError, ValueError):
+        return None
+    return head if isinstance(head, dict) and head.get("format") == FORMAT else None
+
+
+def header_matches(path: Path, houses: int, max_seeds: int, empty_capture: bool) -> bool:
+    """A cheap check (no checksum): the file claims these rules and has the right size."""
+    head = read_header(path)
+    want = _header(houses, max_seeds, empty_capture, np.zeros(0, np.int8))
+    size = HEADER_BYTES + entries(max_seeds, houses)
+    if head is None or not path.exists() or path.stat().st_size != size:
+        return False
+    return all(head.get(key) == want[key] for key in ("version", "rules", "houses", "max_seeds"))
+
+
+def load_database(path: Path, houses: int, max_seeds: int, empty_capture: bool):
+    """The values stored at `path`, or None if the file is missing, foreign, truncated
+    or corrupt (its checksum is checked)."""
+    if not header_matches(path, houses, max_seeds, empty_capture):
+        return None
+    db = np.fromfile(path, dtype=np.int8, offset=HEADER_BYTES)
+    head = read_header(path)
+    if len(db) != head["entries"] or zlib.crc32(db) != head["crc32"]:
+        return None
+    return db
+
+
+def database(
+    houses: int,
+    max_seeds: int,
+    empty_capture: bool,
+    cache_dir: Path | None = CACHE_DIR,
+    progress: bool = True,
+) -> tuple[np.ndarray, float]:
+    """The database from the cache, or built (and cached) now; (values, build seconds)."""
+    path = None if cache_dir is None else cache_path(cache_dir, houses, max_seeds, empty_capture)
+    if path is not None:
+        db = load_database(path, houses, max_seeds, empty_capture)
+        if db is not None:
+            return db, 0.0
+        if path.exists() and progress:
+            print(f"{path} is not a valid database: rebuilding it", file=sys.stderr)
+    began = time.perf_counter()
+    db = build_database(houses, max_seeds, empty_capture, progress)
+    seconds = time.perf_counter() - began
+    if path is not None:
+        save_database(path, houses, max_seeds, empty_capture, db)
+    return db, seconds
+
+
+def default_max_seeds(houses: int, total: int | None = None) -> int:
+    """The database size used for `houses` (capped at the seeds in the game, if given)."""
+    n = DEFAULT_MAX_SEEDS.get(houses)
+    if n is None:
+        n = 0
+        while entries(n + 1, houses) <= DB_ENTRY_BUDGET and n < 96:
+            n += 1
+    return n if total is None else min(n, total)
+
+
+# ----- the search ------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _slot(key, mask):
+    x = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64((x >> np.uint64(20)) & np.uint64(mask)) & ~np.int64(1)
+
+
+@njit(cache=True)
+def _probe(key, tt_key, mask):
+    i = _slot(key, mask)
+    if tt_key[i] == key:
+        return i
+    if tt_key[i + 1] == key:
+        return i + 1
+    return -1
+
+
+@njit(cache=True)
+def _store(key, lo, hi, move, work, tt_key, tt_lo, tt_hi, tt_move, tt_work, mask):
+    i = _slot(key, mask)
+    if tt_key[i + 1] == key:
+        i += 1
+    elif tt_key[i] != key:
+        if work >= tt_work[i]:  # the deeper tier keeps the bigger subtree
+            tt_key[i + 1] = tt_key[i]
+            tt_lo[i + 1] = tt_lo[i]
+            tt_hi[i + 1] = tt_hi[i]
+            tt_move[i + 1] = tt_move[i]
+            tt_work[i + 1] = tt_work[i]
+        else:
+            i += 1
+        tt_key[i] = key
+        tt_lo[i] = -INF
+        tt_hi[i] = INF
+        tt_work[i] = 0
+    tt_lo[i] = max(tt_lo[i], lo)
+    tt_hi[i] = min(tt_hi[i], hi)
+    tt_move[i] = move
+    tt_work[i] = max(tt_work[i], work)
+
+
+@njit(cache=True)
+def _search(boards, kids, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter):
+    """Fail-soft alpha-beta value of boards[ply] (more than nmax seeds) for the mover."""
+    tt_key, tt_lo, tt_hi, tt_move, tt_work = tt
+    mask = tt_key.shape[0] - 1
+    counter[0] += 1
+    start_nodes = counter[0]
+    b = boards[ply]
+    n = 0
+    for i in range(2 * h):
+        n += b[i]
+    key = rank(b, binom, 0)
+    lo, hi = -n, n
+    first = -1
+    e = _probe(key, tt_key, mask)
+    if e >= 0:
+        lo = max(lo, np.int64(tt_lo[e]))
+        hi = min(hi, np.int64(tt_hi[e]))
+        first = tt_move[e]
+    if lo >= beta:
+        return lo
+    if hi <= alpha:
+        return hi
+    if lo == hi:
+        return lo
+    alpha = max(alpha, lo)
+    beta = min(beta, hi)
+    # children: gains, codes, exact values where cheap (end, database), ordering score
+    gains = np.empty(h, np.int64)
+    codes = np.empty(h, np.int64)
+    exact = np.empty(h, np.int64)
+    score = np.empty(h, np.int64)
+    order = np.empty(h, np.int64)
+    count = 0
+    best = -INF
+    best_move = -1
+    for m in range(h):
+        if b[m] == 0:
+            continue
+        child = kids[ply, m]
+        child[:] = b
+        gain, code = apply_move(child, m, h, ec)
+        gains[m] = gain
+        codes[m] = code
+        exact[m] = -INF
+        if code == 2:
+            exact[m] = gain
+        else:
+            nc = 0
+            for i in range(2 * h):
+                nc += child[i]
+            if nc <= nmax:
+                if code == 1:
+                    exact[m] = gain + db[rank(child, binom, 0)]
+                else:
+                    exact[m] = gain - db[rank(child, binom, h)]
+            else:  # enhanced transposition cutoff: a bound of the child in the table
+                ce = _probe(rank(child, binom, 0 if code == 1 else h), tt_key, mask)
+                if ce >= 0:
+                    if code == 1 and gain + tt_lo[ce] >= beta:
+                        exact[m] = gain + tt_lo[ce]  # a lower bound is enough to cut
+                    elif code == 0 and gain - tt_hi[ce] >= beta:
+                        exact[m] = gain - tt_hi[ce]
+        if exact[m] > -INF:
+            if exact[m] > best:
+                best, best_move = exact[m], m
+            continue
+        score[m] = gain + 100 * code + (1000 if m == first else 0)
+        j = count
+        while j > 0 and score[order[j - 1]] < score[m]:
+            order[j] = order[j - 1]
+            j -= 1
+        order[j] = m
+        count += 1
+    if best < beta:
+        for j in range(count):
+            if best >= beta:
+                break
+            m = order[j]
+            gain = gains[m]
+            a = max(alpha, best)
+            if codes[m] == 1:
+                boards[ply + 1, :] = kids[ply, m]
+                v = gain + _search(
+                    boards,
+                    kids,
+                    ply + 1,
+                    a - gain,
+                    beta - gain,
+                    h,
+                    ec,
+                    nmax,
+                    db,
+                    binom,
+                    tt,
+                    counter,
+                )
+            else:
+                _swap_into(kids[ply, m], boards[ply + 1], h)
+                v = gain - _search(
+                    boards,
+                    kids,
+                    ply + 1,
+                    gain - beta,
+                    gain - a,
+                    h,
+                    ec,
+                    nmax,
+                    db,
+                    binom,
+                    tt,
+                    counter,
+                )
+            if v > best:
+                best, best_move = v, m
+    work = 0
+    done = counter[0] - start_nodes
+    while done > 0:
+        done >>= 1
+        work += 1
+    if best >= beta:
+        _store(key, best, INF, best_move, work, tt_key, tt_lo, tt_hi, tt_move, tt_work, mask)
+    elif best <= alpha:
+        _store(key, -INF, best, best_move, work, tt_key, tt_lo, tt_hi, tt_move, tt_work, mask)
+    else:
+        _store(key, best, best, best_move, work, tt_key, tt_lo, tt_hi, tt_move, tt_work, mask)
+    return best
+
+
+@njit(cache=True)
+def _trivial(board, h, nmax, db, binom):
+    """The value of a relative board when it is over or in the database, else -INF."""
+    n = 0
+    own = 0
+    for i in range(2 * h):
+        n += board[i]
+    for i in range(h):
+        own += board[i]
+    if own == 0 or own == n:
+        return 2 * own - n
+    if n <= nmax:
+        return np.int64(db[rank(board, binom, 0)])
+    return -INF
+
+
+@njit(cache=True)
+def _null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids):
+    """A fail-soft bound of the value of `board`: >= beta, or < beta (a null window)."""
+    boards[0, :] = board
+    return _search(boards, kids, np.int64(0), beta - 1, beta, h, ec, nmax, db, binom, tt, counter)
+
+
+# ----- the Python face -------------------------------------------------------------------
+
+
+def relative_board(state: GameState) -> np.ndarray:
+    """The houses of `state` from the mover's side: own houses, then the opponent's."""
+    me = state.player
+    return np.array(state.side(me) + state.side(1 - me), np.int64)
+
+
+def check_solvable(state: GameState) -> None:
+    """ValueError unless `state` is a Kalah position the solver can search."""
+    if not isinstance(state, GameState):
+        raise ValueError(f"the solver needs a GameState, not {type(state).__name__}")
+    if state.variant != "kalah":
+        raise ValueError(
+            f"the solver plays Kalah only; {state.variant!r} is not supported "
+            "(Sungka's relay sowing does not fit its database)"
+        )
+
+
+class Solver:
+    """Exact values of Kalah positions with `houses` houses under one capture rule.
+
+    The endgame database (`max_seeds`, default `default_max_seeds`) is loaded from
+    `cache_dir` or built there on first use (cache_dir=None: built in memory only). The
+    transposition table (2**tt_bits entries) persists between calls.
+    """
+
+    def __init__(
+        self,
+        houses: int = 6,
+        empty_capture: bool = False,
+        max_seeds: int | None = None,
+        cache_dir: Path | None = CACHE_DIR,
+        tt_bits: int = TT_BITS,
+        progress: bool = True,
+    ) -> None:
+        if isinstance(houses, bool) or not isinstance(houses, int) or houses < 1:
+            raise ValueError(f"houses must be a positive whole number, not {houses!r}")
+        self.houses, self.empty_capture = houses, bool(empty_capture)
+        self.max_seeds = default_max_seeds(houses) if max_seeds is None else max_seeds
+        if self.max_seeds < 0:
+            raise ValueError(f"max_seeds must be at least 0, not {self.max_seeds}")
+        self.db, self.db_seconds = database(
+            houses, self.max_seeds, self.empty_capture, cache_dir, progress
+        )
+        self.tt_bits, self.progress = tt_bits, progress
+        self._binom_for = -1
+        self.nodes = 0
+        self._new_table()
+
+    def _new_table(self) -> None:
+        size = 1 << self.tt_bits
+        self.tt = (
+            np.zeros(size, np.int64) - 1,
+            np.zeros(size, np.int16),
+            np.zeros(size, np.int16),
+            np.zeros(size, np.int64),
+            np.zeros(size, np.int64),
+        )
+
+    def binom_for(self, board: np.ndarray) -> np.ndarray:
+        """The binomial table that ranks boards of up to `board`'s seeds."""
+        total = int(board.sum())
+        if self._binom_for < total:
+            self.binom = binomial_table(max(total, self.max_seeds), 2 * self.houses)
+            self._binom_for = total
+        return self.binom
+
+    def _arrays(self, total: int):
+        k = 2 * self.houses
+        boards = np.zeros((MAX_PLY, k), np.int64)
+        kids = np.zeros((MAX_PLY, self.houses, k), np.int64)
+        return boards, kids
+
+    def _check(self, state: GameState) -> None:
+        check_solvable(state)
+        if state.houses != self.houses or state.empty_capture != self.empty_capture:
+            raise ValueError(
+                f"this solver is for Kalah with {self.houses} houses and "
+                f"empty_capture={self.empty_capture}, not {state.houses} and "
+                f"{state.empty_capture}"
+            )
+
+    def _bound(self, board: np.ndarray, beta: int) -> int:
+        """One null-window search: a value >= beta (a lower bound) or < beta (upper)."""
+        boards, kids = self._arrays(int(board.sum()))
+        counter = np.zeros(1, np.int64)
+        args = (self.houses, self.empty_capture, self.max_seeds, self.db, self.binom, self.tt)
+        g = _null_window(board, beta, *args, counter, boards, kids)
+        self.nodes += int(counter[0])
+        return int(g)
+
+    def value(self, board: np.ndarray, guess: int = 0) -> int:
+        """The exact value of a relative board for the mover (seeds gained from now on),
+        by MTD(f) from `guess`: null-window searches until the bounds meet."""
+        v = _trivial(board, self.houses, self.max_seeds, self.db, self.binom_for(board))
+        if v > -INF:
+            return int(v)
+        n = int(board.sum())
+        lower, upper = -n, n
+        g = min(max(guess, lower), upper)
+        began = time.perf_counter()
+        while lower < upper:
+            beta = g + 1 if g == lower else g
+            g = self._bound(board, beta)
+            if g < beta:
+                upper = g
+            else:
+                lower = g
+            if self.progress and time.perf_counter() - began > 2:
+                print(
+                    f"MTD(f): value in [{lower}, {upper}] after {self.nodes:,} nodes, "
+                    f"{time.perf_counter() - began:.0f} s",
+                    file=sys.stderr,
+                    flush=True,
+                )
+        return g
+
+    def at_least(self, board: np.ndarray, bound: int) -> bool:
+        """Whether the value of a relative board is at least `bound`."""
+        v = _trivial(board, self.houses, self.max_seeds, self.db, self.binom_for(board))
+        if v > -INF:
+            return bool(v >= bound)
+        return self._bound(board, bound) >= bound
+
+    def _children(self, state: GameState):
+        """(move, gain, code, child relative board) for each legal move."""
+        board = relative_board(state)
+        out = []
+        for move in state.legal_moves():
+            child = board.copy()
+            gain, code = apply_move(child, move, self.houses, self.empty_capture)
+            if code == 0:
+                swapped = np.empty_like(child)
+                _swap_into(child, swapped, self.houses)
+                child = swapped
+            out.append((move, int(gain), int(code), child))
+        return out
+
+    def _move_value(self, gain: int, code: int, child: np.ndarray, guess: int) -> int:
+        if code == 2:
+            return gain
+        if code == 1:
+            return gain + self.value(child, guess - gain)
+        return gain - self.value(child, gain - guess)
+
+    def _offset(self, state: GameState) -> int:
+        me = state.player
+        return state.board[state.store(me)] - state.board[state.store(1 - me)]
+
+    def solve(self, state: GameState, all_moves: bool = True) -> dict:
+        """{"value", "moves": {move: value}, "best": [moves], "nodes", "seconds"}: final
+        store differences for the mover. all_moves=False: "moves" holds the best only."""
+        self._check(state)
+        began, nodes = time.perf_counter(), self.nodes
+        offset = self._offset(state)
+        if state.is_over():
+            return {"value": offset, "moves": {}, "best": [], "nodes": 0, "seconds": 0.0}
+        children = self._children(state)
+        values: dict[int, int] = {}
+        guess = self.value(relative_board(state))
+        for move, gain, code, child in children:
+            if all_moves:
+                values[move] = self._move_value(gain, code, child, guess)
+            elif self._reaches(gain, code, child, guess):
+                values[move] = guess
+        best = max(values.values())
+        return {
+            "value": offset + best,
+            "moves": {m: offset + v for m, v in values.items()},
+            "best": [m for m, v in values.items() if v == best],
+            "nodes": self.nodes - nodes,
+            "seconds": time.perf_counter() - began,
+        }
+
+    def _reaches(self, gain: int, code: int, child: np.ndarray, target: int) -> bool:
+        """Whether the move described reaches `target` (the position's value)."""
+        if code == 2:
+            return gain >= target
+        if code == 1:
+            return self.at_least(child, target - gain)
+        return not self.at_least(child, gain - target + 1)
