@@ -157,3 +157,14 @@ register(
         quick="nmcts:20000",
     ),
 )
+for _net in ("nn1h128", "nn2h80", "nn3h80", "nns1h128", "nnx1h128", "nnx3h80", "cnns1h128"):
+    register(  # the network zoo (mancala/nn_lib/zoo.py); offered when its weights exist
+        _net,
+        Entry(
+            "mancala.ai.network:NetworkPlayer",
+            kwargs={"network": _net},
+            summary=f"network {_net}: learnt the choices of minimax:8 from recorded games",
+            available=f"mancala.nn_lib.zoo:has_{_net}",
+            variants=("kalah",),
+        ),
+    )

@@ -1,0 +1,94 @@
+"""Two networks practise against each other: batches of games, seats swapped, both refit.
+
+    python mancala/adversary.py nn1h128 cnns1h128                 # until Ctrl+C
+    python mancala/adversary.py nn2h80 nnx3h80 --batches 5 --games 100
+
+Each batch plays --games games from random openings, half with each network moving
+first (each move a random legal one with probability --explore); every game is
+annotated with the teacher's move values and appended to --out as it ends. Then both
+networks are refit on all recorded examples (training/*.jsonl and the new games) and
+saved atomically. One line a batch: each network's win rate in that batch (exploration
+moves included) and the time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mancala.random_train import make_pool
+from mancala.recorder import TRAINING_DIR
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("a", help="a network of the zoo")
+    parser.add_argument("b", help="another network of the zoo")
+    parser.add_argument("--batches", type=int, help="stop after this many batches")
+    parser.add_argument("--games", type=int, default=100, help="games a batch (100)")
+    parser.add_argument("--teacher", type=int, default=8, help="teacher search depth (8)")
+    parser.add_argument("--explore", type=float, default=0.1, help="random-move rate (0.1)")
+    parser.add_argument("--sample", type=int, default=100_000, help="examples a refit")
+    parser.add_argument("--out", type=Path, default=TRAINING_DIR / "adversary.jsonl")
+    parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    began = time.perf_counter()
+    try:
+        from mancala.nn_lib.zoo import ZOO
+
+        for name in (args.a, args.b):
+            if name not in ZOO:
+                raise ValueError(f"{name!r} is not a network of the zoo ({', '.join(ZOO)})")
+        if args.a == args.b:
+            raise ValueError("name two different networks")
+        if args.games < 2 or not 0 <= args.explore <= 1:
+            raise ValueError("--games must be at least 2 and --explore in 0..1")
+        return _run(args, began)
+    except ValueError as error:
+        print(f"adversary: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {time.perf_counter() - began:.0f} s; recorded games are kept")
+        return 130
+
+
+def _run(args: argparse.Namespace, began: float) -> int:
+    from mancala.nn_lib.training import Explorer, Practice
+
+    nets, players = make_pool([args.a, args.b], args.models, args.seed)
+    practice = Practice(
+        args.out, args.teacher, args.seed, read=sorted(args.out.parent.glob("*.jsonl"))
+    )
+    print(f"{practice.store.games} annotated game(s) ({len(practice.store)} positions) read")
+    a = Explorer(players[args.a], args.explore, args.seed)
+    b = Explorer(players[args.b], args.explore, args.seed + 1)
+    batch = 0
+    while args.batches is None or batch < args.batches:
+        batch += 1
+        start = time.perf_counter()
+        half = args.games // 2
+        wins = {args.a: 0, args.b: 0}
+        for seated in ((a, b), (b, a)):
+            for record in practice.play(*seated, half):
+                if record["winner"] is not None:
+                    wins[seated[record["winner"]].name] += 1
+        for net in nets.values():
+            practice.refit(net, args.sample, 1)
+        rates = ", ".join(f"{n} won {100 * w / (2 * half):.0f}%" for n, w in wins.items())
+        print(
+            f"batch {batch}: {2 * half} games: {rates} | {practice.recorded} recorded, "
+            f"{len(practice.store)} positions | batch {time.perf_counter() - start:.0f} s, "
+            f"total {time.perf_counter() - began:.0f} s",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,61 @@
+"""The network players of the zoo (`nn1h128`, `cnns1h128`...): the argmax of a trained
+network's move values over the legal moves, decided in numpy, many positions at once.
+
+The weights come from mancala/models/NAME.keras; a missing or damaged file raises
+WeightsError (a ValueError) naming the file and the command that makes it.
+`temperature` > 0 samples moves instead (exploration): softmax of values / temperature.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+
+import numpy as np
+
+from mancala.ai.base import Player, require_moves
+from mancala.game_state import GameState
+from mancala.nn_lib.zoo import network as zoo_network
+
+
+class NetworkPlayer(Player):
+    """Plays the legal move with the highest value the network gives it."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        network: str = "nn1h128",
+        temperature: float = 0.0,
+        path: str | os.PathLike | None = None,
+        net=None,
+    ) -> None:
+        super().__init__(seed)
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0, not {temperature!r}")
+        self.net = net if net is not None else zoo_network(network, path).load()
+        self.name = self.net.name
+        self.temperature = temperature
+        self.np_rng = np.random.default_rng(seed)
+
+    def choose_moves(self, states: Sequence[GameState]) -> list[int]:
+        if not states:
+            return []
+        for state in states:
+            require_moves(state)
+        values, legal = self.net.move_values(states)
+        if self.temperature > 0:
+            logits = np.where(legal, values / self.temperature, -np.inf)
+            p = np.exp(logits - logits.max(axis=1, keepdims=True))
+            p /= p.sum(axis=1, keepdims=True)
+            return [int(self.np_rng.choice(len(row), p=row)) for row in p]
+        return [int(m) for m in np.where(legal, values, -np.inf).argmax(axis=1)]
+
+    def choose_move(self, state: GameState) -> int:
+        return self.choose_moves([state])[0]
+
+    def evaluate(self, state: GameState) -> dict:
+        """{"value", "moves": {move: seeds gained}} as the network sees them."""
+        require_moves(state)
+        values, legal = self.net.move_values([state])
+        moves = {int(m): float(values[0, m]) for m in np.flatnonzero(legal[0])}
+        return {"value": max(moves.values()), "moves": moves}

@@ -1,0 +1,252 @@
+"""The network base class: encoder, model builder, fit, batch predict, save/load `.keras`.
+
+A network maps a position (from the mover's side) to one number per house: the seeds
+the mover gains from here by playing that house, as a search teacher valued it (see
+`mancala/nn_lib/data.py`). Players take the argmax over legal moves. Keras builds and
+fits the model; every move decision runs `NumpyForward` over its weights (microseconds,
+where Keras `predict` costs milliseconds).
+
+A zoo network is a subclass that names itself, picks an encoder and its hidden layers
+(`mancala/nn_lib/zoo.py`).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+
+from mancala.game_state import GameState
+from mancala.nn_lib import encoders
+from mancala.nn_lib.numpy_forward import NumpyForward
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+TARGET_SCALE = 8.0  # the model's outputs are seeds gained / TARGET_SCALE
+POLICY_TEMPERATURE = 2.0  # seeds: a move two seeds worse than the best gets 1/e its weight
+
+
+def _game(variant: str, houses: int, seeds: int, **rules: Any) -> str:
+    """'kalah(6,4)', with any rule that is switched on: 'kalah(6,4, empty_capture)'."""
+    extra = "".join(f", {key}" for key, on in rules.items() if on is True)
+    return f"{variant}({houses},{seeds}{extra})"
+
+
+class WeightsError(ValueError):
+    """A network's weights file is missing, unreadable or of the wrong shape."""
+
+
+def import_keras() -> Any:
+    """Keras, with TensorFlow held to one thread (the machine is shared) and quiet."""
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import keras
+
+    if keras.backend.backend() == "tensorflow":
+        import tensorflow as tf
+
+        try:
+            tf.config.threading.set_intra_op_parallelism_threads(1)
+            tf.config.threading.set_inter_op_parallelism_threads(1)
+        except RuntimeError:  # already initialised: the first call's setting stays
+            pass
+    return keras
+
+
+def masked_mse(y_true: Any, y_pred: Any) -> Any:
+    """Mean squared error over the legal moves only: y_true = [targets | mask]."""
+    from keras import ops
+
+    h = y_pred.shape[-1]
+    target, mask = y_true[:, :h], y_true[:, h:]
+    return ops.sum(mask * ops.square(y_pred - target), axis=-1) / ops.maximum(
+        ops.sum(mask, axis=-1), 1.0
+    )
+
+
+def masked_policy_loss(y_true: Any, y_pred: Any) -> Any:
+    """Cross-entropy between the teacher's soft choice and the softmax of the outputs over
+    the legal moves: y_true = [target probabilities | mask]."""
+    from keras import ops
+
+    h = y_pred.shape[-1]
+    target, mask = y_true[:, :h], y_true[:, h:]
+    logits = y_pred + (mask - 1.0) * 1e4
+    log_p = logits - ops.logsumexp(logits, axis=-1, keepdims=True)
+    return -ops.sum(target * mask * log_p, axis=-1)
+
+
+def soft_choice(gains: np.ndarray, mask: np.ndarray, temperature: float) -> np.ndarray:
+    """The teacher's choice as probabilities: softmax of gains / temperature, legal moves."""
+    logits = np.where(mask, gains / temperature, -np.inf)
+    p = np.exp(logits - logits.max(axis=1, keepdims=True))
+    return p / p.sum(axis=1, keepdims=True)
+
+
+class Network:
+    """One network of the zoo: what it sees (`encode`), its shape (`hidden`), its weights.
+
+    `load()` reads `path` (mancala/models/NAME.keras by default) and raises WeightsError
+    naming the file and the command that makes it; `fresh()` starts untrained weights.
+    """
+
+    name: ClassVar[str] = ""
+    hidden: ClassVar[tuple[int, ...]] = (128,)
+    encode: ClassVar[Callable[[np.ndarray], np.ndarray]] = staticmethod(encoders.pits)
+    variant: ClassVar[str] = "kalah"
+    options: ClassVar[dict[str, Any]] = {"houses": 6, "seeds": 4, "empty_capture": False}
+
+    objective: str = "policy"  # "policy": the teacher's soft choice; "values": its values
+
+    def __init__(self, path: str | os.PathLike | None = None) -> None:
+        self.path = Path(path) if path is not None else MODELS_DIR / f"{self.name}.keras"
+        self.model: Any = None
+        self.forward: NumpyForward | None = None
+
+    # ----- shape ---------------------------------------------------------------------
+
+    @property
+    def houses(self) -> int:
+        return self.options["houses"]
+
+    def input_shape(self) -> tuple[int, ...]:
+        return self.encode(np.zeros((1, 2 * self.houses + 2), np.int64)).shape[1:]
+
+    def layers(self, keras: Any) -> list[Any]:
+        """The hidden layers (a dense stack here; the CNN overrides it)."""
+        return [keras.layers.Dense(units, activation="relu") for units in self.hidden]
+
+    def build(self) -> Any:
+        keras = import_keras()
+        model = keras.Sequential(
+            [
+                keras.Input(self.input_shape()),
+                *self.layers(keras),
+                keras.layers.Dense(self.houses, name="move_values"),
+            ],
+            name=self.name,
+        )
+        return model
+
+    def check_state(self, state: GameState) -> None:
+        """ValueError unless `state` is the game this network was built for."""
+        if state.variant != self.variant or any(
+            getattr(state, key) != value for key, value in self.options.items()
+        ):
+            raise ValueError(
+                f"network {self.name} was built for {_game(self.variant, **self.options)}, "
+                f"not {_game(state.variant, **state.options())}"
+            )
+
+    # ----- weights -------------------------------------------------------------------
+
+    def fresh(self, seed: int | None = None) -> Network:
+        """Start from untrained weights."""
+        keras = import_keras()
+        if seed is not None:
+            keras.utils.set_random_seed(seed)
+        self._use(self.build())
+        return self
+
+    def load(self) -> Network:
+        """Read the weights file; WeightsError naming it and the command that makes it."""
+        make = (
+            f"make it with `python mancala/train.py {self.name}` (from recorded games) "
+            f"or `python mancala/random_train.py` (records games and trains the zoo)"
+        )
+        if not self.path.is_file():
+            raise WeightsError(f"network {self.name}: no weights file {self.path}; {make}")
+        keras = import_keras()
+        try:
+            model = keras.models.load_model(self.path, compile=False)
+        except Exception as error:  # Keras raises many kinds on a damaged file
+            raise WeightsError(
+                f"network {self.name}: {self.path} is not a readable Keras file "
+                f"({type(error).__name__}: {error}); {make}"
+            ) from None
+        want_in, want_out = self.input_shape(), (self.houses,)
+        got_in, got_out = tuple(model.input_shape[1:]), tuple(model.output_shape[1:])
+        if (got_in, got_out) != (want_in, want_out):
+            raise WeightsError(
+                f"network {self.name}: {self.path} maps {got_in} -> {got_out}, but "
+                f"{self.name} needs {want_in} -> {want_out}; {make}"
+            )
+        self._use(model)
+        return self
+
+    def load_or_fresh(self, seed: int | None = None) -> tuple[Network, bool]:
+        """Load the weights when the file exists, else fresh ones; (self, loaded?)."""
+        if self.path.is_file():
+            return self.load(), True
+        return self.fresh(seed), False
+
+    def _use(self, model: Any) -> None:
+        self.model = model
+        self.forward = NumpyForward(model)
+
+    def save(self, path: str | os.PathLike | None = None) -> Path:
+        """Write the model atomically (a temp file in the same folder, then a rename)."""
+        path = Path(path) if path is not None else self.path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temp = tempfile.mkstemp(suffix=".keras", prefix=f".{path.stem}-", dir=path.parent)
+        os.close(fd)
+        try:
+            self.model.save(temp)
+            os.replace(temp, path)
+        finally:
+            if os.path.exists(temp):
+                os.remove(temp)
+        self.forward = NumpyForward(self.model)
+        return path
+
+    # ----- use -----------------------------------------------------------------------
+
+    def predict(self, rel: np.ndarray) -> np.ndarray:
+        """Seeds gained by each house for boards `rel` (mover's view), numpy (N, H)."""
+        if self.forward is None:
+            raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
+        return self.forward(self.encode(rel)) * TARGET_SCALE
+
+    def move_values(self, states: Sequence[GameState]) -> tuple[np.ndarray, np.ndarray]:
+        """(values (N, H), legal mask (N, H)) for positions of this network's game."""
+        for state in states:
+            self.check_state(state)
+        rel = encoders.mover_boards(states)
+        return self.predict(rel), encoders.legal_mask(rel)
+
+    # ----- training ------------------------------------------------------------------
+
+    def compile(self, learning_rate: float = 1e-3) -> None:
+        keras = import_keras()
+        loss = masked_policy_loss if self.objective == "policy" else masked_mse
+        self.model.compile(optimizer=keras.optimizers.Adam(learning_rate), loss=loss)
+
+    def fit(
+        self,
+        rel: np.ndarray,
+        gains: np.ndarray,
+        mask: np.ndarray,
+        *,
+        epochs: int = 1,
+        batch_size: int = 256,
+        verbose: int = 0,
+    ) -> float:
+        """Fit the outputs to `gains` (seeds, (N, H)) on the legal moves `mask`; last loss."""
+        if self.model is None:
+            raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
+        if getattr(self.model, "optimizer", None) is None or not self.model.compiled:
+            self.compile()
+        x = self.encode(rel)
+        if self.objective == "policy":
+            target = soft_choice(gains, mask, POLICY_TEMPERATURE)
+        else:
+            target = np.where(mask, gains, 0.0) / TARGET_SCALE
+        y = np.concatenate([target, mask], axis=1)
+        history = self.model.fit(
+            x, y.astype(np.float32), epochs=epochs, batch_size=batch_size, verbose=verbose
+        )
+        self.forward = NumpyForward(self.model)
+        return float(history.history["loss"][-1])

@@ -1,0 +1,164 @@
+"""What the networks learn from: recorded games annotated by a search teacher.
+
+`Teacher(depth).annotate(record)` adds to a game record (training/*.jsonl) the key
+"values": for every position of the game, the value of each legal move for the mover
+(alpha-beta with exact windows, `Minimax(depth).evaluate`; seeds ahead at the horizon,
+the end of the game counted exactly), None for an illegal house; and "teacher", the
+search that made them. Readers that do not know these keys ignore them.
+
+Training examples are (position from the mover's side, seeds gained by each legal move
+from here = value - current store difference). `PositionReader` streams them out of
+JSONL files in chunks of bounded size; `PositionStore` keeps them in memory for the
+training loops that refit after every batch of games.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import numpy as np
+
+from mancala.game_state import GameState
+from mancala.nn_lib.encoders import legal_mask, mover_boards
+from mancala.recorder import GameLog, replay
+
+log = logging.getLogger(__name__)
+Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # boards (mover's view), gains, mask
+
+
+class Teacher:
+    """Annotates records with the move values of alpha-beta to `depth` plies (numba)."""
+
+    def __init__(self, depth: int = 8) -> None:
+        from mancala.ai.minimax import Minimax
+
+        self.depth = depth
+        self.name = f"minimax:{depth}"
+        self.search = Minimax(depth=depth)
+
+    def move_values(self, state: GameState) -> list[int | None]:
+        """Value of every house for the mover (None where illegal)."""
+        moves = self.search.evaluate(state)["moves"]
+        return [int(moves[m]) if m in moves else None for m in range(state.houses)]
+
+    def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
+        """`record` with "values" (one list a move) and "teacher" added."""
+        states = replay(record)[:-1]
+        record["values"] = [self.move_values(state) for state in states]
+        record["teacher"] = self.name
+        return record
+
+
+def record_positions(record: dict[str, Any]) -> Arrays | None:
+    """The training examples of one annotated record; None when it has no "values".
+    ValueError when the values do not fit the game (wrong length, illegal moves)."""
+    values = record.get("values")
+    if values is None:
+        return None
+    states = replay(record)[:-1]
+    if not isinstance(values, list) or len(values) != len(states):
+        raise ValueError("values do not match the moves")
+    if not states:
+        return None
+    rel = mover_boards(states)
+    h = states[0].houses
+    try:
+        v = np.array([[np.nan if x is None else x for x in row] for row in values], np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("values are not lists of numbers") from None
+    if v.shape != (len(states), h):
+        raise ValueError("values are not one number a house")
+    mask = ~np.isnan(v)
+    if not (mask == legal_mask(rel)).all():
+        raise ValueError("values given for illegal moves, or missing for legal ones")
+    gains = np.where(mask, v - (rel[:, h] - rel[:, 2 * h + 1])[:, None], 0.0)
+    return rel.astype(np.int16), gains.astype(np.float32), mask
+
+
+def _concat(parts: list[Arrays]) -> Arrays:
+    return tuple(np.concatenate(column) for column in zip(*parts))  # type: ignore[return-value]
+
+
+class PositionReader:
+    """Stream the examples of JSONL files (default training/*.jsonl) in chunks of about
+    `chunk` positions, so files larger than memory can be trained on.
+
+    After a pass: `games` (annotated games read), `unannotated` (valid games without
+    values, not used), `skipped` (lines skipped as corrupt or invalid).
+    """
+
+    def __init__(
+        self, paths: Iterable[str | os.PathLike] | None = None, chunk: int = 200_000
+    ) -> None:
+        self.log = GameLog(paths)
+        self.chunk = chunk
+        self.games = self.unannotated = self.skipped = 0
+
+    def __iter__(self) -> Iterator[Arrays]:
+        self.games = self.unannotated = bad = 0
+        parts: list[Arrays] = []
+        size = 0
+        for record in self.log:
+            try:
+                arrays = record_positions(record)
+            except ValueError:
+                bad += 1
+                continue
+            if arrays is None:
+                self.unannotated += 1
+                continue
+            self.games += 1
+            parts.append(arrays)
+            size += len(arrays[0])
+            if size >= self.chunk:
+                yield _concat(parts)
+                parts, size = [], 0
+        if bad:
+            log.warning("skipped %d record(s) whose values do not fit the game", bad)
+        self.skipped = self.log.skipped + bad
+        if parts:
+            yield _concat(parts)
+
+
+class PositionStore:
+    """Every example seen so far, in memory; grows by `add(records)`."""
+
+    def __init__(self) -> None:
+        self.parts: list[Arrays] = []
+        self.games = 0
+        self._joined: Arrays | None = None
+
+    def add(self, records: Iterable[dict[str, Any]]) -> None:
+        for record in records:
+            arrays = record_positions(record)
+            if arrays is not None:
+                self.parts.append(arrays)
+                self.games += 1
+                self._joined = None
+
+    def add_chunks(self, chunks: Iterable[Arrays], games: int) -> None:
+        self.parts.extend(chunks)
+        self.games += games
+        self._joined = None
+
+    def __len__(self) -> int:
+        return sum(len(part[0]) for part in self.parts)
+
+    def arrays(self) -> Arrays:
+        if self._joined is None:
+            self._joined = _concat(self.parts)
+            self.parts = [self._joined]
+        return self._joined
+
+    def sample(self, size: int, rng: np.random.Generator) -> Arrays:
+        """`size` examples, shuffled: drawn without replacement when there are more,
+        with replacement when there are fewer (so a refit always does the same work)."""
+        rel, gains, mask = self.arrays()
+        if len(rel) >= size:
+            pick = rng.permutation(len(rel))[:size]
+        else:
+            pick = rng.integers(0, len(rel), size)
+        return rel[pick], gains[pick], mask[pick]

@@ -1,0 +1,169 @@
+"""The training loop shared by random_train.py and adversary.py.
+
+Play a batch of games between players (with exploration moves), annotate every game
+with the teacher's move values and append it to a JSONL file as soon as it ends, then
+refit each network on the examples recorded so far, save it atomically, and measure it
+against fixed opponents (the learning curve, mancala/models/learning_curve.json/.png).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mancala.ai.base import Player
+from mancala.game_state import GameState
+from mancala.match import play_games, random_opening
+from mancala.nn_lib.base import MODELS_DIR, Network
+from mancala.nn_lib.data import PositionReader, PositionStore, Teacher
+from mancala.recorder import append_games
+
+
+class Explorer(Player):
+    """`player`, except that each move is a uniformly random legal one with probability
+    `rate` (exploration: the games reach positions the players would not choose)."""
+
+    def __init__(self, player: Player, rate: float, seed: int | None = None) -> None:
+        super().__init__(seed)
+        self.player, self.rate, self.name = player, rate, player.name
+
+    def choose_moves(self, states: Sequence[GameState]) -> list[int]:
+        moves = self.player.choose_moves(states)
+        for i, state in enumerate(states):
+            if self.rng.random() < self.rate:
+                moves[i] = self.rng.choice(state.legal_moves())
+        return moves
+
+    def choose_move(self, state: GameState) -> int:
+        return self.choose_moves([state])[0]
+
+
+def openings(count: int, rng: random.Random, most: int = 8) -> tuple[list, list]:
+    """`count` Kalah(6,4) starts after 0..`most` random plies: (states, opening moves)."""
+    starts, moves = [], []
+    for _ in range(count):
+        state, opening = random_opening(GameState.new(), rng.randint(0, most), rng)
+        starts.append(state)
+        moves.append(opening)
+    return starts, moves
+
+
+class Practice:
+    """Records annotated games to `out` and keeps every example in memory for refits."""
+
+    def __init__(
+        self,
+        out: Path,
+        teacher_depth: int = 8,
+        seed: int = 0,
+        read: Sequence[Path] | None = None,
+    ) -> None:
+        self.out = Path(out)
+        self.teacher = Teacher(teacher_depth)
+        self.rng = random.Random(seed)
+        self.np_rng = np.random.default_rng(seed)
+        self.store = PositionStore()
+        self.recorded = 0
+        if read:
+            reader = PositionReader(read)
+            self.store.add_chunks(list(reader), reader.games)
+            self.skipped = reader.skipped
+
+    def play(self, one: Player, two: Player, games: int) -> list[dict[str, Any]]:
+        """`games` games of `one` (seat 0) against `two` from random openings; each is
+        annotated and appended to `out` the moment it ends."""
+        starts, moves = openings(games, self.rng)
+
+        def keep(record: dict[str, Any]) -> None:
+            self.teacher.annotate(record)
+            append_games(self.out, [record])
+            self.store.add([record])
+            self.recorded += 1
+
+        return play_games([one, two], starts, openings=moves, on_game=keep)
+
+    def refit(self, net: Network, sample: int, epochs: int, batch_size: int = 512) -> float:
+        """Fit `net` on at most `sample` recorded examples, save it; the loss."""
+        loss = net.fit(
+            *self.store.sample(sample, self.np_rng), epochs=epochs, batch_size=batch_size
+        )
+        net.save()
+        return loss
+
+
+def win_rate(player: Player, opponent: Player, games: int, seed: int = 1) -> float:
+    """% of `games` openings won by `player`, each opening played in both seats."""
+    starts, moves = openings(games, random.Random(seed), most=4)
+    won = 0
+    for seat in (0, 1):
+        seated = [player, opponent] if seat == 0 else [opponent, player]
+        records = play_games(seated, starts, openings=moves)
+        won += sum(record["winner"] == seat for record in records)
+    return 100.0 * won / (2 * games)
+
+
+class LearningCurve:
+    """Win rates of each network over training, kept in `path` (JSON) and drawn as PNG."""
+
+    def __init__(self, path: Path = MODELS_DIR / "learning_curve.json", fresh: bool = False):
+        self.path = Path(path)
+        self.points: list[dict[str, Any]] = []
+        if self.path.is_file() and not fresh:
+            self.points = json.loads(self.path.read_text())
+
+    def add(self, point: dict[str, Any]) -> None:
+        self.points.append(point)
+        _write_atomic(self.path, json.dumps(self.points, indent=1))
+        self.plot(self.path.with_suffix(".png"))
+
+    def plot(self, png: Path) -> None:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from mancala.plots import save_figure
+
+        opponents = sorted({o for p in self.points for o in p["rates"]})
+        figure, axes = plt.subplots(
+            1, len(opponents), figsize=(5 * len(opponents), 4), squeeze=False
+        )
+        for ax, opponent in zip(axes[0], opponents):
+            nets = sorted({n for p in self.points for n in p["rates"][opponent]})
+            for net in nets:
+                seen = [p for p in self.points if net in p["rates"].get(opponent, {})]
+                xs = [p["minutes"] for p in seen]
+                ax.plot(xs, [p["rates"][opponent][net] for p in seen], marker=".", label=net)
+            ax.set_title(f"win % against {opponent}")
+            ax.set_xlabel("minutes of training")
+            ax.set_ylim(0, 100)
+            ax.grid(alpha=0.3)
+        axes[0][-1].legend(fontsize=7, loc="lower right")
+        save_figure(figure, png)
+        plt.close(figure)
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w") as handle:
+            handle.write(text)
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.remove(temp)
+
+
+def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> float:
+    """% of positions where the network's move is one of the teacher's best moves."""
+    chosen = np.where(mask, net.predict(rel), -np.inf).argmax(axis=1)
+    best = np.where(mask, gains, -np.inf).max(axis=1)
+    return 100.0 * float(np.mean(gains[np.arange(len(rel)), chosen] >= best))

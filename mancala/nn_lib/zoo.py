@@ -1,0 +1,101 @@
+"""The zoo of DESIGN.md: seven small networks, each a few lines on top of `Network`.
+
+Adding a network is adding a subclass here (name, encoder, hidden layers) and its name
+to ZOO. Importing this module does not import Keras.
+
+>>> sorted(ZOO)
+['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128', 'nnx1h128', 'nnx3h80']
+>>> network("nn2h80").input_shape(), network("cnns1h128").input_shape()
+((14,), (6, 2))
+>>> network("nn9")
+Traceback (most recent call last):
+...
+ValueError: unknown network 'nn9'; the zoo: nn1h128, nn2h80, ..., cnns1h128
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from mancala.nn_lib import encoders
+from mancala.nn_lib.base import Network
+
+
+class NN1H128(Network):
+    """Dense, one hidden layer of 128; houses and stores."""
+
+    name, hidden = "nn1h128", (128,)
+
+
+class NN2H80(Network):
+    """Dense, two hidden layers of 80; houses and stores."""
+
+    name, hidden = "nn2h80", (80, 80)
+
+
+class NN3H80(Network):
+    """Dense, three hidden layers of 80; houses and stores."""
+
+    name, hidden = "nn3h80", (80, 80, 80)
+
+
+class NNS1H128(Network):
+    """Dense, one hidden layer of 128; houses only (no stores)."""
+
+    name, hidden = "nns1h128", (128,)
+    encode = staticmethod(encoders.houses)
+
+
+class NNX1H128(Network):
+    """Dense, one hidden layer of 128; one-hot house counts."""
+
+    name, hidden = "nnx1h128", (128,)
+    encode = staticmethod(encoders.one_hot)
+
+
+class NNX3H80(Network):
+    """Dense, three hidden layers of 80; one-hot house counts."""
+
+    name, hidden = "nnx3h80", (80, 80, 80)
+    encode = staticmethod(encoders.one_hot)
+
+
+class CNNS1H128(Network):
+    """Conv1D (32 filters of width 3) over the two rows of houses, opposite houses
+    aligned, then dense 128; houses only."""
+
+    name, hidden = "cnns1h128", (128,)
+    encode = staticmethod(encoders.rows)
+
+    def layers(self, keras: Any) -> list[Any]:
+        return [
+            keras.layers.Conv1D(32, 3, padding="same", activation="relu"),
+            keras.layers.Flatten(),
+            *super().layers(keras),
+        ]
+
+
+ZOO: dict[str, type[Network]] = {
+    cls.name: cls for cls in (NN1H128, NN2H80, NN3H80, NNS1H128, NNX1H128, NNX3H80, CNNS1H128)
+}
+
+
+def network(name: str, path: str | os.PathLike | None = None) -> Network:
+    """The zoo network `name` (weights not loaded yet); ValueError for an unknown name."""
+    if name not in ZOO:
+        raise ValueError(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}")
+    return ZOO[name](path)
+
+
+def has_weights(name: str) -> bool:
+    """True when the weights file of the zoo network `name` exists."""
+    return network(name).path.is_file()
+
+
+def _has(name: str):
+    return lambda: has_weights(name)
+
+
+for _name in ZOO:  # has_nn1h128() ...: the registry's availability checks
+    globals()[f"has_{_name}"] = _has(_name)

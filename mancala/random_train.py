@@ -1,0 +1,153 @@
+"""Forever (until Ctrl+C or --batches K): random matches -> JSONL -> refit every network.
+
+    python mancala/random_train.py                       # the zoo, luck, greedy, minimax
+    python mancala/random_train.py --batches 20 --games 200
+    python mancala/random_train.py nn1h128 greedy minimax:4 --explore 0.2
+
+Each batch plays random pairings of the players (each move a random legal one with
+probability --explore), annotates every game with the teacher's value of each legal move
+(alpha-beta to --teacher plies) and appends it to --out the moment it ends. Then every
+network is refit on the examples recorded so far (a sample of at most --sample of them),
+saved atomically to mancala/models/NAME.keras, and played against greedy and luck; one
+line a batch, and the learning curve in mancala/models/learning_curve.{json,png}.
+Ctrl+C loses no recorded game and leaves no half-written weights file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mancala.recorder import TRAINING_DIR
+
+OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
+
+
+def make_pool(specs: list[str], models: Path | None, seed: int) -> tuple[dict, dict]:
+    """(networks by name, players by spec): zoo names become networks (their weights
+    loaded when the file exists, else fresh, which is said), the rest registry players."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.ai.registry import make_player
+    from mancala.nn_lib.zoo import ZOO, network
+
+    nets, players = {}, {}
+    for i, spec in enumerate(specs):
+        if spec in ZOO:
+            path = models / f"{spec}.keras" if models else None
+            net, loaded = network(spec, path).load_or_fresh(seed + i)
+            print(f"{spec}: {'weights from ' + str(net.path) if loaded else 'fresh weights'}")
+            nets[spec] = net
+            players[spec] = NetworkPlayer(seed=seed + i, net=net)
+        else:
+            players[spec] = make_player(spec, seed=seed + i)
+    return nets, players
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "players", nargs="*", help="players (default: the zoo and " + ", ".join(OTHERS) + ")"
+    )
+    parser.add_argument("--batches", type=int, help="stop after this many batches")
+    parser.add_argument("--games", type=int, default=240, help="games a batch (default 240)")
+    parser.add_argument("--per-pairing", type=int, default=8, help="games a pairing (8)")
+    parser.add_argument("--teacher", type=int, default=8, help="teacher search depth (8)")
+    parser.add_argument("--explore", type=float, default=0.1, help="random-move rate (0.1)")
+    parser.add_argument("--sample", type=int, default=200_000, help="examples a refit")
+    parser.add_argument("--epochs", type=int, default=1, help="epochs over the sample")
+    parser.add_argument("--eval", type=int, default=20, help="openings a measurement (x2 seats)")
+    parser.add_argument("--out", type=Path, default=TRAINING_DIR / "random_train.jsonl")
+    parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.per_pairing < 1 or not 0 <= args.explore <= 1:
+        print("random_train: --games and --per-pairing must be positive, --explore in 0..1")
+        return 2
+
+    from mancala.nn_lib.zoo import ZOO
+
+    specs = args.players or [*ZOO, *OTHERS]
+    began = time.perf_counter()
+    try:
+        return _run(args, specs, began)
+    except ValueError as error:
+        print(f"random_train: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {time.perf_counter() - began:.0f} s; recorded games are kept")
+        return 130
+
+
+def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:
+    from mancala.ai.network import NetworkPlayer
+    from mancala.ai.registry import make_player
+    from mancala.nn_lib.base import MODELS_DIR
+    from mancala.nn_lib.training import Explorer, LearningCurve, Practice, win_rate
+
+    if len(set(specs)) < 2:
+        raise ValueError("name at least two different players")
+    nets, players = make_pool(specs, args.models, args.seed)
+    recorded = sorted(args.out.parent.glob("*.jsonl"))
+    practice = Practice(args.out, args.teacher, args.seed, read=recorded if nets else None)
+    if nets:
+        print(
+            f"{practice.store.games} annotated game(s) ({len(practice.store)} positions) "
+            f"already in {args.out.parent}; teacher minimax:{args.teacher}"
+        )
+    curve = LearningCurve((args.models or MODELS_DIR) / "learning_curve.json", fresh=not recorded)
+    offset = curve.points[-1]["minutes"] if curve.points else 0.0
+    rng = random.Random(args.seed)
+    judges = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
+    batch = 0
+    while args.batches is None or batch < args.batches:
+        batch += 1
+        start = time.perf_counter()
+        for _ in range(max(1, args.games // args.per_pairing)):
+            one, two = rng.sample(specs, 2)
+            practice.play(
+                Explorer(players[one], args.explore, rng.randrange(1 << 30)),
+                Explorer(players[two], args.explore, rng.randrange(1 << 30)),
+                args.per_pairing,
+            )
+        played = time.perf_counter() - start
+        if not nets:  # only recording
+            print(f"batch {batch}: {practice.recorded} games recorded, {played:.0f} s")
+            continue
+        losses = {name: practice.refit(net, args.sample, args.epochs) for name, net in nets.items()}
+        rates = {
+            judge: {
+                name: win_rate(NetworkPlayer(net=net), opponent, args.eval)
+                for name, net in nets.items()
+            }
+            for judge, opponent in judges.items()
+        }
+        minutes = offset + (time.perf_counter() - began) / 60
+        curve.add(
+            {
+                "batch": batch,
+                "minutes": round(minutes, 2),
+                "games": practice.store.games,
+                "positions": len(practice.store),
+                "rates": rates,
+                "loss": losses,
+            }
+        )
+        against = " ".join(f"{n} {r:.0f}" for n, r in rates["greedy"].items()) or "-"
+        print(
+            f"batch {batch}: {practice.recorded} games recorded ({practice.store.games} in all, "
+            f"{len(practice.store)} positions) | % won vs greedy: {against} | "
+            f"play {played:.0f} s, batch {time.perf_counter() - start:.0f} s, "
+            f"total {minutes:.1f} min",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,110 @@
+"""Refit one network of the zoo from recorded games (training/*.jsonl, or the given files).
+
+    python mancala/train.py nn1h128                      # from every training/*.jsonl
+    python mancala/train.py cnns1h128 --epochs 10 training/random_train.jsonl
+    python mancala/train.py nn2h80 --fresh               # start from untrained weights
+
+The examples are the games' positions with the teacher's value of every legal move (the
+"values" key that random_train.py and adversary.py record); games without it are
+counted and left out. Files are streamed in chunks of --chunk positions, so they need not
+fit in memory (one chunk is kept between epochs). Corrupt lines are skipped and counted.
+The network starts from its weights file when there is one (unless --fresh) and is saved
+atomically to mancala/models/NAME.keras (or --models DIR).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from mancala.nn_lib.zoo import ZOO, network
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("name", help="the network: " + ", ".join(ZOO))
+    parser.add_argument("paths", nargs="*", type=Path, help="JSONL files (default training/)")
+    parser.add_argument("--epochs", type=int, default=5, help="passes over the data (5)")
+    parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--chunk", type=int, default=500_000, help="positions held at once")
+    parser.add_argument("--fresh", action="store_true", help="start from untrained weights")
+    parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
+    parser.add_argument("--objective", choices=["policy", "values"], default="policy")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    try:
+        if args.epochs < 1 or args.chunk < 1 or args.batch_size < 1:
+            raise ValueError("--epochs, --chunk and --batch-size must be positive")
+        for path in args.paths:
+            if not path.is_file():
+                raise ValueError(f"no such file: {path}")
+        net = network(args.name, args.models / f"{args.name}.keras" if args.models else None)
+        net.objective = args.objective
+        return train(net, args)
+    except ValueError as error:
+        print(f"train: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted: the weights file is left as it was", file=sys.stderr)
+        return 130
+
+
+def train(net, args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from mancala.nn_lib.data import PositionReader
+    from mancala.nn_lib.training import agreement
+
+    reader = PositionReader(args.paths or None, chunk=args.chunk)
+    if args.fresh:
+        net.fresh(args.seed)
+        print(f"{net.name}: fresh weights")
+    else:
+        _, loaded = net.load_or_fresh(args.seed)
+        print(f"{net.name}: {'weights from ' + str(net.path) if loaded else 'fresh weights'}")
+    rng = np.random.default_rng(args.seed)
+    kept = None  # the only chunk, when everything fits in one
+    began = time.perf_counter()
+    for epoch in range(1, args.epochs + 1):
+        chunks = [kept] if kept is not None else reader
+        losses, positions, score = [], 0, 0.0
+        count = 0
+        for rel, gains, mask in chunks:
+            count, last = count + 1, (rel, gains, mask)
+            order = rng.permutation(len(rel))
+            losses.append(
+                net.fit(rel[order], gains[order], mask[order], batch_size=args.batch_size)
+            )
+            positions += len(rel)
+            score += agreement(net, rel, gains, mask) * len(rel)
+        if epoch == 1:
+            if not positions:
+                raise ValueError(
+                    f"no annotated games to learn from ({reader.unannotated} game(s) without "
+                    f"move values, {reader.skipped} corrupt line(s) skipped); record some "
+                    f"with `python mancala/random_train.py`"
+                )
+            print(
+                f"{reader.games} annotated game(s), {positions} positions; "
+                f"{reader.unannotated} game(s) without move values left out; "
+                f"{reader.skipped} corrupt or invalid line(s) skipped"
+            )
+            if count == 1:
+                kept = last
+        print(
+            f"epoch {epoch}/{args.epochs}: loss {np.mean(losses):.4f}, plays a best move of "
+            f"the teacher in {score / positions:.1f}% of positions, "
+            f"{time.perf_counter() - began:.0f} s",
+            flush=True,
+        )
+    print(f"saved {net.save()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

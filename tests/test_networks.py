@@ -1,0 +1,207 @@
+"""The network zoo: encoders, training from the sample games, save/load, the players,
+the weights-file errors, train.py's corrupt-line count and random_train.py's Ctrl+C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from mancala.game_state import GameState
+from mancala.match import play_games, random_opening
+from mancala.nn_lib import encoders
+from mancala.nn_lib.base import WeightsError
+from mancala.nn_lib.data import PositionReader, Teacher, record_positions
+from mancala.nn_lib.zoo import ZOO, network
+from mancala.recorder import GameLog, append_games
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "training" / "sample_kalah.jsonl"
+
+
+@pytest.fixture(scope="module")
+def sample():
+    """The examples of the committed sample games (a few thousand positions)."""
+    assert SAMPLE.stat().st_size < 1_000_000
+    chunks = list(PositionReader([SAMPLE]))
+    assert len(chunks) == 1
+    return chunks[0]
+
+
+def test_mover_view_swaps_sides_for_player_one():
+    state = GameState.new(board=(1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 0, 3, 6, 8), player=1)
+    rel = encoders.mover_boards([state])
+    assert rel.tolist() == [[0, 1, 2, 0, 3, 6, 8, 1, 2, 3, 4, 5, 6, 7]]
+    assert encoders.legal_mask(rel).tolist() == [[False, True, True, False, True, True]]
+    # the opposite of own house i is the opponent's house 5 - i (absolute 12 - i)
+    assert encoders.rows(rel)[0, :, 1].tolist() == [x / encoders.SCALE for x in (6, 5, 4, 3, 2, 1)]
+
+
+def test_teacher_values_replay_and_fit_the_game(tmp_path):
+    rng = __import__("random").Random(3)
+    start, opening = random_opening(GameState.new(), 30, rng)
+    from mancala.ai.registry import make_player
+
+    record = play_games(
+        [make_player("greedy", 1), make_player("luck", 2)], [start], openings=[opening]
+    )[0]
+    Teacher(depth=3).annotate(record)
+    append_games(tmp_path / "t.jsonl", [record])
+    [back] = list(GameLog([tmp_path / "t.jsonl"]))
+    rel, gains, mask = record_positions(back)
+    assert len(rel) == len(back["moves"]) == len(back["values"])
+    assert (mask == encoders.legal_mask(rel)).all()
+    # the last move ends the game: its value is the final score difference exactly
+    end = GameState.new()
+    for move in back["moves"]:
+        end = end.play(move)
+    before = GameState.new()
+    for move in back["moves"][:-1]:
+        before = before.play(move)
+    mine, theirs = end.scores()[before.player], end.scores()[1 - before.player]
+    assert back["values"][-1][back["moves"][-1]] == mine - theirs
+
+
+def test_reader_streams_in_chunks_and_counts_bad_lines(tmp_path, sample):
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(
+        SAMPLE.read_bytes() + b'{"format": 1, "moves": [9, 9]}\nnot json\n{"format": 1, "mov'
+    )
+    reader = PositionReader([path], chunk=500)
+    chunks = list(reader)
+    assert len(chunks) > 2
+    assert sum(len(c[0]) for c in chunks) == len(sample[0])
+    assert reader.skipped == 3
+
+
+@pytest.mark.parametrize("name", list(ZOO))
+def test_each_network_trains_saves_loads_and_numpy_matches_keras(tmp_path, sample, name):
+    rel, gains, mask = (a[:1500] for a in sample)
+    net = network(name, tmp_path / f"{name}.keras").fresh(seed=1)
+    loss = net.fit(rel, gains, mask, epochs=1)
+    assert np.isfinite(loss)
+    net.save()
+    again = network(name, tmp_path / f"{name}.keras").load()
+    x = again.encode(rel[:64])
+    keras_out = np.asarray(again.model.predict_on_batch(x))
+    assert np.allclose(again.forward(x), keras_out, atol=1e-4)
+    assert np.allclose(again.predict(rel[:64]), net.predict(rel[:64]), atol=1e-6)
+    assert not list(tmp_path.glob(".*"))  # no temp file left
+
+
+def test_training_on_the_sample_learns_the_teacher(tmp_path, sample):
+    from mancala.nn_lib.training import agreement
+
+    rel, gains, mask = sample
+    net = network("nnx1h128", tmp_path / "n.keras").fresh(seed=2)
+    before = agreement(net, rel, gains, mask)
+    net.fit(rel, gains, mask, epochs=4)
+    assert agreement(net, rel, gains, mask) > before + 10
+
+
+def test_network_players_play_legal_moves_in_batches():
+    from mancala.ai.network import NetworkPlayer
+    from mancala.ai.registry import make_player
+
+    rng = __import__("random").Random(0)
+    starts = [random_opening(GameState.new(), 6, rng)[0] for _ in range(6)]
+    for name in ZOO:
+        net = network(name)
+        player = make_player(name) if net.path.is_file() else NetworkPlayer(net=net.fresh(0))
+        sampler = NetworkPlayer(net=player.net, temperature=1.0, seed=4)
+        moves = player.choose_moves(starts)
+        assert all(m in s.legal_moves() for m, s in zip(moves, starts))
+        assert moves == [player.choose_move(s) for s in starts]
+        for one, two in ((player, sampler), (sampler, make_player("luck", 1))):
+            for record in play_games([one, two], starts):  # raises on an illegal move
+                assert record["winner"] in (0, 1, None)
+
+
+def test_missing_or_corrupt_weights_say_which_file_and_how_to_make_it(tmp_path):
+    missing = tmp_path / "nn2h80.keras"
+    with pytest.raises(WeightsError, match=r"no weights file .*nn2h80.keras.*train.py nn2h80"):
+        network("nn2h80", missing).load()
+    missing.write_bytes(b"not a zip file")
+    with pytest.raises(WeightsError, match=r"nn2h80.keras is not a readable Keras file"):
+        network("nn2h80", missing).load()
+    network("nn1h128", tmp_path / "other.keras").fresh(0).save()
+    with pytest.raises(WeightsError, match=r"maps \(14,\) -> \(6,\), but nnx1h128 needs"):
+        network("nnx1h128", tmp_path / "other.keras").load()
+
+
+def test_a_network_refuses_a_game_it_was_not_built_for():
+    from mancala.ai.network import NetworkPlayer
+
+    player = NetworkPlayer(net=network("nn1h128").fresh(0))
+    for state in (
+        GameState.new("sungka"),
+        GameState.new(houses=4),
+        GameState.new(empty_capture=True),
+    ):
+        with pytest.raises(ValueError, match=r"built for kalah\(6,4\), not"):
+            player.choose_move(state)
+
+
+def test_train_py_reports_skipped_lines_and_saves(tmp_path, capsys):
+    from mancala import train
+
+    path = tmp_path / "games.jsonl"
+    path.write_bytes(SAMPLE.read_bytes() + b"garbage\n{}\n")
+    code = train.main(["nns1h128", str(path), "--epochs", "1", "--models", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "2 corrupt or invalid line(s) skipped" in out
+    network("nns1h128", tmp_path / "nns1h128.keras").load()
+    assert train.main(["nn9", str(path)]) == 2
+    assert "unknown network 'nn9'" in capsys.readouterr().err
+
+
+def test_random_train_survives_ctrl_c(tmp_path):
+    """A real SIGINT in the middle of training: every recorded line stays a valid game,
+    no weights file is half written, the process says so and exits 130."""
+    out = tmp_path / "training" / "games.jsonl"
+    models = tmp_path / "models"
+    command = [
+        sys.executable,
+        str(ROOT / "mancala" / "random_train.py"),
+        "nn1h128",
+        "greedy",
+        "--games",
+        "4",
+        "--per-pairing",
+        "2",
+        "--teacher",
+        "3",
+        "--sample",
+        "3000",
+        "--eval",
+        "2",
+        "--out",
+        str(out),
+        "--models",
+        str(models),
+    ]
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="2")
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True
+    )
+    deadline = time.monotonic() + 120
+    while not (models / "nn1h128.keras").exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1.5)  # into the next batch: playing, recording or refitting
+    process.send_signal(signal.SIGINT)
+    output, _ = process.communicate(timeout=60)
+    assert process.returncode == 130, output
+    assert "interrupted" in output
+    log = GameLog([out])
+    games = list(log)
+    assert games and log.skipped == 0
+    assert all(len(g["values"]) == len(g["moves"]) for g in games)
+    assert sorted(p.name for p in models.iterdir() if p.name.startswith(".")) == []
+    network("nn1h128", models / "nn1h128.keras").load()
