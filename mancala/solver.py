@@ -45,10 +45,12 @@ VERSION = 1
 HEADER_BYTES = 512
 UNKNOWN = -128  # not yet computed, in the database while it is built
 INF = 1000
-CACHE_DIR = Path(__file__).resolve().parent.parent / "cache"
+CACHE_DIR = Path(__file__).resolve().parents[1] / "cache"  # git-ignored
 DEFAULT_MAX_SEEDS = {6: 20}  # measured: see the README section on the solver
 DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this many boards
 TT_BITS = 23
+NO_LIMIT = 1 << 62
+ETC_MARGIN = 2  # enhanced transposition cutoffs where more seeds than the database + this
 MAX_PLY = 400
 
 
@@ -325,10 +327,13 @@ def database(
     houses: int,
     max_seeds: int,
     empty_capture: bool,
-    cache_dir: Path | None = CACHE_DIR,
+    cache_dir: Path | str | None = "default",
     progress: bool = True,
 ) -> tuple[np.ndarray, float]:
-    """The database from the cache, or built (and cached) now; (values, build seconds)."""
+    """The database from the cache, or built (and cached) now; (values, build seconds).
+    cache_dir "default": `default_cache_dir()`; None: built in memory, not cached."""
+    if cache_dir == "default":
+        cache_dir = default_cache_dir()
     path = None if cache_dir is None else cache_path(cache_dir, houses, max_seeds, empty_capture)
     if path is not None:
         db = load_database(path, houses, max_seeds, empty_capture)
@@ -344,6 +349,11 @@ def database(
     return db, seconds
 
 
+def default_cache_dir() -> Path:
+    """$MANCALA_CACHE_DIR if set, else <repo>/cache."""
+    return Path(os.environ.get("MANCALA_CACHE_DIR") or CACHE_DIR)
+
+
 def default_max_seeds(houses: int, total: int | None = None) -> int:
     """The database size used for `houses` (capped at the seeds in the game, if given)."""
     n = DEFAULT_MAX_SEEDS.get(houses)
@@ -357,52 +367,73 @@ def default_max_seeds(houses: int, total: int | None = None) -> int:
 # ----- the search ------------------------------------------------------------------------
 
 
+# The transposition table is one int64 array: buckets of two entries (key, data) side by
+# side, 32 bytes, so a probe touches one cache line. data packs the lower and upper bound
+# (int16 each, offset by BIAS), the best move and log2 of the subtree's node count.
+BIAS = 1 << 15
+
+
 @njit(cache=True)
 def _slot(key, mask):
     x = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
-    return np.int64((x >> np.uint64(20)) & np.uint64(mask)) & ~np.int64(1)
+    return np.int64((x >> np.uint64(24)) & np.uint64(mask)) * 4
 
 
 @njit(cache=True)
-def _probe(key, tt_key, mask):
-    i = _slot(key, mask)
-    if tt_key[i] == key:
-        return i
-    if tt_key[i + 1] == key:
-        return i + 1
+def _pack(lo, hi, move, work):
+    return (lo + BIAS) | ((hi + BIAS) << 16) | ((move + 1) << 32) | (work << 40)
+
+
+@njit(cache=True)
+def _probe(key, tt):
+    """The data of `key` in the table, or -1."""
+    i = _slot(key, (tt.shape[0] >> 2) - 1)
+    if tt[i] == key:
+        return tt[i + 1]
+    if tt[i + 2] == key:
+        return tt[i + 3]
     return -1
 
 
 @njit(cache=True)
-def _store(key, lo, hi, move, work, tt_key, tt_lo, tt_hi, tt_move, tt_work, mask):
-    i = _slot(key, mask)
-    if tt_key[i + 1] == key:
-        i += 1
-    elif tt_key[i] != key:
-        if work >= tt_work[i]:  # the deeper tier keeps the bigger subtree
-            tt_key[i + 1] = tt_key[i]
-            tt_lo[i + 1] = tt_lo[i]
-            tt_hi[i + 1] = tt_hi[i]
-            tt_move[i + 1] = tt_move[i]
-            tt_work[i + 1] = tt_work[i]
-        else:
-            i += 1
-        tt_key[i] = key
-        tt_lo[i] = -INF
-        tt_hi[i] = INF
-        tt_work[i] = 0
-    tt_lo[i] = max(tt_lo[i], lo)
-    tt_hi[i] = min(tt_hi[i], hi)
-    tt_move[i] = move
-    tt_work[i] = max(tt_work[i], work)
+def _lower(data):
+    return (data & 0xFFFF) - BIAS
 
 
 @njit(cache=True)
-def _search(boards, kids, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter):
-    """Fail-soft alpha-beta value of boards[ply] (more than nmax seeds) for the mover."""
-    tt_key, tt_lo, tt_hi, tt_move, tt_work = tt
-    mask = tt_key.shape[0] - 1
+def _upper(data):
+    return ((data >> 16) & 0xFFFF) - BIAS
+
+
+@njit(cache=True)
+def _store(key, lo, hi, move, work, tt):
+    """Add bounds of `key`; a new key takes the first tier if its subtree was bigger than
+    the one there (which moves to the second tier), else the second tier."""
+    i = _slot(key, (tt.shape[0] >> 2) - 1)
+    if tt[i + 2] == key:
+        i += 2
+    elif tt[i] != key:
+        if work >= (tt[i + 1] >> 40):
+            tt[i + 2] = tt[i]
+            tt[i + 3] = tt[i + 1]
+        else:
+            i += 2
+        tt[i] = key
+        tt[i + 1] = _pack(lo, hi, move, work)
+        return
+    old = tt[i + 1]
+    lo = max(lo, _lower(old))
+    hi = min(hi, _upper(old))
+    tt[i + 1] = _pack(lo, hi, move, max(work, old >> 40))
+
+
+@njit(cache=True)
+def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter):
+    """Fail-soft alpha-beta value of boards[ply] (more than nmax seeds) for the mover.
+    kids[ply] holds its children, work[ply] the gains, codes, values and move order."""
     counter[0] += 1
+    if counter[0] > counter[1]:  # out of budget: the caller throws this search away
+        return 0
     start_nodes = counter[0]
     b = boards[ply]
     n = 0
@@ -411,11 +442,11 @@ def _search(boards, kids, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter)
     key = rank(b, binom, 0)
     lo, hi = -n, n
     first = -1
-    e = _probe(key, tt_key, mask)
-    if e >= 0:
-        lo = max(lo, np.int64(tt_lo[e]))
-        hi = min(hi, np.int64(tt_hi[e]))
-        first = tt_move[e]
+    data = _probe(key, tt)
+    if data >= 0:
+        lo = max(lo, _lower(data))
+        hi = min(hi, _upper(data))
+        first = ((data >> 32) & 0xFF) - 1
     if lo >= beta:
         return lo
     if hi <= alpha:
@@ -424,15 +455,14 @@ def _search(boards, kids, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter)
         return lo
     alpha = max(alpha, lo)
     beta = min(beta, hi)
-    # children: gains, codes, exact values where cheap (end, database), ordering score
-    gains = np.empty(h, np.int64)
-    codes = np.empty(h, np.int64)
-    exact = np.empty(h, np.int64)
-    score = np.empty(h, np.int64)
-    order = np.empty(h, np.int64)
+    gains = work[ply, 0]
+    codes = work[ply, 1]
+    score = work[ply, 2]
+    order = work[ply, 3]
     count = 0
     best = -INF
     best_move = -1
+    etc = n > nmax + ETC_MARGIN
     for m in range(h):
         if b[m] == 0:
             continue
@@ -441,88 +471,91 @@ def _search(boards, kids, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter)
         gain, code = apply_move(child, m, h, ec)
         gains[m] = gain
         codes[m] = code
-        exact[m] = -INF
+        v = -INF  # the exact value where cheap (game over, database), or a cutting bound
         if code == 2:
-            exact[m] = gain
+            v = gain
         else:
             nc = 0
             for i in range(2 * h):
                 nc += child[i]
             if nc <= nmax:
                 if code == 1:
-                    exact[m] = gain + db[rank(child, binom, 0)]
+                    v = gain + db[rank(child, binom, 0)]
                 else:
-                    exact[m] = gain - db[rank(child, binom, h)]
-            else:  # enhanced transposition cutoff: a bound of the child in the table
-                ce = _probe(rank(child, binom, 0 if code == 1 else h), tt_key, mask)
-                if ce >= 0:
-                    if code == 1 and gain + tt_lo[ce] >= beta:
-                        exact[m] = gain + tt_lo[ce]  # a lower bound is enough to cut
-                    elif code == 0 and gain - tt_hi[ce] >= beta:
-                        exact[m] = gain - tt_hi[ce]
-        if exact[m] > -INF:
-            if exact[m] > best:
-                best, best_move = exact[m], m
+                    v = gain - db[rank(child, binom, h)]
+            elif etc:  # enhanced transposition cutoff: a bound of the child in the table
+                cdata = _probe(rank(child, binom, 0 if code == 1 else h), tt)
+                if cdata >= 0:
+                    if code == 1 and gain + _lower(cdata) >= beta:
+                        v = gain + _lower(cdata)
+                    elif code == 0 and gain - _upper(cdata) >= beta:
+                        v = gain - _upper(cdata)
+        if v > -INF:
+            if v > best:
+                best, best_move = v, m
             continue
-        score[m] = gain + 100 * code + (1000 if m == first else 0)
+        score[m] = gain + 100 * code + (1000 if m == first else 0) + m
         j = count
         while j > 0 and score[order[j - 1]] < score[m]:
             order[j] = order[j - 1]
             j -= 1
         order[j] = m
         count += 1
-    if best < beta:
-        for j in range(count):
-            if best >= beta:
-                break
-            m = order[j]
-            gain = gains[m]
-            a = max(alpha, best)
-            if codes[m] == 1:
-                boards[ply + 1, :] = kids[ply, m]
-                v = gain + _search(
-                    boards,
-                    kids,
-                    ply + 1,
-                    a - gain,
-                    beta - gain,
-                    h,
-                    ec,
-                    nmax,
-                    db,
-                    binom,
-                    tt,
-                    counter,
-                )
-            else:
-                _swap_into(kids[ply, m], boards[ply + 1], h)
-                v = gain - _search(
-                    boards,
-                    kids,
-                    ply + 1,
-                    gain - beta,
-                    gain - a,
-                    h,
-                    ec,
-                    nmax,
-                    db,
-                    binom,
-                    tt,
-                    counter,
-                )
-            if v > best:
-                best, best_move = v, m
-    work = 0
+    for j in range(count):
+        if best >= beta:
+            break
+        m = order[j]
+        gain = gains[m]
+        a = max(alpha, best)
+        if codes[m] == 1:
+            boards[ply + 1, :] = kids[ply, m]
+            v = gain + _search(
+                boards,
+                kids,
+                work,
+                ply + 1,
+                a - gain,
+                beta - gain,
+                h,
+                ec,
+                nmax,
+                db,
+                binom,
+                tt,
+                counter,
+            )
+        else:
+            _swap_into(kids[ply, m], boards[ply + 1], h)
+            v = gain - _search(
+                boards,
+                kids,
+                work,
+                ply + 1,
+                gain - beta,
+                gain - a,
+                h,
+                ec,
+                nmax,
+                db,
+                binom,
+                tt,
+                counter,
+            )
+        if v > best:
+            best, best_move = v, m
+    size = 0
     done = counter[0] - start_nodes
     while done > 0:
         done >>= 1
-        work += 1
+        size += 1
+    if counter[0] > counter[1]:
+        return best  # maybe wrong below an aborted search: never stored
     if best >= beta:
-        _store(key, best, INF, best_move, work, tt_key, tt_lo, tt_hi, tt_move, tt_work, mask)
+        _store(key, best, INF, best_move, size, tt)
     elif best <= alpha:
-        _store(key, -INF, best, best_move, work, tt_key, tt_lo, tt_hi, tt_move, tt_work, mask)
+        _store(key, -INF, best, best_move, size, tt)
     else:
-        _store(key, best, best, best_move, work, tt_key, tt_lo, tt_hi, tt_move, tt_work, mask)
+        _store(key, best, best, best_move, size, tt)
     return best
 
 
@@ -543,10 +576,11 @@ def _trivial(board, h, nmax, db, binom):
 
 
 @njit(cache=True)
-def _null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids):
+def _null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids, work):
     """A fail-soft bound of the value of `board`: >= beta, or < beta (a null window)."""
     boards[0, :] = board
-    return _search(boards, kids, np.int64(0), beta - 1, beta, h, ec, nmax, db, binom, tt, counter)
+    zero = np.int64(0)
+    return _search(boards, kids, work, zero, beta - 1, beta, h, ec, nmax, db, binom, tt, counter)
 
 
 # ----- the Python face -------------------------------------------------------------------
@@ -569,11 +603,16 @@ def check_solvable(state: GameState) -> None:
         )
 
 
+class OutOfBudget(RuntimeError):
+    """The search would need more nodes than it was given (`Solver.solve(..., nodes=)`)."""
+
+
 class Solver:
     """Exact values of Kalah positions with `houses` houses under one capture rule.
 
     The endgame database (`max_seeds`, default `default_max_seeds`) is loaded from
-    `cache_dir` or built there on first use (cache_dir=None: built in memory only). The
+    `cache_dir` or built there on first use ("default": $MANCALA_CACHE_DIR or <repo>/cache;
+    None: built in memory only). The
     transposition table (2**tt_bits entries) persists between calls.
     """
 
@@ -582,7 +621,7 @@ class Solver:
         houses: int = 6,
         empty_capture: bool = False,
         max_seeds: int | None = None,
-        cache_dir: Path | None = CACHE_DIR,
+        cache_dir: Path | str | None = "default",
         tt_bits: int = TT_BITS,
         progress: bool = True,
     ) -> None:
@@ -598,17 +637,11 @@ class Solver:
         self.tt_bits, self.progress = tt_bits, progress
         self._binom_for = -1
         self.nodes = 0
+        self.budget = NO_LIMIT  # nodes the searches may still visit (see `solve`)
         self._new_table()
 
     def _new_table(self) -> None:
-        size = 1 << self.tt_bits
-        self.tt = (
-            np.zeros(size, np.int64) - 1,
-            np.zeros(size, np.int16),
-            np.zeros(size, np.int16),
-            np.zeros(size, np.int64),
-            np.zeros(size, np.int64),
-        )
+        self.tt = np.full(2 << self.tt_bits, -1, np.int64)  # 2**tt_bits (key, data) pairs
 
     def binom_for(self, board: np.ndarray) -> np.ndarray:
         """The binomial table that ranks boards of up to `board`'s seeds."""
@@ -622,7 +655,8 @@ class Solver:
         k = 2 * self.houses
         boards = np.zeros((MAX_PLY, k), np.int64)
         kids = np.zeros((MAX_PLY, self.houses, k), np.int64)
-        return boards, kids
+        work = np.zeros((MAX_PLY, 4, self.houses), np.int64)
+        return boards, kids, work
 
     def _check(self, state: GameState) -> None:
         check_solvable(state)
@@ -635,11 +669,14 @@ class Solver:
 
     def _bound(self, board: np.ndarray, beta: int) -> int:
         """One null-window search: a value >= beta (a lower bound) or < beta (upper)."""
-        boards, kids = self._arrays(int(board.sum()))
-        counter = np.zeros(1, np.int64)
+        boards, kids, work = self._arrays(int(board.sum()))
+        counter = np.array([0, self.budget], np.int64)
         args = (self.houses, self.empty_capture, self.max_seeds, self.db, self.binom, self.tt)
-        g = _null_window(board, beta, *args, counter, boards, kids)
+        g = _null_window(board, beta, *args, counter, boards, kids, work)
         self.nodes += int(counter[0])
+        self.budget -= int(counter[0])
+        if self.budget < 0:
+            raise OutOfBudget(f"no exact value within the node budget ({self.nodes:,} nodes)")
         return int(g)
 
     def value(self, board: np.ndarray, guess: int = 0) -> int:
@@ -700,10 +737,18 @@ class Solver:
         me = state.player
         return state.board[state.store(me)] - state.board[state.store(1 - me)]
 
-    def solve(self, state: GameState, all_moves: bool = True) -> dict:
+    def solve(self, state: GameState, all_moves: bool = True, nodes: int | None = None) -> dict:
         """{"value", "moves": {move: value}, "best": [moves], "nodes", "seconds"}: final
-        store differences for the mover. all_moves=False: "moves" holds the best only."""
+        store differences for the mover. all_moves=False: "moves" holds the best only.
+        nodes: raise OutOfBudget rather than search more than this many nodes."""
         self._check(state)
+        self.budget = NO_LIMIT if nodes is None else nodes
+        try:
+            return self._solve(state, all_moves)
+        finally:
+            self.budget = NO_LIMIT
+
+    def _solve(self, state: GameState, all_moves: bool) -> dict:
         began, nodes = time.perf_counter(), self.nodes
         offset = self._offset(state)
         if state.is_over():

@@ -168,3 +168,15 @@ for _net in ("nn1h128", "nn2h80", "nn3h80", "nns1h128", "nnx1h128", "nnx3h80", "
             variants=("kalah",),
         ),
     )
+register(
+    "solver",
+    Entry(
+        "mancala.ai.solver:PerfectPlayer",
+        summary="perfect play: exact search + endgame database (Kalah; solver:t=0.1 falls "
+        "back to minimax where it cannot prove a value in time)",
+        takes_param=True,
+        available="mancala.ai.solver:database_ready",
+        quick="solver:t=0.1",
+        variants=("kalah",),
+    ),
+)

@@ -1,0 +1,217 @@
+"""Strength against perfect play: how often each player keeps a position's exact value.
+
+    python mancala/perfect_play.py                       # the tournament's default players
+    python -m mancala.perfect_play greedy minimax:t=0.1 --positions 200 --games 20
+
+A fixed set of positions from real games (games between randomly paired players of a mixed
+pool, seeded; one position a game, at a random ply once the houses hold at most
+`--max-seeds` seeds, so that each is solved exactly in a moment) is solved by `solver`:
+the exact value of every move. Each player is asked for a move in every position; the
+table gives the share of its moves that keep the position's value and the seeds lost per
+move on average (the value of the best move minus that of the move played). Then each
+player plays `--games` of those positions to the end against `solver`, once from each
+seat (the player in the seat of the player to move, then in the other seat).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tqdm import tqdm
+
+from mancala.ai.registry import make_player, tournament_players
+from mancala.game_state import GameState
+from mancala.match import play_games
+from mancala.solver import Solver, check_solvable, default_max_seeds
+
+POOL = ("luck", "greedy", "exact", "minimax:2", "minimax:6")  # the players of the sample games
+
+
+def sample_positions(
+    start: GameState, count: int, seed: int, max_seeds: int, pool: tuple[str, ...] = POOL
+) -> list[GameState]:
+    """`count` positions, one from each of `count` games of randomly paired `pool` players
+    (seeded): a random ply among those where the houses hold at most `max_seeds` seeds."""
+    rng = random.Random(seed)
+    players = {spec: make_player(spec, seed=seed + i) for i, spec in enumerate(pool)}
+    positions: list[GameState] = []
+    while len(positions) < count:
+        seats = [players[rng.choice(pool)], players[rng.choice(pool)]]
+        state, candidates = start, []
+        while not state.is_over():
+            if sum(state.side(0)) + sum(state.side(1)) <= max_seeds:
+                candidates.append(state)
+            state = state.play(seats[state.player].choose_move(state))
+        if candidates:
+            positions.append(rng.choice(candidates))
+    return positions
+
+
+def solve_positions(solver: Solver, positions: list[GameState], progress: bool = True):
+    """The exact value of every move of each position: [{move: value}] (mover's view)."""
+    return [
+        solver.solve(state)["moves"]
+        for state in tqdm(positions, desc="solving", disable=not progress, file=sys.stderr)
+    ]
+
+
+def move_quality(spec: str, positions, answers, seed: int = 0) -> dict[str, Any]:
+    """The moves of `spec` in `positions`: share keeping the value, seeds lost per move."""
+    player = make_player(spec, seed=seed)
+    kept, lost, began = 0, 0, time.perf_counter()
+    for state, values in zip(positions, answers):
+        loss = max(values.values()) - values[player.choose_move(state)]
+        kept += loss == 0
+        lost += loss
+    return {
+        "kept": kept / len(positions),
+        "seeds_lost": lost / len(positions),
+        "seconds_per_move": (time.perf_counter() - began) / len(positions),
+    }
+
+
+def against_solver(spec: str, starts: list[GameState], seed: int = 0) -> dict[str, Any]:
+    """`spec` plays each start to the end against `solver` from both seats: wins, draws,
+    losses and the average final margin (seeds, the player's view), per seat."""
+    player, perfect = make_player(spec, seed=seed), make_player("solver", seed=seed)
+    out = {}
+    for seat_name, mover_is_player in (("to move", True), ("replying", False)):
+        tally = {"wins": 0, "draws": 0, "losses": 0, "margin": 0.0, "games": len(starts)}
+        for state in starts:
+            me = state.player if mover_is_player else 1 - state.player
+            seats = [player, perfect] if me == 0 else [perfect, player]
+            record = play_games(seats, [state])[0]
+            mine, theirs = record["scores"][me], record["scores"][1 - me]
+            tally["wins" if mine > theirs else "losses" if mine < theirs else "draws"] += 1
+            tally["margin"] += (mine - theirs) / len(starts)
+        out[seat_name] = tally
+    return out
+
+
+def run(
+    specs: list[str],
+    start: GameState,
+    *,
+    positions: int = 100,
+    games: int = 20,
+    seed: int = 0,
+    max_seeds: int = 32,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """The whole measurement as a JSON-safe dict."""
+    check_solvable(start)
+    if positions < 1 or games < 0 or games > positions:
+        raise ValueError("need at least 1 position and 0 <= games <= positions")
+    total = 2 * start.houses * start.seeds
+    solver = Solver(
+        start.houses, start.empty_capture, default_max_seeds(start.houses, total), progress=progress
+    )
+    began = time.perf_counter()
+    sample = sample_positions(start, positions, seed, max_seeds)
+    answers = solve_positions(solver, sample, progress)
+    solved = time.perf_counter() - began
+    results: dict[str, Any] = {}
+    for i, spec in enumerate(tqdm(specs, desc="players", disable=not progress, file=sys.stderr)):
+        results[spec] = move_quality(spec, sample, answers, seed + i)
+        results[spec]["against_solver"] = against_solver(spec, sample[:games], seed + i)
+    return {
+        "variant": "kalah",
+        "options": start.options(),
+        "positions": positions,
+        "games_per_seat": games,
+        "seed": seed,
+        "max_seeds": max_seeds,
+        "sample": [s.to_dict() for s in sample],
+        "solve_seconds": solved,
+        "players": results,
+    }
+
+
+def quality_table(result: dict[str, Any]) -> str:
+    """Markdown: each player's share of value-keeping moves and seeds lost per move."""
+    lines = [
+        "| player | keeps value % | seeds lost / move | ms / move |",
+        "|---|---|---|---|",
+    ]
+    ranked = sorted(result["players"].items(), key=lambda kv: kv[1]["seeds_lost"])
+    for spec, r in ranked:
+        lines.append(
+            f"| {spec} | {100 * r['kept']:.0f} | {r['seeds_lost']:.2f} | "
+            f"{1000 * r['seconds_per_move']:.3g} |"
+        )
+    return "\n".join(lines)
+
+
+def solver_table(result: dict[str, Any]) -> str:
+    """Markdown: each player's wins/draws/losses and mean margin against solver per seat."""
+    lines = [
+        "| player | as mover: W-D-L | margin | as replier: W-D-L | margin |",
+        "|---|---|---|---|---|",
+    ]
+    for spec, r in result["players"].items():
+        cells = []
+        for seat in ("to move", "replying"):
+            t = r["against_solver"][seat]
+            cells += [f"{t['wins']}-{t['draws']}-{t['losses']}", f"{t['margin']:+.1f}"]
+        lines.append(f"| {spec} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("players", nargs="*", help="player names (default: the tournament's)")
+    parser.add_argument("--positions", type=int, default=100, help="positions in the set")
+    parser.add_argument("--games", type=int, default=20, help="starts played against solver")
+    parser.add_argument("--max-seeds", type=int, default=32, help="seeds in houses at most")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--houses", type=int)
+    parser.add_argument("--seeds", type=int)
+    parser.add_argument("--empty-capture", action="store_true", help="capture lone seeds too")
+    parser.add_argument("--json", action="store_true", help="print the full result as JSON")
+    args = parser.parse_args(argv)
+    options: dict = {k: v for k, v in (("houses", args.houses), ("seeds", args.seeds)) if v}
+    if args.empty_capture:
+        options["empty_capture"] = True
+    try:
+        start = GameState.new("kalah", **options)
+        specs = args.players or [s for s in tournament_players("kalah") if s != "solver"]
+        result = run(
+            specs,
+            start,
+            positions=args.positions,
+            games=args.games,
+            seed=args.seed,
+            max_seeds=args.max_seeds,
+        )
+    except ValueError as error:
+        print(f"perfect_play: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    rule = ", empty capture" if start.empty_capture else ""
+    print(
+        f"kalah({start.houses},{start.seeds}){rule}: {args.positions} positions (seed "
+        f"{args.seed}, at most {args.max_seeds} seeds in the houses), solved in "
+        f"{result['solve_seconds']:.1f} s\n"
+    )
+    print(quality_table(result))
+    print(
+        f"\nAgainst solver: {args.games} of those positions played to the end from each seat "
+        "(W-D-L and mean final margin in seeds, the player's view)\n"
+    )
+    print(solver_table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
