@@ -180,3 +180,11 @@ register(
         variants=("kalah",),
     ),
 )
+register(  # the Sungka paper's DQN (mancala/dqn_train.py); the net trained for its seat
+    "dqn",
+    Entry(
+        "mancala.ai.dqn:DQNPlayer",
+        summary="the Sungka paper's DQN from random play: a Q-net per variant and seat",
+        available="mancala.ai.dqn:has_weights",
+    ),
+)

@@ -1,0 +1,146 @@
+"""The `dqn` player: the Sungka paper's deep Q-network, trained by mancala/dqn_train.py.
+
+One net for each variant and seat, because the paper trains the first and the second
+player apart: `dqn` plays whichever net was trained for the seat it moves in
+(mancala/models/dqn-VARIANT-first.keras or dqn-VARIANT-second.keras). A net sees the
+houses only, from the mover's side (its own in sowing order, then the opponent's,
+divided by the opening seeds a house), and the legal move with the highest Q-value is
+played; with `epsilon` > 0 a uniformly random legal move is played that often (the
+paper tests with 0.01). Nets are loaded on first use and decide in numpy.
+
+>>> encode([GameState.new("kalah").play(0)]).tolist()   # player 1 to move
+[[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.25, 1.25, 1.25, 1.25, 1.0]]
+>>> DQNPlayer(models_dir="/nowhere").choose_move(GameState.new("sungka"))  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+ValueError: no DQN weights at /nowhere/dqn-sungka-first.keras; make them with: python ...
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+
+from mancala.ai.base import Player, require_moves
+from mancala.game_state import DEFAULTS, GameState
+
+MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+SEATS = ("first", "second")
+
+
+def weights_path(variant: str, seat: int, models_dir: str | os.PathLike = MODELS_DIR) -> Path:
+    """Where the net of `variant` for `seat` (0 first, 1 second) lives."""
+    return Path(models_dir) / f"dqn-{variant}-{SEATS[seat]}.keras"
+
+
+def train_command(variant: str, seat: int) -> str:
+    """The command that trains (and saves) the net of `variant` for `seat`."""
+    return f"python mancala/dqn_train.py --variant {variant} --seat {SEATS[seat]}"
+
+
+def has_weights() -> bool:
+    """True when every shipped net (both variants, both seats) is in mancala/models/."""
+    return all(weights_path(v, s).is_file() for v in DEFAULTS for s in (0, 1))
+
+
+def encode(states: Sequence[GameState]) -> np.ndarray:
+    """The net's input: houses only, the mover's then the opponent's, / opening seeds."""
+    rows = []
+    for state in states:
+        own, other = state.side(state.player), state.side(1 - state.player)
+        rows.append(own + other)
+    return np.asarray(rows, dtype=np.float32) / states[0].seeds
+
+
+def load_forward(path: Path, variant: str, seat: int):
+    """A NumpyForward of the .keras file at `path`; ValueError naming what to run if absent."""
+    if not path.is_file():
+        raise ValueError(
+            f"no DQN weights at {path}; make them with: {train_command(variant, seat)}"
+        )
+    import keras
+
+    from mancala.nn_lib.numpy_forward import NumpyForward
+
+    try:
+        model = keras.models.load_model(path, compile=False)
+    except Exception as error:  # a damaged or foreign file
+        raise ValueError(f"cannot load DQN weights {path}: {error}") from None
+    return NumpyForward(model)
+
+
+def masked_argmax(q: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """The legal action with the highest value in each row (illegal ones never win)."""
+    return np.where(legal, q, -np.inf).argmax(axis=1)
+
+
+def legal_mask(states: Sequence[GameState]) -> np.ndarray:
+    """(n, houses) booleans: the legal moves of each state's mover."""
+    mask = np.zeros((len(states), states[0].houses), dtype=bool)
+    for row, state in enumerate(states):
+        mask[row, require_moves(state)] = True
+    return mask
+
+
+class DQNPlayer(Player):
+    """The argmax of the Q-net trained for the seat it moves in, over the legal moves.
+
+    `forwards` maps (variant, seat) to a callable batch -> Q-values (tests and training
+    pass a live net); otherwise nets load from `models_dir` when first needed.
+    """
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        epsilon: float = 0.0,
+        models_dir: str | os.PathLike = MODELS_DIR,
+        forwards: dict | None = None,
+    ) -> None:
+        super().__init__(seed)
+        if not 0.0 <= epsilon <= 1.0:
+            raise ValueError(f"epsilon must be between 0 and 1, not {epsilon!r}")
+        self.epsilon = epsilon
+        self.models_dir = Path(models_dir)
+        self.forwards = dict(forwards or {})
+        self.np_rng = np.random.default_rng(seed)
+
+    def forward(self, state: GameState):
+        """The Q-net for `state`'s variant and mover's seat (loaded on first use)."""
+        if (state.houses, state.seeds) != tuple(DEFAULTS[state.variant].values()):
+            raise ValueError(
+                f"dqn was trained for {state.variant} with {DEFAULTS[state.variant]}, not "
+                f"{state.houses} houses of {state.seeds}"
+            )
+        key = (state.variant, state.player)
+        if key not in self.forwards:
+            path = weights_path(state.variant, state.player, self.models_dir)
+            self.forwards[key] = load_forward(path, state.variant, state.player)
+        return self.forwards[key]
+
+    def choose_moves(self, states: Sequence[GameState]) -> list[int]:
+        moves = [0] * len(states)
+        groups: dict[tuple[str, int], list[int]] = {}
+        for k, state in enumerate(states):
+            groups.setdefault((state.variant, state.player), []).append(k)
+        for ks in groups.values():
+            batch = [states[k] for k in ks]
+            legal = legal_mask(batch)
+            chosen = masked_argmax(self.forward(batch[0])(encode(batch)), legal)
+            for k, move, row in zip(ks, chosen, legal):
+                if self.epsilon and self.np_rng.random() < self.epsilon:
+                    move = self.np_rng.choice(np.flatnonzero(row))
+                moves[k] = int(move)
+        return moves
+
+    def choose_move(self, state: GameState) -> int:
+        return self.choose_moves([state])[0]
+
+    def evaluate(self, state: GameState) -> dict:
+        """{"value", "moves": {move: Q-value}} as the net sees them."""
+        legal = legal_mask([state])[0]
+        q = self.forward(state)(encode([state]))[0]
+        moves = {int(m): float(q[m]) for m in np.flatnonzero(legal)}
+        return {"value": max(moves.values()), "moves": moves}

@@ -1,0 +1,138 @@
+"""The Sungka paper's Tables II and III for our DQN: average reward and win % against
+random (luck), max, exact and itself, as the first and as the second player.
+
+    python mancala/dqn_eval.py                       # Sungka, 1000 games a row, epsilon 0.01
+    python mancala/dqn_eval.py --variant kalah --games 200
+
+Every game starts from the opening; the DQN plays with epsilon 0.01 (the paper's test
+setting), which is also what varies the games against the deterministic max and exact.
+"Average reward" is the DQN's score minus the opponent's at the end, the sum of the
+per-move rewards it was trained on. "Self" is `dqn` against `dqn`: the first-seat net
+against the second-seat net (the paper does not say which second player it used).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+from tqdm import tqdm
+
+from mancala.ai.base import Player
+from mancala.ai.dqn import MODELS_DIR, SEATS, DQNPlayer
+from mancala.ai.registry import make_player
+from mancala.game_state import GameState
+from mancala.match import play_games
+
+OPPONENTS = {"random": "luck", "max": "max", "exact": "exact", "self": "dqn"}
+# The paper's win % (Tables II and III); None where the paper gives no figure.
+PAPER_WIN = {
+    "first": {"random": 99.4, "max": 99.5, "exact": 97.9, "self": 98.6},
+    "second": {"random": 73.5, "max": 0.0, "exact": 0.0, "self": None},
+}
+
+
+def match_stats(
+    me: Player, other: Player, seat: int, start: GameState, games: int, seed: int, on_game=None
+) -> dict[str, float]:
+    """`me` in `seat` against `other`, `games` games from `start`: mean score, mean
+    reward (score difference) and win / draw %."""
+    seated = [me, other] if seat == 0 else [other, me]
+    records = play_games(seated, [start] * games, seed=seed, on_game=on_game)
+    scores = np.array([r["scores"] for r in records])
+    winners = [r["winner"] for r in records]
+    return {
+        "score": float(scores[:, seat].mean()),
+        "reward": float((scores[:, seat] - scores[:, 1 - seat]).mean()),
+        "win": 100.0 * winners.count(seat) / games,
+        "draw": 100.0 * winners.count(None) / games,
+    }
+
+
+def evaluate_tables(
+    variant: str = "sungka",
+    games: int = 1000,
+    epsilon: float = 0.01,
+    seed: int = 0,
+    models_dir: str | Path = MODELS_DIR,
+    progress: bool = True,
+) -> dict[str, dict[str, dict[str, float]]]:
+    """{"first"|"second": {opponent: stats}} for the nets of `variant` in `models_dir`."""
+    if games < 1:
+        raise ValueError(f"games must be at least 1, not {games}")
+    start = GameState.new(variant)
+    bar = tqdm(total=8 * games, unit="game", disable=not progress, file=sys.stderr)
+    tables: dict[str, dict[str, dict[str, float]]] = {}
+    for seat, seat_name in enumerate(SEATS):
+        tables[seat_name] = {}
+        for k, (label, spec) in enumerate(OPPONENTS.items()):
+            me = DQNPlayer(seed=seed + k, epsilon=epsilon, models_dir=models_dir)
+            if spec == "dqn":
+                other = DQNPlayer(seed=seed + 100 + k, epsilon=epsilon, models_dir=models_dir)
+            else:
+                other = make_player(spec, seed=seed + 100 + k)
+            me.name, other.name = "dqn", spec
+            tables[seat_name][label] = match_stats(
+                me, other, seat, start, games, seed, on_game=lambda _: bar.update()
+            )
+    bar.close()
+    return tables
+
+
+def format_tables(tables: dict, variant: str, games: int, epsilon: float) -> str:
+    """Markdown tables in the paper's layout, ours beside the paper's win %."""
+    lines = []
+    for number, seat_name in (("II", "first"), ("III", "second")):
+        lines += [
+            f"Table {number} ({variant}): DQN as the {seat_name} player, {games} games a row, "
+            f"epsilon {epsilon}",
+            "",
+            "| opponent | average reward | win % | draw % | paper win % |",
+            "|---|---|---|---|---|",
+        ]
+        for label, stats in tables[seat_name].items():
+            paper = PAPER_WIN[seat_name][label] if variant == "sungka" else None
+            lines.append(
+                f"| {label} | {stats['reward']:+.1f} | {stats['win']:.1f} | {stats['draw']:.1f} "
+                f"| {'-' if paper is None else f'{paper:.1f}'} |"
+            )
+        lines.append("")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", choices=("sungka", "kalah"), default="sungka")
+    parser.add_argument("--games", type=int, default=1000, help="games a row (paper: 1000)")
+    parser.add_argument("--epsilon", type=float, default=0.01)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--models-dir", default=str(MODELS_DIR))
+    parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
+    args = parser.parse_args(argv)
+    began = time.perf_counter()
+    try:
+        tables = evaluate_tables(
+            args.variant, args.games, args.epsilon, args.seed, args.models_dir, not args.json
+        )
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        result: dict[str, Any] = {"variant": args.variant, "games": args.games, "tables": tables}
+        print(json.dumps(result, indent=1))
+    else:
+        print(format_tables(tables, args.variant, args.games, args.epsilon))
+        print(f"{8 * args.games} games in {time.perf_counter() - began:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

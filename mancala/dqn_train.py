@@ -1,0 +1,321 @@
+"""Train the Sungka paper's DQN ("Mastering the Game of Sungka from Random Play").
+
+    python mancala/dqn_train.py                                  # Sungka, first seat, vs luck
+    python mancala/dqn_train.py --seat second --opponents luck,max,exact --episodes 20000
+    python mancala/dqn_train.py --variant kalah --seat first
+
+The paper's setup, in Keras 3: a dense net 2H -> 128 -> 256 -> H (Sungka: 14 -> 7,
+Kalah(6,4): 12 -> 6) over the houses seen from the mover's side; experience replay of
+2,000 moves, batches of 128, one train step per agent move, a target network, a fixed
+epsilon of 0.05; the reward of a move is the agent's gain minus the opponent's gain
+until the agent moves again (mancala.envs.MancalaEnv); 10,000 episodes against `luck`.
+Choices the paper leaves open, made here: illegal moves are masked (the argmax and the
+target's max run over legal moves only, exploration picks a legal move), rewards are
+divided by the seeds a house starts with, discount 0.99, Huber loss, Adam 5e-4, target
+synced every 500 train steps; the numpy copy of the net that picks moves is refreshed at
+the start of each episode (a copy costs about as much as a train step). Every
+`--eval-every` episodes the net (epsilon 0.01) plays `--eval-games` games against luck,
+max and exact: a progress line, and the learning curve (mean score and win rate, as the
+paper's figures 3 and 5) goes to a PNG and JSON beside the weights. The weights saved
+are those of the evaluation with the highest mean win rate (`--keep last`: the final).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+
+from mancala.ai.dqn import SEATS, DQNPlayer, encode, masked_argmax, weights_path
+from mancala.dqn_eval import match_stats
+from mancala.game_state import GameState
+
+EVAL_OPPONENTS = ("luck", "max", "exact")
+
+
+def build_model(houses: int, hidden: tuple[int, ...] = (128, 256)):
+    """The Q-network: 2*houses inputs, dense relu layers, one linear Q-value a house."""
+    import keras
+
+    layers = [keras.Input((2 * houses,))]
+    layers += [keras.layers.Dense(n, activation="relu") for n in hidden]
+    layers.append(keras.layers.Dense(houses))
+    return keras.Sequential(layers, name="dqn")
+
+
+def build_trainer(model, learning_rate: float):
+    """A model sharing `model`'s layers whose output is Q(s, a) of the one-hot action a."""
+    import keras
+
+    state = keras.Input(model.input_shape[1:])
+    action = keras.Input((model.output_shape[-1],))
+    chosen = keras.layers.Dot(axes=1)([model(state), action])
+    trainer = keras.Model([state, action], chosen)
+    trainer.compile(keras.optimizers.Adam(learning_rate), loss=keras.losses.Huber())
+    return trainer
+
+
+def save_model(model, path: str | os.PathLike) -> None:
+    """Save a .keras file atomically (temp file in the same folder, then rename)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temp = tempfile.mkstemp(suffix=".keras", dir=path.parent)
+    os.close(fd)
+    try:
+        model.save(temp)
+        os.replace(temp, path)
+    finally:
+        if os.path.exists(temp):
+            os.remove(temp)
+
+
+def _write_json(data: Any, path: Path) -> None:
+    fd, temp = tempfile.mkstemp(suffix=".json", dir=path.parent)
+    with os.fdopen(fd, "w") as out:
+        json.dump(data, out, indent=1)
+    os.replace(temp, path)
+
+
+class Replay:
+    """A ring buffer of (state, action, reward, next state, its legal moves, done)."""
+
+    def __init__(self, size: int, inputs: int, actions: int) -> None:
+        self.s = np.zeros((size, inputs), np.float32)
+        self.s2 = np.zeros((size, inputs), np.float32)
+        self.a = np.zeros(size, np.int64)
+        self.r = np.zeros(size, np.float32)
+        self.legal2 = np.zeros((size, actions), bool)
+        self.done = np.zeros(size, bool)
+        self.size, self.count = size, 0
+
+    def add(self, s, a, r, s2, legal2, done) -> None:
+        i = self.count % self.size
+        self.s[i], self.a[i], self.r[i], self.s2[i] = s, a, r, s2
+        self.legal2[i], self.done[i] = legal2, done
+        self.count += 1
+
+    def __len__(self) -> int:
+        return min(self.count, self.size)
+
+
+def evaluate(forward, variant: str, seat: int, opponent: str, games: int, seed: int) -> dict:
+    """The net (epsilon 0.01) in `seat` against `opponent`: mean score, reward and win %."""
+    from mancala.ai.registry import make_player
+
+    me = DQNPlayer(seed=seed, epsilon=0.01, forwards={(variant, seat): forward})
+    other = make_player(opponent, seed=seed + 1)
+    return match_stats(me, other, seat, GameState.new(variant), games, seed)
+
+
+def plot_curve(curve: list[dict], path: Path, title: str) -> None:
+    """Mean score and win % against each evaluation opponent, by episode (PNG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from mancala.plots import save_figure
+
+    episodes = [point["episode"] for point in curve]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    for opponent in EVAL_OPPONENTS:
+        label = "random" if opponent == "luck" else opponent
+        left.plot(episodes, [p[opponent]["score"] for p in curve], label=label)
+        right.plot(episodes, [p[opponent]["win"] for p in curve], label=label)
+    left.set(xlabel="episode", ylabel="mean score (shells in own store)", title="mean score")
+    right.set(xlabel="episode", ylabel="win %", title="win rate", ylim=(-2, 102))
+    for axes in (left, right):
+        axes.grid(alpha=0.3)
+        axes.legend()
+    figure.suptitle(title)
+    save_figure(figure, path)
+    plt.close(figure)
+
+
+def train(
+    variant: str = "sungka",
+    seat: int = 0,
+    episodes: int = 10_000,
+    seed: int = 0,
+    out: str | os.PathLike | None = None,
+    opponents: tuple[str, ...] = ("luck",),
+    eval_every: int = 100,
+    eval_games: int = 50,
+    replay_size: int = 2000,
+    batch: int = 128,
+    epsilon: float = 0.05,
+    gamma: float = 0.99,
+    learning_rate: float = 5e-4,
+    target_every: int = 500,
+    train_every: int = 1,
+    keep: str = "best",
+    log=print,
+) -> dict[str, Any]:
+    """Train one net; save weights, curve PNG and JSON; a summary dict."""
+    import keras
+
+    from mancala.envs import MancalaEnv
+    from mancala.nn_lib.numpy_forward import NumpyForward
+
+    if episodes < 1 or eval_every < 1 or eval_games < 1:
+        raise ValueError("episodes, eval_every and eval_games must be at least 1")
+    if keep not in ("best", "last"):
+        raise ValueError(f"keep must be 'best' or 'last', not {keep!r}")
+    out = Path(out) if out else weights_path(variant, seat)
+    if out.suffix != ".keras":
+        raise ValueError(f"the output must be a .keras file, not {out}")
+    keras.utils.set_random_seed(seed)
+    rng = np.random.default_rng(seed)
+    env = MancalaEnv(variant, opponent=opponents[0], seat=seat)
+    houses, scale = env.start.houses, float(env.start.seeds)
+    model = build_model(houses)
+    trainer = build_trainer(model, learning_rate)
+    act, target = NumpyForward(model), NumpyForward(model)
+    replay = Replay(replay_size, 2 * houses, houses)
+    eye = np.eye(houses, dtype=np.float32)
+    curve: list[dict] = []
+    best, best_weights = -1.0, model.get_weights()
+    steps = trains = 0
+    losses: list[float] = []
+    began = time.perf_counter()
+    title = f"DQN {variant}, {SEATS[seat]} player, trained against {', '.join(opponents)}"
+    for episode in range(1, episodes + 1):
+        opponent = opponents[rng.integers(len(opponents))]
+        env.reset(seed=int(rng.integers(2**31)), options={"opponent": opponent})
+        act = NumpyForward(model)  # acting weights: refreshed once an episode
+        done = False
+        s = encode([env.state])[0]
+        while not done:
+            mask = _mask(env.state)
+            if rng.random() < epsilon:
+                action = int(rng.choice(np.flatnonzero(mask)))
+            else:
+                action = int(masked_argmax(act(s[None]), mask[None])[0])
+            _, reward, done, _, _ = env.step(action)
+            s2 = encode([env.state])[0] if not done else np.zeros_like(s)
+            legal2 = _mask(env.state) if not done else np.zeros(houses, bool)
+            replay.add(s, action, reward / scale, s2, legal2, done)
+            s = s2
+            steps += 1
+            if len(replay) >= batch and steps % train_every == 0:
+                idx = rng.integers(len(replay), size=batch)
+                q2 = np.where(replay.legal2[idx], target(replay.s2[idx]), -np.inf).max(axis=1)
+                y = replay.r[idx] + gamma * np.where(replay.done[idx], 0.0, q2)
+                loss = trainer.train_on_batch([replay.s[idx], eye[replay.a[idx]]], y[:, None])
+                losses.append(float(loss))
+                trains += 1
+                if trains % target_every == 0:
+                    target = NumpyForward(model)
+        if episode % eval_every == 0 or episode == episodes:
+            point = {"episode": episode, "seconds": round(time.perf_counter() - began, 1)}
+            act = NumpyForward(model)  # the weights evaluated are the weights saved
+            for k, name in enumerate(EVAL_OPPONENTS):
+                point[name] = evaluate(act, variant, seat, name, eval_games, seed + 7919 * k)
+            curve.append(point)
+            mean_win = float(np.mean([point[name]["win"] for name in EVAL_OPPONENTS]))
+            if keep == "last" or mean_win >= best:
+                best, best_weights = mean_win, model.get_weights()
+                save_model(model, out)
+            elapsed = time.perf_counter() - began
+            log(
+                f"episode {episode}/{episodes}  {elapsed:.0f} s  {steps} moves  "
+                f"{trains} train steps  loss {np.mean(losses[-1000:]) if losses else 0:.4f}  "
+                + "  ".join(
+                    f"{n}: win {point[n]['win']:.0f}% score {point[n]['score']:.1f}"
+                    for n in EVAL_OPPONENTS
+                )
+            )
+            _write_json({"title": title, "curve": curve}, out.with_suffix(".json"))
+            plot_curve(curve, out.with_suffix(".png"), title)
+    model.set_weights(best_weights)
+    save_model(model, out)
+    seconds = time.perf_counter() - began
+    summary = {
+        "variant": variant,
+        "seat": SEATS[seat],
+        "episodes": episodes,
+        "opponents": list(opponents),
+        "seed": seed,
+        "seconds": round(seconds, 1),
+        "moves": steps,
+        "train_steps": trains,
+        "kept": keep,
+        "best_mean_win": best,
+        "weights": str(out),
+    }
+    _write_json({"title": title, "summary": summary, "curve": curve}, out.with_suffix(".json"))
+    log(f"saved {out} ({keep} evaluation, mean win {best:.1f}%) after {seconds:.0f} s")
+    return summary
+
+
+def _mask(state: GameState) -> np.ndarray:
+    mask = np.zeros(state.houses, bool)
+    mask[state.legal_moves()] = True
+    return mask
+
+
+def _limit_threads() -> None:
+    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import tensorflow as tf
+
+    try:
+        tf.config.threading.set_intra_op_parallelism_threads(1)
+        tf.config.threading.set_inter_op_parallelism_threads(1)
+    except RuntimeError:  # TensorFlow already started in this process: keep its threads
+        pass
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", choices=("sungka", "kalah"), default="sungka")
+    parser.add_argument("--seat", choices=SEATS, default="first", help="the seat it learns")
+    parser.add_argument("--episodes", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", help="weights .keras (default mancala/models/dqn-V-SEAT.keras)")
+    parser.add_argument(
+        "--opponents", default="luck", help="comma-separated players, one drawn per episode"
+    )
+    parser.add_argument("--eval-every", type=int, default=100)
+    parser.add_argument("--eval-games", type=int, default=50)
+    parser.add_argument("--train-every", type=int, default=1, help="agent moves per train step")
+    parser.add_argument("--keep", choices=("best", "last"), default="best")
+    args = parser.parse_args(argv)
+    opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
+    from mancala.ai.registry import make_player
+
+    try:
+        for name in opponents:
+            make_player(name)
+        _limit_threads()
+        train(
+            args.variant,
+            SEATS.index(args.seat),
+            args.episodes,
+            args.seed,
+            args.out,
+            opponents or ("luck",),
+            eval_every=args.eval_every,
+            eval_games=args.eval_games,
+            train_every=args.train_every,
+            keep=args.keep,
+            log=lambda line: print(line, flush=True),
+        )
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,251 @@
+"""Kalah and Sungka as a Gymnasium environment and as a PettingZoo AEC environment.
+
+`MancalaEnv` (Gymnasium): one agent against an opponent player from the registry. The
+observation is the board from the agent's side (its houses in sowing order, its store,
+the opponent's houses, the opponent's store); `info["action_mask"]` marks the legal
+houses. The reward of a step is the Sungka DQN paper's: the agent's gain in its store
+minus the opponent's gain, counted from the agent's move until it moves again (the
+opponent's replies, extra turns included, happen inside the step). Kalah's end-of-game
+sweep counts as a gain, so the rewards of a game add up to the final score difference
+(less what the opponent gained before the agent's first move, when the agent is second).
+
+>>> env = MancalaEnv("sungka", opponent="max")
+>>> obs, info = env.reset(seed=0)
+>>> obs.tolist(), info["action_mask"].tolist()
+([7, 7, 7, 7, 7, 7, 7, 0, 7, 7, 7, 7, 7, 7, 7, 0], [1, 1, 1, 1, 1, 1, 1])
+>>> obs, reward, terminated, truncated, info = env.step(0)
+>>> int(reward), terminated, obs.tolist()   # the last shell lands in the head: again
+(1, False, [0, 8, 8, 8, 8, 8, 8, 1, 7, 7, 7, 7, 7, 7, 7, 0])
+>>> env.step(9)
+Traceback (most recent call last):
+...
+ValueError: illegal action 9: move 9 is out of range: houses are numbered 0..6
+
+`raw_env` / `env()` (PettingZoo AEC, in the style of pettingzoo.classic.connect_four):
+agents "player_0" (moves first) and "player_1"; observations are
+`{"observation": board from that agent's side, "action_mask": legal houses}` (the mask
+is all zeros for the agent that is not to move). After an extra turn the same agent
+acts again: `agent_selection` follows the rules' player to move. Rewards come at the
+end, as in PettingZoo's classic games: +1 to the winner, -1 to the loser, 0 for a draw.
+`raw_env` raises ValueError on an illegal action; `env()` wraps it with PettingZoo's
+usual wrappers, so an illegal action there follows the documented PettingZoo
+convention instead (TerminateIllegalWrapper: the game ends, the offender gets -1).
+Stepping either environment after the game ended is an error (Gymnasium: ValueError;
+PettingZoo: the finished agents must step with None, as every AEC env requires).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from mancala.ai.base import Player
+from mancala.ai.registry import make_player
+from mancala.game_state import GameState, IllegalMove
+
+
+def observe(state: GameState, seat: int) -> np.ndarray:
+    """The board seen from `seat`: its houses and store first, then the opponent's."""
+    lo = seat * (state.houses + 1)
+    return np.array(state.board[lo:] + state.board[:lo], dtype=np.int64)
+
+
+def action_mask(state: GameState, seat: int) -> np.ndarray:
+    """1 for each house `seat` may play now (all zeros when it is not `seat`'s turn)."""
+    mask = np.zeros(state.houses, dtype=np.int8)
+    if state.player == seat:
+        mask[state.legal_moves()] = 1
+    return mask
+
+
+def _spaces(state: GameState) -> tuple[spaces.Box, spaces.Discrete]:
+    total = state.seeds * state.houses * 2
+    board = spaces.Box(0, total, shape=(len(state.board),), dtype=np.int64)
+    return board, spaces.Discrete(state.houses)
+
+
+class MancalaEnv(gymnasium.Env):
+    """One agent against `opponent` (a registry name or a Player) in `variant`.
+
+    `seat` 0 moves first, 1 second; `reset(options={"seat": 1, "opponent": "exact"})`
+    changes them for the next game. Game options (houses, seeds, empty_capture,
+    relay_limit) go to `GameState.new`; they fix the spaces, so they are set here.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
+
+    def __init__(
+        self,
+        variant: str = "sungka",
+        opponent: str | Player = "luck",
+        seat: int = 0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of ansi, human or None, not {render_mode!r}")
+        self.start = GameState.new(variant, **options)
+        self.observation_space, self.action_space = _spaces(self.start)
+        self.render_mode = render_mode
+        self.seat = _check_seat(seat)
+        self.opponent_spec = opponent
+        self.opponent: Player | None = None
+        self.state: GameState | None = None
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        options = dict(options or {})
+        self.seat = _check_seat(options.pop("seat", self.seat))
+        self.opponent_spec = options.pop("opponent", self.opponent_spec)
+        if options:
+            raise ValueError(f"unknown reset option(s): {', '.join(sorted(options))}")
+        if isinstance(self.opponent_spec, Player):
+            self.opponent = self.opponent_spec
+        else:
+            self.opponent = make_player(
+                self.opponent_spec, seed=int(self.np_random.integers(2**31))
+            )
+        self.state = self.start
+        self._opponent_moves()
+        return observe(self.state, self.seat), self._info()
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        if self.state is None:
+            raise ValueError("call reset() before step()")
+        if self.state.is_over():
+            raise ValueError("the game is over: call reset() before step()")
+        before = self.state.scores()
+        try:
+            self.state = self.state.play(int(action) if isinstance(action, np.integer) else action)
+        except IllegalMove as error:
+            raise ValueError(f"illegal action {action!r}: {error}") from None
+        self._opponent_moves()
+        after = self.state.scores()
+        me, other = self.seat, 1 - self.seat
+        reward = float((after[me] - before[me]) - (after[other] - before[other]))
+        if self.render_mode == "human":
+            print(self.render_text())
+        return observe(self.state, me), reward, self.state.is_over(), False, self._info()
+
+    def _opponent_moves(self) -> None:
+        while not self.state.is_over() and self.state.player != self.seat:
+            self.state = self.state.play(self.opponent.choose_move(self.state))
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": action_mask(self.state, self.seat), "scores": self.state.scores()}
+
+    def render_text(self) -> str:
+        return str(self.state)
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self.render_text()
+        if self.render_mode == "human":
+            print(self.render_text())
+        return None
+
+
+def _check_seat(seat: Any) -> int:
+    if seat not in (0, 1) or isinstance(seat, bool):
+        raise ValueError(f"seat must be 0 (first) or 1 (second), not {seat!r}")
+    return int(seat)
+
+
+class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
+    """Both seats of `variant` as a PettingZoo AEC environment (see the module doc)."""
+
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "mancala_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self, variant: str = "sungka", render_mode: str | None = None, **options: Any
+    ) -> None:
+        super().__init__()
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of ansi, human or None, not {render_mode!r}")
+        self.render_mode = render_mode
+        self.start = GameState.new(variant, **options)
+        self.state = self.start
+        self.possible_agents = ["player_0", "player_1"]
+        self.agents = self.possible_agents[:]
+        board, actions = _spaces(self.start)
+        mask = spaces.Box(0, 1, shape=(self.start.houses,), dtype=np.int8)
+        self.observation_spaces = {
+            agent: spaces.Dict({"observation": board, "action_mask": mask})
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: actions for agent in self.possible_agents}
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.possible_agents.index(agent)
+        return {
+            "observation": observe(self.state, seat),
+            "action_mask": action_mask(self.state, seat),
+        }
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        self.state = self.start
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[self.state.player]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        try:
+            self.state = self.state.play(int(action) if isinstance(action, np.integer) else action)
+        except IllegalMove as error:
+            raise ValueError(f"illegal action {action!r} by {agent}: {error}") from None
+        self._clear_rewards()
+        if self.state.is_over():
+            winner = self.state.winner()
+            if winner is not None:
+                self.rewards[self.possible_agents[winner]] = 1
+                self.rewards[self.possible_agents[1 - winner]] = -1
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[self.state.player]  # extra turn: again
+        self._cumulative_rewards[agent] = 0
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            print(self.state)
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return str(self.state)
+        if self.render_mode == "human":
+            print(self.state)
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+def env(variant: str = "sungka", render_mode: str | None = None, **options: Any) -> AECEnv:
+    """`raw_env` in PettingZoo's usual wrappers: an illegal action ends the game (-1 to
+    the offender, TerminateIllegalWrapper); an out-of-range one fails an assertion."""
+    wrapped = raw_env(variant, render_mode, **options)
+    wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=-1)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

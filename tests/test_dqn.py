@@ -1,0 +1,115 @@
+"""The Sungka paper's DQN: a short training run, save/load, the player, the evaluation."""
+
+from __future__ import annotations
+
+import shutil
+
+import numpy as np
+import pytest
+
+from mancala.ai.dqn import DQNPlayer, encode, has_weights, weights_path
+from mancala.ai.registry import available_players, make_player
+from mancala.dqn_eval import PAPER_WIN
+from mancala.dqn_eval import main as eval_main
+from mancala.dqn_train import build_model, train
+from mancala.dqn_train import main as train_main
+from mancala.game_state import GameState
+from mancala.match import play_games
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory):
+    """Three episodes of training (small batch so that train steps happen)."""
+    out = tmp_path_factory.mktemp("dqn") / "dqn-sungka-first.keras"
+    lines = []
+    summary = train(
+        "sungka", 0, episodes=3, seed=1, out=out, eval_every=2, eval_games=2, batch=16,
+        log=lines.append,
+    )  # fmt: skip
+    return out, summary, lines
+
+
+def test_training_saves_weights_curve_and_plot(trained):
+    out, summary, lines = trained
+    assert out.is_file() and out.with_suffix(".png").is_file()
+    assert out.with_suffix(".json").is_file()
+    assert summary["train_steps"] > 0 and summary["moves"] >= summary["train_steps"]
+    assert summary["episodes"] == 3
+    assert lines[0].startswith("episode 2/3") and "luck: win" in lines[0]
+    assert lines[-1].startswith("saved ")
+
+
+def test_saved_net_predicts_the_same_in_keras_and_numpy(trained):
+    import keras
+
+    from mancala.nn_lib.numpy_forward import NumpyForward
+
+    model = keras.models.load_model(trained[0], compile=False)
+    assert model.input_shape == (None, 14) and model.output_shape == (None, 7)
+    assert [layer.units for layer in model.layers] == [128, 256, 7]
+    x = np.random.default_rng(0).random((9, 14)).astype("float32")
+    assert np.allclose(NumpyForward(model)(x), model.predict_on_batch(x), atol=1e-4)
+
+
+@pytest.mark.parametrize("variant", ["sungka", "kalah"])
+def test_player_plays_legal_moves_in_both_seats(trained, variant):
+    from mancala.nn_lib.numpy_forward import NumpyForward
+
+    start = GameState.new(variant)
+    houses = start.houses
+    forwards = {(variant, seat): NumpyForward(build_model(houses)) for seat in (0, 1)}
+    if variant == "sungka":
+        forwards[("sungka", 0)] = DQNPlayer(models_dir=trained[0].parent).forward(start)
+    dqn = DQNPlayer(seed=0, epsilon=0.1, forwards=forwards)
+    dqn.name = "dqn"
+    luck = make_player("luck", seed=0)
+    for players in ([dqn, luck], [luck, dqn], [dqn, dqn]):
+        records = play_games(players, [start] * 4)  # the match runner rejects illegal moves
+        assert all(sum(r["scores"]) == start.seeds * houses * 2 for r in records)
+    values = dqn.evaluate(start)["moves"]
+    assert sorted(values) == start.legal_moves()
+
+
+def test_the_net_sees_the_houses_from_the_movers_side():
+    board = (1, 2, 3, 4, 5, 6, 7, 0) + (7,) + (0,) * 6 + (63,)
+    state = GameState.new("sungka", board=board, player=1)
+    expected = [1.0] + [0.0] * 6 + [v / 7 for v in range(1, 8)]
+    assert np.allclose(encode([state])[0], expected)
+
+
+def test_missing_weights_name_the_file_and_the_command(tmp_path):
+    dqn = DQNPlayer(models_dir=tmp_path)
+    with pytest.raises(ValueError) as error:
+        dqn.choose_move(GameState.new("kalah").play(0))  # the second seat's net
+    message = str(error.value)
+    assert str(tmp_path / "dqn-kalah-second.keras") in message
+    assert "python mancala/dqn_train.py --variant kalah --seat second" in message
+    with pytest.raises(ValueError, match="trained for kalah"):
+        dqn.choose_move(GameState.new("kalah", houses=4, seeds=3))
+
+
+def test_registry_offers_dqn_only_with_its_weights():
+    assert ("dqn" in available_players()) == has_weights()
+    if has_weights():
+        dqn = make_player("dqn", seed=0)
+        for variant in ("sungka", "kalah"):
+            assert dqn.choose_move(GameState.new(variant)) in GameState.new(variant).legal_moves()
+
+
+def test_evaluation_prints_the_papers_tables(trained, tmp_path, capsys):
+    for seat in (0, 1):  # the three-episode net stands in for both seats
+        shutil.copy(trained[0], weights_path("sungka", seat, tmp_path))
+    assert eval_main(["--games", "3", "--models-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Table II (sungka): DQN as the first player, 3 games a row" in out
+    assert "Table III" in out and f"| {PAPER_WIN['first']['exact']:.1f} |" in out
+    assert out.count("| self |") == 2
+    assert eval_main(["--games", "0"]) == 2
+
+
+def test_training_command_refuses_bad_input(tmp_path, capsys):
+    assert train_main(["--episodes", "0", "--out", str(tmp_path / "x.keras")]) == 2
+    assert train_main(["--opponents", "nobody"]) == 2
+    assert train_main(["--out", str(tmp_path / "x.h5"), "--episodes", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "at least 1" in err and "unknown player 'nobody'" in err and ".keras" in err
