@@ -121,12 +121,16 @@ def run(
     solved = time.perf_counter() - began
     results: dict[str, Any] = {}
     for i, spec in enumerate(tqdm(specs, desc="players", disable=not progress, file=sys.stderr)):
-        results[spec] = move_quality(spec, sample, answers, seed + i)
-        results[spec]["against_solver"] = against_solver(spec, sample[:games], seed + i)
+        try:
+            results[spec] = move_quality(spec, sample, answers, seed + i)
+            results[spec]["against_solver"] = against_solver(spec, sample[:games], seed + i)
+        except ValueError as error:  # e.g. a player that only plays from the opening
+            results[spec] = {"error": str(error)}
     return {
         "variant": "kalah",
         "options": start.options(),
         "positions": positions,
+        "values": [max(values.values()) for values in answers],
         "games_per_seat": games,
         "seed": seed,
         "max_seeds": max_seeds,
@@ -142,8 +146,11 @@ def quality_table(result: dict[str, Any]) -> str:
         "| player | keeps value % | seeds lost / move | ms / move |",
         "|---|---|---|---|",
     ]
-    ranked = sorted(result["players"].items(), key=lambda kv: kv[1]["seeds_lost"])
+    ranked = sorted(result["players"].items(), key=lambda kv: kv[1].get("seeds_lost", 1e9))
     for spec, r in ranked:
+        if "error" in r:
+            lines.append(f"| {spec} | n/a: {r['error']} | | |")
+            continue
         lines.append(
             f"| {spec} | {100 * r['kept']:.0f} | {r['seeds_lost']:.2f} | "
             f"{1000 * r['seconds_per_move']:.3g} |"
@@ -152,12 +159,23 @@ def quality_table(result: dict[str, Any]) -> str:
 
 
 def solver_table(result: dict[str, Any]) -> str:
-    """Markdown: each player's wins/draws/losses and mean margin against solver per seat."""
+    """Markdown: each player's wins/draws/losses and mean margin against solver per seat,
+    after the first row: what perfect play gets (the values of the positions played)."""
     lines = [
         "| player | as mover: W-D-L | margin | as replier: W-D-L | margin |",
         "|---|---|---|---|---|",
     ]
+    values = result["values"][: result["games_per_seat"]]
+    if values:
+        wdl = [sum(v > 0 for v in values), sum(v == 0 for v in values), sum(v < 0 for v in values)]
+        mean = sum(values) / len(values)
+        lines.append(
+            f"| (perfect play) | {wdl[0]}-{wdl[1]}-{wdl[2]} | {mean:+.1f} | "
+            f"{wdl[2]}-{wdl[1]}-{wdl[0]} | {-mean:+.1f} |"
+        )
     for spec, r in result["players"].items():
+        if "error" in r:
+            continue
         cells = []
         for seat in ("to move", "replying"):
             t = r["against_solver"][seat]
