@@ -29,7 +29,7 @@ INF = 1_000_000
 TT_BITS = 20
 EXACT, LOWER, UPPER = 0, 1, 2
 DEFAULT_TIME = 0.5  # seconds a move when no depth or time is given
-MAX_DEPTH = 60
+MAX_DEPTH = 100
 
 
 def parse_param(param: str | None) -> tuple[int | None, float | None]:
@@ -54,6 +54,8 @@ def parse_param(param: str | None) -> tuple[int | None, float | None]:
         return None, seconds
     if not param.isdigit() or int(param) <= 0:
         raise ValueError(f"minimax depth must be a positive whole number, not {param!r}")
+    if int(param) > MAX_DEPTH:
+        raise ValueError(f"minimax depth must be at most {MAX_DEPTH}, not {param!r}")
     return int(param), None
 
 
@@ -65,45 +67,37 @@ def _hash(board, player):
     return x
 
 
+# Numba note: a recursive function loaded from the cache segfaults when it was compiled
+# for more than one signature (numba issues #6061, #6713), so every call of `_search`
+# passes variables of one type (int64, never a literal constant). tests/test_search.py
+# checks that it has one signature.
+
+
 @njit(cache=True)
-def _search(
-    board,
-    player,
-    depth,
-    alpha,
-    beta,
-    rules,
-    tt_key,
-    tt_val,
-    tt_depth,
-    tt_flag,
-    tt_move,
-    counter,
-    node_limit,
-):
+def _search(board, player, depth, alpha, beta, rules, tt, counter, node_limit, boards, orders):
+    """Fail-soft alpha-beta; player 0's view. `tt` = (key, value, depth, flag, move)
+    arrays; `boards[d]`, `orders[d]` are the scratch rows of a node `d` plies from the
+    horizon (preallocated: no allocation per node)."""
     h, kalah, ec, rl = rules
+    tt_key, tt_val, tt_depth, tt_flag, tt_move = tt
     counter[0] += 1
     if engine.is_over(board, h, kalah):
         return engine.score_diff(board, h)
     if depth == 0 or counter[0] > node_limit:
         return board[h] - board[2 * h + 1]
     key = _hash(board, player)
-    slot = np.int64(key & np.uint64((1 << 20) - 1))
+    slot = np.int64(key & np.uint64(tt_key.shape[0] - 1))
     first = -1
     if tt_key[slot] == key:
         first = tt_move[slot]
         if tt_depth[slot] >= depth:
             v = tt_val[slot]
             f = tt_flag[slot]
-            if f == 0:
-                return v
-            if f == 1 and v >= beta:
-                return v
-            if f == 2 and v <= alpha:
+            if f == EXACT or (f == LOWER and v >= beta) or (f == UPPER and v <= alpha):
                 return v
     a0, b0 = alpha, beta
     lo = player * (h + 1)
-    order = np.empty(h, np.int64)
+    order = orders[depth]
     n = 0
     if first >= 0 and board[lo + first] > 0:
         order[0] = first
@@ -120,25 +114,13 @@ def _search(
             n += 1
     best = -INF if player == 0 else INF
     best_move = order[0]
-    child = np.empty_like(board)
+    child = boards[depth]
     for j in range(n):
         m = order[j]
         child[:] = board
         nxt = engine.play(child, player, m, h, kalah, ec, rl)
         v = _search(
-            child,
-            nxt,
-            depth - 1,
-            alpha,
-            beta,
-            rules,
-            tt_key,
-            tt_val,
-            tt_depth,
-            tt_flag,
-            tt_move,
-            counter,
-            node_limit,
+            child, nxt, depth - 1, alpha, beta, rules, tt, counter, node_limit, boards, orders
         )
         if player == 0:
             if v > best:
@@ -156,79 +138,95 @@ def _search(
         tt_depth[slot] = depth
         tt_move[slot] = best_move
         if best <= a0:
-            tt_flag[slot] = 2
+            tt_flag[slot] = UPPER
         elif best >= b0:
-            tt_flag[slot] = 1
+            tt_flag[slot] = LOWER
         else:
-            tt_flag[slot] = 0
+            tt_flag[slot] = EXACT
     return best
 
 
 @njit(cache=True)
-def _root(
-    board,
-    player,
-    depth,
-    rules,
-    tt_key,
-    tt_val,
-    tt_depth,
-    tt_flag,
-    tt_move,
-    counter,
-    node_limit,
-    exact,
-    values,
-):
+def _root(board, player, depth, rules, tt, counter, node_limit, exact, values, boards, orders):
     """Values (player 0's view) of each legal move into `values` (-INF-1 for illegal).
-    exact=False: only the best move's value is exact (others are bounds)."""
+
+    exact=True: every move searched with the full window, so every value is exact.
+    exact=False: the first move gets the full window, each later one a window just wide
+    enough that a value equal to the best so far is exact (values are whole numbers: for
+    player 0 (alpha-1, beta)), so a move that only ties the best as a bound (it may be
+    worse) never comes back equal to it. Values below the best are upper bounds.
+    """
     h, kalah, ec, rl = rules
     lo = player * (h + 1)
-    alpha, beta = -INF, INF
-    child = np.empty_like(board)
+    alpha = np.int64(-INF)
+    beta = np.int64(INF)
+    child = boards[depth]
     for m in range(h):
         values[m] = -INF - 1
         if board[lo + m] == 0:
             continue
         child[:] = board
         nxt = engine.play(child, player, m, h, kalah, ec, rl)
+        a, b = alpha, beta
         if exact:
-            v = _search(
-                child,
-                nxt,
-                depth - 1,
-                -INF,
-                INF,
-                rules,
-                tt_key,
-                tt_val,
-                tt_depth,
-                tt_flag,
-                tt_move,
-                counter,
-                node_limit,
-            )
+            a, b = np.int64(-INF), np.int64(INF)
+        elif player == 0 and alpha > -INF:
+            a = alpha - 1
+        elif player == 1 and beta < INF:
+            b = beta + 1
+        v = _search(child, nxt, depth - 1, a, b, rules, tt, counter, node_limit, boards, orders)
+        if player == 0:
+            alpha = max(alpha, v)
         else:
-            v = _search(
-                child,
-                nxt,
-                depth - 1,
-                alpha,
-                beta,
-                rules,
-                tt_key,
-                tt_val,
-                tt_depth,
-                tt_flag,
-                tt_move,
-                counter,
-                node_limit,
-            )
-            if player == 0:
-                alpha = max(alpha, v)
-            else:
-                beta = min(beta, v)
+            beta = min(beta, v)
         values[m] = v
+
+
+def _scratch(board: np.ndarray, houses: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-depth scratch rows for `_search`: child boards and move orders."""
+    return (
+        np.empty((MAX_DEPTH + 1, board.shape[0]), np.int64),
+        np.empty((MAX_DEPTH + 1, houses), np.int64),
+    )
+
+
+_warmed = False
+
+
+def _warm_up() -> None:
+    """Compile (or load from numba's cache) the search once, on a tiny game, so that the
+    first timed move does not pay for it."""
+    global _warmed
+    if not _warmed:
+        state = GameState.new(houses=2, seeds=1)
+        board, player, rules = engine.to_arrays(state)
+        values = np.empty(2, np.int64)
+        counter = np.zeros(1, np.int64)
+        _root(
+            board,
+            player,
+            2,
+            rules,
+            new_table(4),
+            counter,
+            2**62,
+            False,
+            values,
+            *_scratch(board, 2),
+        )
+        _warmed = True
+
+
+def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
+    """An empty transposition table of 2**bits entries: key, value, depth, flag, move."""
+    size = 1 << bits
+    return (
+        np.zeros(size, np.uint64),
+        np.zeros(size, np.int64),
+        np.full(size, -1, np.int64),
+        np.zeros(size, np.int64),
+        np.zeros(size, np.int64),
+    )
 
 
 class Minimax(Player):
@@ -245,23 +243,23 @@ class Minimax(Player):
         super().__init__(seed)
         if depth is None and seconds is None:
             depth, seconds = parse_param(param)
+        if depth is not None and not 0 < depth <= MAX_DEPTH:
+            raise ValueError(f"minimax depth must be 1..{MAX_DEPTH}, not {depth!r}")
+        if seconds is not None and not 0 < seconds < float("inf"):
+            raise ValueError(f"minimax time must be a positive number of seconds, not {seconds!r}")
         self.depth, self.seconds = depth, seconds
         self.evaluator = evaluate
-        size = 1 << TT_BITS
-        self.tt = (
-            np.zeros(size, np.uint64),
-            np.zeros(size, np.int64),
-            np.full(size, -1, np.int64),
-            np.zeros(size, np.int64),
-            np.zeros(size, np.int64),
-        )
+        self.tt = new_table()
         self.nodes = 0
         self.reached = 0
+        if evaluate is None:
+            _warm_up()
 
     # ----- the numba path --------------------------------------------------------------
 
     def _values(self, state: GameState, exact: bool) -> np.ndarray:
         board, player, rules = engine.to_arrays(state)
+        boards, orders = _scratch(board, state.houses)
         values = np.empty(state.houses, np.int64)
         best_values = values.copy()
         counter = np.zeros(1, np.int64)
@@ -277,7 +275,9 @@ class Minimax(Player):
                 if limit <= counter[0] // 2:  # the next depth would not finish
                     break
                 limit += counter[0]
-            _root(board, player, depth, rules, *self.tt, counter, limit, exact, values)
+            _root(
+                board, player, depth, rules, self.tt, counter, limit, exact, values, boards, orders
+            )
             if counter[0] > limit:
                 break
             best_values[:] = values

@@ -157,6 +157,17 @@ register(
         quick="nmcts:20000",
     ),
 )
+register(
+    "openspiel-mcts",
+    Entry(
+        "mancala.ai.openspiel_mcts:OpenSpielMCTS",
+        summary="OpenSpiel's C++ MCTS bot, random rollouts (Kalah(6,4) only; needs open_spiel)",
+        takes_param=True,
+        requires=("pyspiel",),
+        quick="openspiel-mcts:5000",
+        variants=("kalah",),
+    ),
+)
 for _net in ("nn1h128", "nn2h80", "nn3h80", "nns1h128", "nnx1h128", "nnx3h80", "cnns1h128"):
     register(  # the network zoo (mancala/nn_lib/zoo.py); offered when its weights exist
         _net,
