@@ -87,13 +87,15 @@ def main(argv: list[str] | None = None) -> int:
             check_solvable(GameState.new(args.variant))
         state = parse_position(args.position, options)
         check_solvable(state)
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         total = 2 * state.houses * state.seeds
         max_seeds = default_max_seeds(state.houses, total)
         if args.max_seeds is not None:
             max_seeds = min(args.max_seeds, total)
         solver = Solver(state.houses, state.empty_capture, max_seeds, tt_bits=args.tt_bits)
+        search_cpu = time.process_time()
         result = solver.solve(state, all_moves=args.all)
+        search_cpu = time.process_time() - search_cpu
     except ValueError as error:
         print(f"solve: {error}", file=sys.stderr)
         return 2
@@ -109,11 +111,11 @@ def main(argv: list[str] | None = None) -> int:
         print("every move: " + ", ".join(f"{m}: {v:+d}" for m, v in result["moves"].items()))
     seconds = result["seconds"]
     print(
-        f"search {seconds:.2f} s, {result['nodes']:,} nodes, "
+        f"search {seconds:.2f} s (CPU {search_cpu:.2f} s), {result['nodes']:,} nodes, "
         f"{result['nodes'] / max(seconds, 1e-9) / 1e6:.2f} M nodes/s; endgame database "
         f"({solver.max_seeds} seeds, {len(solver.db):,} boards): "
         + (f"built in {solver.db_seconds:.1f} s" if solver.db_seconds else "from the cache")
-        + f"; total {time.perf_counter() - began:.1f} s"
+        + f"; total {time.perf_counter() - began:.1f} s (CPU {time.process_time() - cpu:.1f} s)"
     )
     return 0
 

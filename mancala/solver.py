@@ -117,6 +117,17 @@ def _next_composition(b):
 
 
 @njit(cache=True)
+def _sides(b, h):
+    """Seeds in the mover's houses and in the opponent's."""
+    own = 0
+    other = 0
+    for i in range(h):
+        own += b[i]
+        other += b[h + i]
+    return own, other
+
+
+@njit(cache=True)
 def apply_move(b, m, h, ec):
     """Sow house m of the mover on relative board b (in place): (gain, code).
 
@@ -148,11 +159,7 @@ def apply_move(b, m, h, ec):
             gain += 1 + b[opposite]
             b[p] = 0
             b[opposite] = 0
-    own = 0
-    other = 0
-    for i in range(h):
-        own += b[i]
-        other += b[h + i]
+    own, other = _sides(b, h)
     if own == 0 or other == 0:
         for i in range(2 * h):
             b[i] = 0
@@ -178,11 +185,7 @@ def _db_value(b, h, ec, db, binom, scratch, depth):
     idx = rank(b, binom, 0)
     if db[idx] != UNKNOWN:
         return np.int64(db[idx])
-    own = 0
-    other = 0
-    for i in range(h):
-        own += b[i]
-        other += b[h + i]
+    own, other = _sides(b, h)
     if own == 0 or other == 0:
         best = own - other
     else:
@@ -507,40 +510,16 @@ def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, co
         m = order[j]
         gain = gains[m]
         a = max(alpha, best)
-        if codes[m] == 1:
+        if codes[m] == 1:  # the mover again: the same side's view, the window shifted
             boards[ply + 1, :] = kids[ply, m]
-            v = gain + _search(
-                boards,
-                kids,
-                work,
-                ply + 1,
-                a - gain,
-                beta - gain,
-                h,
-                ec,
-                nmax,
-                db,
-                binom,
-                tt,
-                counter,
-            )
-        else:
+            sign, lo, hi = 1, a - gain, beta - gain
+        else:  # the opponent: the board turned round, the window negated
             _swap_into(kids[ply, m], boards[ply + 1], h)
-            v = gain - _search(
-                boards,
-                kids,
-                work,
-                ply + 1,
-                gain - beta,
-                gain - a,
-                h,
-                ec,
-                nmax,
-                db,
-                binom,
-                tt,
-                counter,
-            )
+            sign, lo, hi = -1, gain - beta, gain - a
+        child_value = _search(
+            boards, kids, work, ply + 1, lo, hi, h, ec, nmax, db, binom, tt, counter
+        )
+        v = gain + sign * child_value
         if v > best:
             best, best_move = v, m
     size = 0
@@ -562,15 +541,10 @@ def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, co
 @njit(cache=True)
 def _trivial(board, h, nmax, db, binom):
     """The value of a relative board when it is over or in the database, else -INF."""
-    n = 0
-    own = 0
-    for i in range(2 * h):
-        n += board[i]
-    for i in range(h):
-        own += board[i]
-    if own == 0 or own == n:
-        return 2 * own - n
-    if n <= nmax:
+    own, other = _sides(board, h)
+    if own == 0 or other == 0:
+        return own - other
+    if own + other <= nmax:
         return np.int64(db[rank(board, binom, 0)])
     return -INF
 
