@@ -51,7 +51,6 @@ DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this 
 TT_BITS = 23
 NO_LIMIT = 1 << 62
 ETC_MARGIN = 2  # enhanced transposition cutoffs where more seeds than the database + this
-MAX_PLY = 400
 
 
 # ----- ranking ---------------------------------------------------------------------------
@@ -586,8 +585,8 @@ class Solver:
 
     The endgame database (`max_seeds`, default `default_max_seeds`) is loaded from
     `cache_dir` or built there on first use ("default": $MANCALA_CACHE_DIR or <repo>/cache;
-    None: built in memory only). The
-    transposition table (2**tt_bits entries) persists between calls.
+    None: built in memory only). The transposition table (2**tt_bits entries) persists
+    between calls.
     """
 
     def __init__(
@@ -610,6 +609,7 @@ class Solver:
         )
         self.tt_bits, self.progress = tt_bits, progress
         self._binom_for = -1
+        self._scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.nodes = 0
         self.budget = NO_LIMIT  # nodes the searches may still visit (see `solve`)
         self._new_table()
@@ -626,11 +626,18 @@ class Solver:
         return self.binom
 
     def _arrays(self, total: int):
+        """Per-ply scratch for a search from `total` seeds, as deep as a game can go: a
+        move that keeps every seed in the houses moves the mover's seeds forward, so at
+        most total*(houses-1) of them follow each other before a level is left."""
         k = 2 * self.houses
-        boards = np.zeros((MAX_PLY, k), np.int64)
-        kids = np.zeros((MAX_PLY, self.houses, k), np.int64)
-        work = np.zeros((MAX_PLY, 4, self.houses), np.int64)
-        return boards, kids, work
+        plies = (total - self.max_seeds + 1) * (total * (self.houses - 1) + 1) + 2
+        if self._scratch is None or len(self._scratch[0]) < plies:
+            self._scratch = (
+                np.zeros((plies, k), np.int64),
+                np.zeros((plies, self.houses, k), np.int64),
+                np.zeros((plies, 4, self.houses), np.int64),
+            )
+        return self._scratch
 
     def _check(self, state: GameState) -> None:
         check_solvable(state)
@@ -661,6 +668,9 @@ class Solver:
             return int(v)
         n = int(board.sum())
         lower, upper = -n, n
+        data = _probe(rank(board, self.binom, 0), self.tt)
+        if data >= 0:  # bounds proved by earlier searches
+            lower, upper = max(lower, _lower(data)), min(upper, _upper(data))
         g = min(max(guess, lower), upper)
         began = time.perf_counter()
         while lower < upper:
