@@ -157,12 +157,20 @@ def random_move(board, player, h, moves):
 
 @njit(cache=True)
 def random_playout(board, player, h, kalah, empty_capture, relay_limit, moves):
-    """Play random moves on `board` (in place) to the end; (score difference p0-p1, moves)."""
+    """Play random moves on `board` (in place) to the end; (score difference p0-p1, moves).
+
+    After a move the game is over exactly when the stores hold every seed (Kalah sweeps
+    the houses at the end; Sungka ends when the houses are empty): one sum, not two."""
     count = 0
-    while not is_over(board, h, kalah):
+    total = 0
+    for i in range(board.shape[0]):
+        total += board[i]
+    over = is_over(board, h, kalah)
+    while not over:
         move = random_move(board, player, h, moves)
         player = play(board, player, move, h, kalah, empty_capture, relay_limit)
         count += 1
+        over = board[h] + board[2 * h + 1] == total
     return score_diff(board, h), count
 
 

@@ -104,3 +104,12 @@ def test_random_games_count_every_game():
     assert moves > 500 * 10
     assert engine.random_games(board, player, *rules, 500, 7) == (wins0, wins1, draws, moves)
     assert board.tolist() == list(GameState.new().board)  # the start is left as it was
+
+
+def test_bench_verify_compares_moves_and_refuses_bad_counts(capsys):
+    from mancala import bench
+
+    assert bench.main(["--verify", "3000"]) == 0
+    assert "3,000 moves" in capsys.readouterr().out
+    assert bench.main(["--verify", "0"]) == 2
+    assert "at least 1" in capsys.readouterr().err

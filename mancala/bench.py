@@ -1,0 +1,228 @@
+"""Speed of the rules, the numba engine, OpenSpiel and the search players, on this machine.
+
+    python mancala/bench.py                 # the table (Kalah(6,4)), about a minute
+    python mancala/bench.py --games 20000   # more random games for the engines' rows
+    python mancala/bench.py --verify        # a million moves through engine and rules
+
+Every number comes from this one run, so the ratios compare like with like on a shared,
+noisy machine. Rates are per second of this process's CPU time (`time.process_time`:
+one core, and other jobs on the machine do not count against it); seconds a move are
+wall-clock, as a player's opponent sees them, and `minimax:t=1.0` stops by the wall clock. Random games are Kalah(6,4) from the opening, uniform legal moves, the
+same number of games through each engine. OpenSpiel (`pyspiel`) is optional: without
+it its rows are left out.
+
+`--verify` plays random games of Kalah(6,4) (both capture rules), Kalah(4,3) and Sungka
+through both `mancala.engine` and `mancala.game_state` until a million moves have been
+compared, board and player to move after every move, and reports the mismatches (it
+exits 1 if there is any).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import random
+import sys
+import time
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np
+
+from mancala import engine
+from mancala.ai.registry import make_player
+from mancala.game_state import GameState
+from mancala.match import play_game
+from mancala.tournament import _Timed
+
+DEFAULT_PLAYERS = ["minimax", "mcts", "nmcts", "greedy", "openspiel-mcts"]
+VERIFY_RULES = [
+    GameState.new("kalah"),
+    GameState.new("kalah", empty_capture=True),
+    GameState.new("kalah", houses=4, seeds=3),
+    GameState.new("sungka"),
+]
+
+
+def _say(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def rules_games(games: int, seed: int) -> tuple[float, int]:
+    """Seconds and moves for `games` random games through `game_state`."""
+    rng = random.Random(seed)
+    start, moves = GameState.new(), 0
+    began = time.process_time()
+    for _ in range(games):
+        state = start
+        while not state.is_over():
+            state = state.play(rng.choice(state.legal_moves()))
+            moves += 1
+    return time.process_time() - began, moves
+
+
+def engine_games(games: int, seed: int) -> tuple[float, int]:
+    """Seconds and moves for `games` random games through the numba engine."""
+    board, player, rules = engine.to_arrays(GameState.new())
+    engine.random_games(board, player, *rules, 10, seed)  # compile or load from cache
+    began = time.process_time()
+    *_, moves = engine.random_games(board, player, *rules, games, seed)
+    return time.process_time() - began, int(moves)
+
+
+def pyspiel_games(games: int, seed: int) -> tuple[float, int]:
+    """Seconds and moves for `games` random games of OpenSpiel's `mancala` via pyspiel."""
+    import pyspiel
+
+    game = pyspiel.load_game("mancala")
+    rng = random.Random(seed)
+    moves = 0
+    began = time.process_time()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+    return time.process_time() - began, moves
+
+
+def search_rates() -> list[tuple[str, str]]:
+    """Rows: minimax nodes/s and depth in 1 s, MCTS simulations/s, nmcts playouts/s."""
+    opening = GameState.new()
+    minimax = make_player("minimax:t=1.0", seed=0)
+    began = time.process_time()
+    minimax.choose_move(opening)
+    took = time.process_time() - began
+    rows = [
+        (
+            "minimax:t=1.0 from the opening",
+            f"{minimax.nodes / took:,.0f} nodes/s, depth {minimax.reached} "
+            f"({minimax.nodes:,} nodes in {took:.2f} s of CPU)",
+        )
+    ]
+    for spec, unit, count in (("mcts:200000", "simulations", 200_000),):
+        player = make_player("mcts:1000", seed=0)
+        player.choose_move(opening)  # compile or load from cache
+        player = make_player(spec, seed=0)
+        began = time.process_time()
+        player.choose_move(opening)
+        took = time.process_time() - began
+        rows.append((f"{spec} from the opening", f"{count / took:,.0f} {unit}/s"))
+    player = make_player("nmcts:1000", seed=0)
+    player.choose_move(opening)
+    player = make_player("nmcts:200000", seed=0)
+    began = time.process_time()
+    player.choose_move(opening)
+    took = time.process_time() - began
+    rows.append(("nmcts:200000 from the opening", f"{200_000 / took:,.0f} playouts/s"))
+    return rows
+
+
+def seconds_per_move(specs: list[str], games: int, seed: int) -> list[tuple[str, str]]:
+    """Rows: mean seconds a move of each player over `games` games against luck."""
+    rows = []
+    for spec in specs:
+        try:
+            player = make_player(spec, seed=seed)
+        except ValueError as error:  # e.g. openspiel-mcts without pyspiel
+            rows.append((f"{spec}: seconds a move", f"not measured ({error})"))
+            continue
+        player.choose_move(GameState.new())  # compile or load from cache
+        clock = {spec: [0.0, 0]}
+        timed = _Timed(player, clock)  # the tournament's stopwatch
+        for game in range(games):
+            play_game([timed, make_player("luck", seed=seed + game)], seed=seed)
+        rows.append(
+            (
+                f"{spec}: seconds a move",
+                f"{clock[spec][0] / clock[spec][1]:.4f} ({clock[spec][1]} moves)",
+            )
+        )
+    return rows
+
+
+def bench(games: int, timed_games: int, seed: int) -> str:
+    """The markdown table of one run."""
+    lines = ["| what | measured |", "|---|---|"]
+    _say(f"random games: {games} through each engine ...")
+    runs = {
+        "rules (game_state)": rules_games(games, seed),
+        "numba engine": engine_games(games, seed),
+    }
+    if importlib.util.find_spec("pyspiel") is not None:
+        runs["OpenSpiel mancala (pyspiel)"] = pyspiel_games(games, seed)
+    base = runs.get("OpenSpiel mancala (pyspiel)")
+    for name, (took, moves) in runs.items():
+        ratio = f", {base[0] / took:.2f}x pyspiel" if base else ""
+        lines.append(
+            f"| {name}: {games} random games | {games / took:,.0f} games/s, "
+            f"{moves / took:,.0f} moves/s{ratio} |"
+        )
+    _say("search players ...")
+    lines += [f"| {a} | {b} |" for a, b in search_rates()]
+    _say(f"seconds a move over {timed_games} game(s) against luck ...")
+    lines += [f"| {a} | {b} |" for a, b in seconds_per_move(DEFAULT_PLAYERS, timed_games, seed)]
+    return "\n".join(lines)
+
+
+def verify(target: int, seed: int) -> int:
+    """Random games through engine and rules until `target` moves; the mismatches."""
+    rng = random.Random(seed)
+    compared = mismatches = games = 0
+    began = last = time.perf_counter()
+    while compared < target:
+        start = VERIFY_RULES[games % len(VERIFY_RULES)]
+        games += 1
+        board, player, rules = engine.to_arrays(start)
+        state = start
+        while not state.is_over() and compared < target:
+            move = rng.choice(state.legal_moves())
+            player = engine.play(board, player, move, *rules)
+            state = state.play(move)
+            compared += 1
+            if player != state.player or not np.array_equal(board, state.board):
+                mismatches += 1
+                _say(f"mismatch after move {move}: rules {state.board} {state.player}")
+                board, player = engine.to_arrays(state)[:2]  # carry on from the rules
+        if engine.is_over(board, rules[0], rules[1]) != state.is_over():
+            mismatches += 1
+            _say(f"mismatch: the game is over by one and not the other: {state.board}")
+        if time.perf_counter() - last > 5:
+            last = time.perf_counter()
+            _say(f"{compared:,} moves compared in {games:,} games, {mismatches} mismatches")
+    took = time.perf_counter() - began
+    print(
+        f"{compared:,} moves in {games:,} random games (Kalah(6,4) both capture rules, "
+        f"Kalah(4,3), Sungka) compared move for move in {took:.0f} s: {mismatches} mismatches"
+    )
+    return mismatches
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=10_000, help="random games per engine")
+    parser.add_argument("--timed-games", type=int, default=1, help="games timed per player")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--verify",
+        nargs="?",
+        const=1_000_000,
+        type=int,
+        metavar="MOVES",
+        help="compare engine and rules over MOVES random moves (default a million)",
+    )
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.timed_games < 1 or (args.verify is not None and args.verify < 1):
+        print("bench: --games, --timed-games and --verify must be at least 1", file=sys.stderr)
+        return 2
+    if args.verify is not None:
+        return 1 if verify(args.verify, args.seed) else 0
+    print(f"Kalah(6,4), one process, {time.strftime('%Y-%m-%d %H:%M')}")
+    print(bench(args.games, args.timed_games, args.seed))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
