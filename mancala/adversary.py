@@ -21,6 +21,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mancala.nn_lib.training import practice_arguments, run_script
+from mancala.nn_lib.zoo import ZOO
 from mancala.random_train import make_pool
 from mancala.recorder import TRAINING_DIR
 
@@ -29,38 +31,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("a", help="a network of the zoo")
     parser.add_argument("b", help="another network of the zoo")
-    parser.add_argument("--batches", type=int, help="stop after this many batches")
-    parser.add_argument("--games", type=int, default=100, help="games a batch (100)")
-    parser.add_argument("--teacher", type=int, default=8, help="teacher search depth (8)")
-    parser.add_argument("--explore", type=float, default=0.1, help="random-move rate (0.1)")
-    parser.add_argument("--sample", type=int, default=100_000, help="examples a refit")
-    parser.add_argument("--out", type=Path, default=TRAINING_DIR / "adversary.jsonl")
-    parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
-    parser.add_argument("--seed", type=int, default=0)
+    practice_arguments(parser, TRAINING_DIR / "adversary.jsonl", 100)
     args = parser.parse_args(argv)
-    began = time.perf_counter()
-    try:
-        from mancala.nn_lib.zoo import ZOO
-
-        for name in (args.a, args.b):
-            if name not in ZOO:
-                raise ValueError(f"{name!r} is not a network of the zoo ({', '.join(ZOO)})")
-        if args.a == args.b:
-            raise ValueError("name two different networks")
-        if args.games < 2 or not 0 <= args.explore <= 1:
-            raise ValueError("--games must be at least 2 and --explore in 0..1")
-        return _run(args, began)
-    except ValueError as error:
-        print(f"adversary: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"\ninterrupted after {time.perf_counter() - began:.0f} s; recorded games are kept")
-        return 130
+    return run_script("adversary", lambda began: _run(args, began))
 
 
 def _run(args: argparse.Namespace, began: float) -> int:
     from mancala.nn_lib.training import Explorer, Practice
 
+    for name in (args.a, args.b):
+        if name not in ZOO:
+            raise ValueError(f"{name!r} is not a network of the zoo ({', '.join(ZOO)})")
+    if args.a == args.b:
+        raise ValueError("name two different networks")
+    if args.games < 2 or not 0 <= args.explore <= 1:
+        raise ValueError("--games must be at least 2 and --explore in 0..1")
     nets, players = make_pool([args.a, args.b], args.models, args.seed)
     practice = Practice(
         args.out, args.teacher, args.seed, read=sorted(args.out.parent.glob("*.jsonl"))

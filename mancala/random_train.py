@@ -24,6 +24,8 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mancala.nn_lib.training import practice_arguments, run_script
+from mancala.nn_lib.zoo import ZOO
 from mancala.recorder import TRAINING_DIR
 
 OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
@@ -54,34 +56,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "players", nargs="*", help="players (default: the zoo and " + ", ".join(OTHERS) + ")"
     )
-    parser.add_argument("--batches", type=int, help="stop after this many batches")
-    parser.add_argument("--games", type=int, default=240, help="games a batch (default 240)")
     parser.add_argument("--per-pairing", type=int, default=8, help="games a pairing (8)")
-    parser.add_argument("--teacher", type=int, default=8, help="teacher search depth (8)")
-    parser.add_argument("--explore", type=float, default=0.1, help="random-move rate (0.1)")
-    parser.add_argument("--sample", type=int, default=200_000, help="examples a refit")
     parser.add_argument("--epochs", type=int, default=1, help="epochs over the sample")
     parser.add_argument("--eval", type=int, default=20, help="openings a measurement (x2 seats)")
-    parser.add_argument("--out", type=Path, default=TRAINING_DIR / "random_train.jsonl")
-    parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
-    parser.add_argument("--seed", type=int, default=0)
+    practice_arguments(parser, TRAINING_DIR / "random_train.jsonl", 240)
     args = parser.parse_args(argv)
     if args.games < 1 or args.per_pairing < 1 or not 0 <= args.explore <= 1:
-        print("random_train: --games and --per-pairing must be positive, --explore in 0..1")
+        print(
+            "random_train: --games and --per-pairing must be positive, --explore in 0..1",
+            file=sys.stderr,
+        )
         return 2
-
-    from mancala.nn_lib.zoo import ZOO
-
     specs = args.players or [*ZOO, *OTHERS]
-    began = time.perf_counter()
-    try:
-        return _run(args, specs, began)
-    except ValueError as error:
-        print(f"random_train: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"\ninterrupted after {time.perf_counter() - began:.0f} s; recorded games are kept")
-        return 130
+    return run_script("random_train", lambda began: _run(args, specs, began))
 
 
 def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:

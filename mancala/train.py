@@ -34,12 +34,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int, default=500_000, help="positions held at once")
     parser.add_argument("--fresh", action="store_true", help="start from untrained weights")
     parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
+    parser.add_argument("--learning-rate", type=float, default=1e-3, help="Adam's (0.001)")
     parser.add_argument("--objective", choices=["policy", "values"], default="policy")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
-        if args.epochs < 1 or args.chunk < 1 or args.batch_size < 1:
-            raise ValueError("--epochs, --chunk and --batch-size must be positive")
+        if min(args.epochs, args.chunk, args.batch_size, args.learning_rate) <= 0:
+            raise ValueError("--epochs, --chunk, --batch-size and --learning-rate must be > 0")
         for path in args.paths:
             if not path.is_file():
                 raise ValueError(f"no such file: {path}")
@@ -67,6 +68,7 @@ def train(net, args: argparse.Namespace) -> int:
     else:
         _, loaded = net.load_or_fresh(args.seed)
         print(f"{net.name}: {'weights from ' + str(net.path) if loaded else 'fresh weights'}")
+    net.compile(args.learning_rate)
     rng = np.random.default_rng(args.seed)
     kept = None  # the only chunk, when everything fits in one
     began = time.perf_counter()

@@ -205,3 +205,14 @@ def test_random_train_survives_ctrl_c(tmp_path):
     assert all(len(g["values"]) == len(g["moves"]) for g in games)
     assert sorted(p.name for p in models.iterdir() if p.name.startswith(".")) == []
     network("nn1h128", models / "nn1h128.keras").load()
+
+
+def test_scripts_refuse_bad_arguments(capsys):
+    from mancala import adversary, random_train
+
+    assert adversary.main(["nn1h128", "nn1h128"]) == 2
+    assert adversary.main(["nn1h128", "greedy"]) == 2
+    assert random_train.main(["luck", "--explore", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "name two different networks" in err and "'greedy' is not a network" in err
+    assert "--explore in 0..1" in err

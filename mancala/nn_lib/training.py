@@ -12,6 +12,7 @@ import json
 import os
 import random
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -167,3 +168,30 @@ def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray
     chosen = np.where(mask, net.predict(rel), -np.inf).argmax(axis=1)
     best = np.where(mask, gains, -np.inf).max(axis=1)
     return 100.0 * float(np.mean(gains[np.arange(len(rel)), chosen] >= best))
+
+
+def practice_arguments(parser: Any, out: Path, games: int) -> None:
+    """The options random_train.py and adversary.py share."""
+    parser.add_argument("--batches", type=int, help="stop after this many batches")
+    parser.add_argument("--games", type=int, default=games, help=f"games a batch ({games})")
+    parser.add_argument("--teacher", type=int, default=8, help="teacher search depth (8)")
+    parser.add_argument("--explore", type=float, default=0.1, help="random-move rate (0.1)")
+    parser.add_argument("--sample", type=int, default=200_000, help="examples a refit")
+    parser.add_argument("--out", type=Path, default=out, help=f"games go here ({out.name})")
+    parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
+    parser.add_argument("--seed", type=int, default=0)
+
+
+def run_script(prog: str, body: Any) -> int:
+    """`body(began)`, with ValueError said as `prog: error` (2) and Ctrl+C as 130."""
+    import sys
+
+    began = time.perf_counter()
+    try:
+        return body(began)
+    except ValueError as error:
+        print(f"{prog}: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\ninterrupted after {time.perf_counter() - began:.0f} s; recorded games are kept")
+        return 130

@@ -1,0 +1,60 @@
+"""How long a zoo network takes to choose a move: one position, and batches (numpy),
+against Keras `predict_on_batch` of one position on the same network in the same run (the
+ratio column: how many times slower Keras is).
+
+    python -m mancala.nn_lib.bench            # every zoo network with weights
+    python -m mancala.nn_lib.bench nn1h128 --repeat 5000
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from mancala.game_state import GameState
+from mancala.match import random_opening
+
+
+def per_call(function, argument, repeat: int) -> float:
+    """Seconds a call of `function(argument)`, the best of 3 runs of `repeat` calls."""
+    best = float("inf")
+    for _ in range(3):
+        began = time.perf_counter()
+        for _ in range(repeat):
+            function(argument)
+        best = min(best, (time.perf_counter() - began) / repeat)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    from mancala.ai.network import NetworkPlayer
+    from mancala.nn_lib.encoders import mover_boards
+    from mancala.nn_lib.zoo import ZOO, has_weights
+
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", help="networks (default: all with weights)")
+    parser.add_argument("--repeat", type=int, default=2000)
+    args = parser.parse_args(argv)
+    names = args.names or [name for name in ZOO if has_weights(name)]
+    rng = random.Random(0)
+    states = [random_opening(GameState.new(), rng.randint(0, 20), rng)[0] for _ in range(400)]
+    states = [s for s in states if not s.is_over()][:256]
+    print("| network | one move (µs) | a move in a batch of 256 (µs) | Keras, one (µs) | ratio |")
+    print("|---|---|---|---|---|")
+    for name in names:
+        player = NetworkPlayer(network=name)
+        one = per_call(player.choose_move, states[0], args.repeat)
+        batch = per_call(player.choose_moves, states, max(1, args.repeat // 100))
+        x = player.net.encode(mover_boards(states[:1]))
+        keras_one = per_call(player.net.model.predict_on_batch, x, max(1, args.repeat // 20))
+        print(
+            f"| {name} | {1e6 * one:.0f} | {1e6 * batch / len(states):.1f} | "
+            f"{1e6 * keras_one:.0f} | {keras_one / one:.0f}x |"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
