@@ -195,6 +195,18 @@ def test_mcts_values_are_for_the_player_to_move():
     assert min(found["moves"].values()) > 0.9
 
 
+def test_mcts_rollout_policy_is_a_parameter():
+    from mancala.ai.mcts import MCTS
+
+    with pytest.raises(ValueError, match="unknown rollout policy 'network'"):
+        MCTS(rollout="network")
+    state = GameState.new().play(3)
+    random_rollouts = MCTS(seed=1, simulations=1500, rollout="random").evaluate(state)
+    greedy_rollouts = MCTS(seed=1, simulations=1500, rollout="greedy").evaluate(state)
+    assert random_rollouts != greedy_rollouts
+    assert sum(random_rollouts["visits"].values()) == 1500
+
+
 def wins_against_luck(spec: str, games: int, variant: str = "kalah") -> int:
     rng = random.Random(8)
     openings = [random_opening(GameState.new(variant), 2, rng) for _ in range(games)]

@@ -143,7 +143,7 @@ register(
     "mcts",
     Entry(
         "mancala.ai.mcts:MCTS",
-        summary="UCT Monte Carlo tree search, random rollouts (mcts:20000 simulations)",
+        summary="UCT Monte Carlo tree search, greedy rollouts (mcts:20000 simulations)",
         takes_param=True,
         quick="mcts:5000",
     ),
