@@ -50,7 +50,7 @@ DEFAULT_MAX_SEEDS = {6: 20}  # measured: see the README section on the solver
 DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this many boards
 TT_BITS = 23
 NO_LIMIT = 1 << 62
-ETC_MARGIN = 2  # enhanced transposition cutoffs where more seeds than the database + this
+ETC_MARGIN = 10  # enhanced transposition cutoffs only this far above the database (measured)
 
 
 # ----- ranking ---------------------------------------------------------------------------
