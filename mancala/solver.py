@@ -286,6 +286,7 @@ def save_database(path: Path, houses: int, max_seeds: int, empty_capture: bool, 
         with os.fdopen(fd, "wb") as f:
             f.write(header.ljust(HEADER_BYTES - 1) + b"\n")
             f.write(db.tobytes())
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; the cache is shared
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
