@@ -196,7 +196,7 @@ def test_random_train_survives_ctrl_c(tmp_path):
         time.sleep(0.2)
     time.sleep(1.5)  # into the next batch: playing, recording or refitting
     process.send_signal(signal.SIGINT)
-    output, _ = process.communicate(timeout=60)
+    output, _ = process.communicate(timeout=120)
     assert process.returncode == 130, output
     assert "interrupted" in output
     log = GameLog([out])

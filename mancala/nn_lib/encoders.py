@@ -18,6 +18,7 @@ array([4., 5., 5., 5., 5., 0.], dtype=float32)
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
@@ -27,6 +28,7 @@ SCALE = 8.0  # counts are divided by this (a house holds about 4 seeds)
 ONE_HOT_BINS = 16  # one-hot house counts 0..14, and 15 or more
 
 
+@lru_cache(maxsize=8)
 def rotation(houses: int) -> np.ndarray:
     """Index arrays (2, 2H+2): row p lists the absolute pits in player p's view order."""
     n = 2 * houses + 2
@@ -35,6 +37,9 @@ def rotation(houses: int) -> np.ndarray:
 
 def mover_boards(states: Sequence[GameState]) -> np.ndarray:
     """The boards of `states` from each mover's side, int64 (N, 2H+2)."""
+    if len(states) == 1:  # one position: a plain index, the fast path of a single move
+        state = states[0]
+        return np.array(state.board, dtype=np.int64)[rotation(state.houses)[state.player]][None]
     boards = np.array([state.board for state in states], dtype=np.int64)
     players = np.array([state.player for state in states], dtype=np.int64)
     return turn_boards(boards, players, states[0].houses)

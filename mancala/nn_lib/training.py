@@ -24,6 +24,7 @@ from mancala.game_state import GameState
 from mancala.match import play_games, random_opening
 from mancala.nn_lib.base import MODELS_DIR, Network
 from mancala.nn_lib.data import PositionReader, PositionStore, Teacher
+from mancala.recorder import _sigint_held as sigint_held
 from mancala.recorder import append_games
 
 
@@ -91,11 +92,12 @@ class Practice:
         return play_games([one, two], starts, openings=moves, on_game=keep)
 
     def refit(self, net: Network, sample: int, epochs: int, batch_size: int = 512) -> float:
-        """Fit `net` on at most `sample` recorded examples, save it; the loss."""
-        loss = net.fit(
-            *self.store.sample(sample, self.np_rng), epochs=epochs, batch_size=batch_size
-        )
-        net.save()
+        """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C waits until
+        the network is saved (interrupting TensorFlow mid-fit can hang the exit)."""
+        examples = self.store.sample(sample, self.np_rng)
+        with sigint_held():
+            loss = net.fit(*examples, epochs=epochs, batch_size=batch_size)
+            net.save()
         return loss
 
 
@@ -108,6 +110,9 @@ def win_rate(player: Player, opponent: Player, games: int, seed: int = 1) -> flo
         records = play_games(seated, starts, openings=moves)
         won += sum(record["winner"] == seat for record in records)
     return 100.0 * won / (2 * games)
+
+
+SMOOTH = 5  # the curve shows the mean of this many measurements (each 40 games is noisy)
 
 
 class LearningCurve:
@@ -141,8 +146,12 @@ class LearningCurve:
             for net in nets:
                 seen = [p for p in self.points if net in p["rates"].get(opponent, {})]
                 xs = [p["minutes"] for p in seen]
-                ax.plot(xs, [p["rates"][opponent][net] for p in seen], marker=".", label=net)
-            ax.set_title(f"win % against {opponent}")
+                ys = np.array([p["rates"][opponent][net] for p in seen])
+                smooth = (
+                    np.convolve(ys, np.ones(SMOOTH), "valid") / SMOOTH if len(ys) >= SMOOTH else ys
+                )
+                ax.plot(xs[len(xs) - len(smooth) :], smooth, label=net)
+            ax.set_title(f"win % against {opponent} (mean of {SMOOTH} measurements)")
             ax.set_xlabel("minutes of training")
             ax.set_ylim(0, 100)
             ax.grid(alpha=0.3)
