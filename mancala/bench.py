@@ -7,8 +7,9 @@
 Every number comes from this one run, so the ratios compare like with like on a shared,
 noisy machine. Rates are per second of this process's CPU time (`time.process_time`:
 one core, and other jobs on the machine do not count against it); seconds a move are
-wall-clock, as a player's opponent sees them, and `minimax:t=1.0` stops by the wall clock. Random games are Kalah(6,4) from the opening, uniform legal moves, the
-same number of games through each engine. OpenSpiel (`pyspiel`) is optional: without
+wall-clock, as a player's opponent sees them, and `minimax:t=1.0` stops by the wall
+clock. Random games are Kalah(6,4) from the opening, uniform legal moves, the same
+number of games through each engine. OpenSpiel (`pyspiel`) is optional: without
 it its rows are left out.
 
 `--verify` plays random games of Kalah(6,4) (both capture rules), Kalah(4,3) and Sungka
@@ -137,7 +138,7 @@ def seconds_per_move(specs: list[str], games: int, seed: int) -> list[tuple[str,
         rows.append(
             (
                 f"{spec}: seconds a move",
-                f"{clock[spec][0] / clock[spec][1]:.4f} ({clock[spec][1]} moves)",
+                f"{clock[spec][0] / clock[spec][1]:.3g} ({clock[spec][1]} moves, wall clock)",
             )
         )
     return rows
