@@ -195,6 +195,7 @@ class Network:
         os.close(fd)
         try:
             self.model.save(temp)
+            os.chmod(temp, 0o644)  # mkstemp makes it private; weights are for everyone
             os.replace(temp, path)
         finally:
             if os.path.exists(temp):

@@ -166,6 +166,7 @@ def _write_atomic(path: Path, text: str) -> None:
     try:
         with os.fdopen(fd, "w") as handle:
             handle.write(text)
+        os.chmod(temp, 0o644)
         os.replace(temp, path)
     finally:
         if os.path.exists(temp):
