@@ -162,18 +162,22 @@ def train(
     log=print,
 ) -> dict[str, Any]:
     """Train one net; save weights, curve PNG and JSON; a summary dict."""
-    import keras
-
-    from mancala.envs import MancalaEnv
-    from mancala.nn_lib.numpy_forward import NumpyForward
-
-    if episodes < 1 or eval_every < 1 or eval_games < 1:
-        raise ValueError("episodes, eval_every and eval_games must be at least 1")
+    if min(episodes, eval_every, eval_games, train_every, batch, target_every) < 1:
+        raise ValueError(
+            "episodes, eval_every, eval_games, train_every, batch and target_every must be "
+            "at least 1"
+        )
     if keep not in ("best", "last"):
         raise ValueError(f"keep must be 'best' or 'last', not {keep!r}")
     out = Path(out) if out else weights_path(variant, seat)
     if out.suffix != ".keras":
         raise ValueError(f"the output must be a .keras file, not {out}")
+    _limit_threads()
+    import keras
+
+    from mancala.envs import MancalaEnv
+    from mancala.nn_lib.numpy_forward import NumpyForward
+
     keras.utils.set_random_seed(seed)
     rng = np.random.default_rng(seed)
     env = MancalaEnv(variant, opponent=opponents[0], seat=seat)
@@ -297,7 +301,6 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for name in opponents:
             make_player(name)
-        _limit_threads()
         train(
             args.variant,
             SEATS.index(args.seat),
