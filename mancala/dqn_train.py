@@ -255,7 +255,7 @@ def train(
         "train_steps": trains,
         "kept": keep,
         "best_mean_win": best,
-        "weights": str(out),
+        "weights": out.name,
     }
     _write_json({"title": title, "summary": summary, "curve": curve}, out.with_suffix(".json"))
     log(f"saved {out} ({keep} evaluation, mean win {best:.1f}%) after {seconds:.0f} s")
