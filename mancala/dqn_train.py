@@ -26,7 +26,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -36,9 +35,11 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 
 import numpy as np
 
-from mancala.ai.dqn import SEATS, DQNPlayer, encode, masked_argmax, weights_path
+from mancala.ai.dqn import SEATS, DQNPlayer, encode, weights_path
+from mancala.atomic import atomic_path
 from mancala.dqn_eval import match_stats
 from mancala.game_state import GameState
+from mancala.nn_lib.base import import_keras, masked_argmax, save_keras
 
 EVAL_OPPONENTS = ("luck", "max", "exact")
 
@@ -65,25 +66,9 @@ def build_trainer(model, learning_rate: float):
     return trainer
 
 
-def save_model(model, path: str | os.PathLike) -> None:
-    """Save a .keras file atomically (temp file in the same folder, then rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(suffix=".keras", dir=path.parent)
-    os.close(fd)
-    try:
-        model.save(temp)
-        os.replace(temp, path)
-    finally:
-        if os.path.exists(temp):
-            os.remove(temp)
-
-
 def _write_json(data: Any, path: Path) -> None:
-    fd, temp = tempfile.mkstemp(suffix=".json", dir=path.parent)
-    with os.fdopen(fd, "w") as out:
-        json.dump(data, out, indent=1)
-    os.replace(temp, path)
+    with atomic_path(path, ".json") as temp:
+        temp.write_text(json.dumps(data, indent=1))
 
 
 class Replay:
@@ -172,8 +157,7 @@ def train(
     out = Path(out) if out else weights_path(variant, seat)
     if out.suffix != ".keras":
         raise ValueError(f"the output must be a .keras file, not {out}")
-    _limit_threads()
-    import keras
+    keras = import_keras()  # one TensorFlow thread: the machine is shared
 
     from mancala.envs import MancalaEnv
     from mancala.nn_lib.numpy_forward import NumpyForward
@@ -229,7 +213,7 @@ def train(
             mean_win = float(np.mean([point[name]["win"] for name in EVAL_OPPONENTS]))
             if keep == "last" or mean_win >= best:
                 best, best_weights = mean_win, model.get_weights()
-                save_model(model, out)
+                save_keras(model, out)
             elapsed = time.perf_counter() - began
             log(
                 f"episode {episode}/{episodes}  {elapsed:.0f} s  {steps} moves  "
@@ -242,7 +226,7 @@ def train(
             _write_json({"title": title, "curve": curve}, out.with_suffix(".json"))
             plot_curve(curve, out.with_suffix(".png"), title)
     model.set_weights(best_weights)
-    save_model(model, out)
+    save_keras(model, out)
     seconds = time.perf_counter() - began
     summary = {
         "variant": variant,
@@ -266,18 +250,6 @@ def _mask(state: GameState) -> np.ndarray:
     mask = np.zeros(state.houses, bool)
     mask[state.legal_moves()] = True
     return mask
-
-
-def _limit_threads() -> None:
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    import tensorflow as tf
-
-    try:
-        tf.config.threading.set_intra_op_parallelism_threads(1)
-        tf.config.threading.set_inter_op_parallelism_threads(1)
-    except RuntimeError:  # TensorFlow already started in this process: keep its threads
-        pass
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
 from typing import Any
+
+from mancala.atomic import atomic_path
 
 
 def save_figure(figure: Any, path: str | os.PathLike) -> None:
     """Write `figure` to `path` as PNG atomically (temp file, then rename)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(suffix=".png", dir=path.parent)
-    os.close(fd)
-    try:
+    with atomic_path(path, ".png") as temp:
         figure.savefig(temp, format="png", dpi=110, bbox_inches="tight")
-        os.replace(temp, path)
-    finally:
-        if os.path.exists(temp):
-            os.remove(temp)
 
 
 def win_rate_heatmap(result: dict[str, Any], path: str | os.PathLike) -> None:

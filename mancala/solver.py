@@ -30,7 +30,6 @@ import json
 import math
 import os
 import sys
-import tempfile
 import time
 import zlib
 from pathlib import Path
@@ -38,6 +37,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from mancala.atomic import atomic_path
 from mancala.game_state import GameState
 
 FORMAT = "mancala-kalah-endgame-db"
@@ -278,20 +278,10 @@ def cache_path(cache_dir: Path, houses: int, max_seeds: int, empty_capture: bool
 
 def save_database(path: Path, houses: int, max_seeds: int, empty_capture: bool, db) -> None:
     """Write header + values atomically (a temp file in the same folder, then os.replace)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     header = json.dumps(_header(houses, max_seeds, empty_capture, db)).encode()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(header.ljust(HEADER_BYTES - 1) + b"\n")
-            f.write(db.tobytes())
-        os.chmod(tmp, 0o644)  # mkstemp makes it private; the cache is shared
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    with atomic_path(path, ".tmp") as tmp, open(tmp, "wb") as f:
+        f.write(header.ljust(HEADER_BYTES - 1) + b"\n")
+        f.write(db.tobytes())
 
 
 def read_header(path: Path) -> dict | None:

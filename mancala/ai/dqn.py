@@ -26,6 +26,7 @@ import numpy as np
 
 from mancala.ai.base import Player, require_moves
 from mancala.game_state import DEFAULTS, GameState
+from mancala.nn_lib.base import masked_argmax
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 SEATS = ("first", "second")
@@ -70,11 +71,6 @@ def load_forward(path: Path, variant: str, seat: int):
     except Exception as error:  # a damaged or foreign file
         raise ValueError(f"cannot load DQN weights {path}: {error}") from None
     return NumpyForward(model)
-
-
-def masked_argmax(q: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """The legal action with the highest value in each row (illegal ones never win)."""
-    return np.where(legal, q, -np.inf).argmax(axis=1)
 
 
 def legal_mask(states: Sequence[GameState]) -> np.ndarray:

@@ -15,6 +15,7 @@ import numpy as np
 
 from mancala.ai.base import Player, require_moves
 from mancala.game_state import GameState
+from mancala.nn_lib.base import masked_argmax, soft_choice
 from mancala.nn_lib.zoo import network as zoo_network
 
 
@@ -44,11 +45,9 @@ class NetworkPlayer(Player):
             require_moves(state)
         values, legal = self.net.move_values(states)
         if self.temperature > 0:
-            logits = np.where(legal, values / self.temperature, -np.inf)
-            p = np.exp(logits - logits.max(axis=1, keepdims=True))
-            p /= p.sum(axis=1, keepdims=True)
+            p = soft_choice(values, legal, self.temperature)
             return [int(self.np_rng.choice(len(row), p=row)) for row in p]
-        return [int(m) for m in np.where(legal, values, -np.inf).argmax(axis=1)]
+        return [int(m) for m in masked_argmax(values, legal)]
 
     def choose_move(self, state: GameState) -> int:
         return self.choose_moves([state])[0]

@@ -13,13 +13,13 @@ A zoo network is a subclass that names itself, picks an encoder and its hidden l
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
+from mancala.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.nn_lib import encoders
 from mancala.nn_lib.numpy_forward import NumpyForward
@@ -77,6 +77,17 @@ def masked_policy_loss(y_true: Any, y_pred: Any) -> Any:
     logits = y_pred + (mask - 1.0) * 1e4
     log_p = logits - ops.logsumexp(logits, axis=-1, keepdims=True)
     return -ops.sum(target * mask * log_p, axis=-1)
+
+
+def save_keras(model: Any, path: str | os.PathLike) -> None:
+    """Write a Keras model to the .keras file `path` atomically (temp file, then rename)."""
+    with atomic_path(path, ".keras") as temp:
+        model.save(temp)
+
+
+def masked_argmax(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
+    """The legal move with the highest value in each row (illegal ones never win)."""
+    return np.where(legal, values, -np.inf).argmax(axis=1)
 
 
 def soft_choice(gains: np.ndarray, mask: np.ndarray, temperature: float) -> np.ndarray:
@@ -190,16 +201,7 @@ class Network:
     def save(self, path: str | os.PathLike | None = None) -> Path:
         """Write the model atomically (a temp file in the same folder, then a rename)."""
         path = Path(path) if path is not None else self.path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(suffix=".keras", prefix=f".{path.stem}-", dir=path.parent)
-        os.close(fd)
-        try:
-            self.model.save(temp)
-            os.chmod(temp, 0o644)  # mkstemp makes it private; weights are for everyone
-            os.replace(temp, path)
-        finally:
-            if os.path.exists(temp):
-                os.remove(temp)
+        save_keras(self.model, path)
         self.forward = NumpyForward(self.model)
         return path
 

@@ -9,9 +9,7 @@ against fixed opponents (the learning curve, mancala/models/learning_curve.json/
 from __future__ import annotations
 
 import json
-import os
 import random
-import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,9 +18,10 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import Player
+from mancala.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.match import play_games, random_opening
-from mancala.nn_lib.base import MODELS_DIR, Network
+from mancala.nn_lib.base import MODELS_DIR, Network, masked_argmax
 from mancala.nn_lib.data import PositionReader, PositionStore, Teacher
 from mancala.recorder import _sigint_held as sigint_held
 from mancala.recorder import append_games
@@ -126,7 +125,8 @@ class LearningCurve:
 
     def add(self, point: dict[str, Any]) -> None:
         self.points.append(point)
-        _write_atomic(self.path, json.dumps(self.points, indent=1))
+        with atomic_path(self.path) as temp:
+            temp.write_text(json.dumps(self.points, indent=1))
         self.plot(self.path.with_suffix(".png"))
 
     def plot(self, png: Path) -> None:
@@ -160,22 +160,9 @@ class LearningCurve:
         plt.close(figure)
 
 
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}-", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w") as handle:
-            handle.write(text)
-        os.chmod(temp, 0o644)
-        os.replace(temp, path)
-    finally:
-        if os.path.exists(temp):
-            os.remove(temp)
-
-
 def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> float:
     """% of positions where the network's move is one of the teacher's best moves."""
-    chosen = np.where(mask, net.predict(rel), -np.inf).argmax(axis=1)
+    chosen = masked_argmax(net.predict(rel), mask)
     best = np.where(mask, gains, -np.inf).max(axis=1)
     return 100.0 * float(np.mean(gains[np.arange(len(rel)), chosen] >= best))
 
