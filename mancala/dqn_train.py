@@ -17,7 +17,8 @@ the start of each episode (a copy costs about as much as a train step). Every
 `--eval-every` episodes the net (epsilon 0.01) plays `--eval-games` games against luck,
 max and exact: a progress line, and the learning curve (mean score and win rate, as the
 paper's figures 3 and 5) goes to a PNG and JSON beside the weights. The weights saved
-are those of the evaluation with the highest mean win rate (`--keep last`: the final).
+are those of the evaluation with the highest mean win rate (`--keep worst`: the highest
+lowest win rate of the three; `--keep last`: the final).
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ from mancala.game_state import GameState
 from mancala.nn_lib.base import import_keras, masked_argmax, save_keras
 
 EVAL_OPPONENTS = ("luck", "max", "exact")
+KEEP = {  # which evaluation's weights are saved: the one scoring highest by...
+    "best": lambda wins: float(np.mean(wins)),  # the mean win rate
+    "worst": lambda wins: float(min(wins)),  # the lowest win rate of the three
+    "last": lambda wins: float(np.mean(wins)),  # (any: each replaces the one before)
+}
 
 
 def build_model(houses: int, hidden: tuple[int, ...] = (128, 256)):
@@ -147,13 +153,13 @@ def train(
     log=print,
 ) -> dict[str, Any]:
     """Train one net; save weights, curve PNG and JSON; a summary dict."""
-    if min(episodes, eval_every, eval_games, train_every, batch, target_every) < 1:
+    if min(episodes, eval_every, eval_games, train_every, batch, target_every, replay_size) < 1:
         raise ValueError(
-            "episodes, eval_every, eval_games, train_every, batch and target_every must be "
-            "at least 1"
+            "episodes, eval_every, eval_games, train_every, batch, target_every and "
+            "replay_size must be at least 1"
         )
-    if keep not in ("best", "last"):
-        raise ValueError(f"keep must be 'best' or 'last', not {keep!r}")
+    if keep not in KEEP:
+        raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}")
     out = Path(out) if out else weights_path(variant, seat)
     if out.suffix != ".keras":
         raise ValueError(f"the output must be a .keras file, not {out}")
@@ -210,9 +216,9 @@ def train(
             for k, name in enumerate(EVAL_OPPONENTS):
                 point[name] = evaluate(act, variant, seat, name, eval_games, seed + 7919 * k)
             curve.append(point)
-            mean_win = float(np.mean([point[name]["win"] for name in EVAL_OPPONENTS]))
-            if keep == "last" or mean_win >= best:
-                best, best_weights = mean_win, model.get_weights()
+            score = KEEP[keep]([point[name]["win"] for name in EVAL_OPPONENTS])
+            if keep == "last" or score >= best:
+                best, best_weights = score, model.get_weights()
                 save_keras(model, out)
             elapsed = time.perf_counter() - began
             log(
@@ -238,11 +244,11 @@ def train(
         "moves": steps,
         "train_steps": trains,
         "kept": keep,
-        "best_mean_win": best,
+        "best_win": best,
         "weights": out.name,
     }
     _write_json({"title": title, "summary": summary, "curve": curve}, out.with_suffix(".json"))
-    log(f"saved {out} ({keep} evaluation, mean win {best:.1f}%) after {seconds:.0f} s")
+    log(f"saved {out} ({keep} evaluation, {keep} win {best:.1f}%) after {seconds:.0f} s")
     return summary
 
 
@@ -265,7 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-every", type=int, default=100)
     parser.add_argument("--eval-games", type=int, default=50)
     parser.add_argument("--train-every", type=int, default=1, help="agent moves per train step")
-    parser.add_argument("--keep", choices=("best", "last"), default="best")
+    parser.add_argument("--replay", type=int, default=2000, help="replay memory (moves)")
+    parser.add_argument("--keep", choices=tuple(KEEP), default="best")
     args = parser.parse_args(argv)
     opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
     from mancala.ai.registry import make_player
@@ -283,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
             eval_every=args.eval_every,
             eval_games=args.eval_games,
             train_every=args.train_every,
+            replay_size=args.replay,
             keep=args.keep,
             log=lambda line: print(line, flush=True),
         )

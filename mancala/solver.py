@@ -712,25 +712,32 @@ class Solver:
         me = state.player
         return state.board[state.store(me)] - state.board[state.store(1 - me)]
 
-    def solve(self, state: GameState, all_moves: bool = True, nodes: int | None = None) -> dict:
+    def solve(
+        self,
+        state: GameState,
+        all_moves: bool = True,
+        nodes: int | None = None,
+        guess: float = 0,
+    ) -> dict:
         """{"value", "moves": {move: value}, "best": [moves], "nodes", "seconds"}: final
         store differences for the mover. all_moves=False: "moves" holds the best only.
-        nodes: raise OutOfBudget rather than search more than this many nodes."""
+        nodes: raise OutOfBudget rather than search more than this many nodes.
+        guess: where MTD(f) starts (a final store difference); a close one saves passes."""
         self._check(state)
         self.budget = NO_LIMIT if nodes is None else nodes
         try:
-            return self._solve(state, all_moves)
+            return self._solve(state, all_moves, round(guess))
         finally:
             self.budget = NO_LIMIT
 
-    def _solve(self, state: GameState, all_moves: bool) -> dict:
+    def _solve(self, state: GameState, all_moves: bool, guess: int) -> dict:
         began, nodes = time.perf_counter(), self.nodes
         offset = self._offset(state)
         if state.is_over():
             return {"value": offset, "moves": {}, "best": [], "nodes": 0, "seconds": 0.0}
         children = self._children(state)
         values: dict[int, int] = {}
-        guess = self.value(relative_board(state))
+        guess = self.value(relative_board(state), guess - offset)
         for move, gain, code, child in children:
             if all_moves:
                 values[move] = self._move_value(gain, code, child, guess)

@@ -7,6 +7,9 @@
 Deterministic players would replay one game forever, so game i of every pairing starts
 from opening i: a few random plies drawn once per tournament from the seed. Both games
 of a pair of seats start from the same opening, so neither seat is favoured by it.
+Random plies can also give one side a won game before either player has moved;
+`--balanced SEEDS` keeps only openings that a depth-12 minimax search judges within
+SEEDS seeds of even, so the games measure the players rather than the dice.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 
 from tqdm import tqdm
 
+from mancala.ai.minimax import Minimax
 from mancala.ai.registry import make_player, tournament_players
 from mancala.board_art import house_label
 from mancala.game_state import GameState
@@ -32,18 +36,37 @@ from mancala.match import play_games, random_opening
 from mancala.ratings import fit_ratings
 from mancala.recorder import TRAINING_DIR, append_games
 
+BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
 
-def draw_openings(start: GameState, count: int, plies: int, seed: int) -> list[list[int]]:
-    """`count` openings of `plies` random moves from `start`, distinct while possible."""
+
+def draw_openings(
+    start: GameState, count: int, plies: int, seed: int, balanced: int | None = None
+) -> list[list[int]]:
+    """`count` openings of `plies` random moves from `start`, distinct while possible;
+    with `balanced`, only openings whose minimax value is within that many seeds of 0."""
+    if balanced is not None and balanced < 0:
+        raise ValueError(f"--balanced takes a number of seeds >= 0, not {balanced}")
     rng = random.Random(seed)
+    judge = Minimax(seed=seed, depth=BALANCE_DEPTH) if balanced is not None else None
     openings: list[list[int]] = []
     tries = 0
     while len(openings) < count:
-        moves = random_opening(start, plies, rng)[1]
+        state, moves = random_opening(start, plies, rng)
         tries += 1
+        if judge and abs(opening_value(judge, state)) > balanced and tries <= 100 * count:
+            continue
         if moves not in openings or tries > 20 * count:
             openings.append(moves)
     return openings
+
+
+def opening_value(judge: Minimax, state: GameState) -> float:
+    """The final store difference, first player's view, that `judge` expects."""
+    if state.is_over():
+        s0, s1 = state.scores()
+        return float(s0 - s1)
+    value = judge.evaluate(state)["value"]
+    return value if state.player == 0 else -value
 
 
 class _Timed:
@@ -73,6 +96,7 @@ def run_tournament(
     *,
     seed: int = 0,
     plies: int = 4,
+    balanced: int | None = None,
     record: Path | None = None,
     progress: bool = True,
 ) -> dict[str, Any]:
@@ -88,7 +112,7 @@ def run_tournament(
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     players = {spec: make_player(spec, seed=seed + i) for i, spec in enumerate(specs)}
-    openings = draw_openings(start, games, plies, seed)
+    openings = draw_openings(start, games, plies, seed, balanced)
     starts = [_replay(start, moves) for moves in openings]
     pairs = list(combinations(specs, 2))
     results = {a: {b: _tally() for b in specs if b != a} for a in specs}
@@ -126,6 +150,7 @@ def run_tournament(
         "games_per_seat": games,
         "seed": seed,
         "opening_plies": plies,
+        "balanced": balanced,
         "openings": openings,
         "players": specs,
         "results": results,
@@ -178,6 +203,11 @@ def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
         f"{result['opening_plies']} random plies (seed {result['seed']}), each played once "
         f"in each seat."
     )
+    if result.get("balanced") is not None:
+        head += (
+            f" Only openings that minimax:{BALANCE_DEPTH} judges within "
+            f"{result['balanced']} seeds of even."
+        )
     if len(openings) > limit:
         return head + " --json lists them all."
     shown = "; ".join(
@@ -197,6 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--empty-capture", action="store_true", help="Kalah: capture lone seeds")
     parser.add_argument("--seed", type=int, default=0, help="random seed (openings, players)")
     parser.add_argument("--plies", type=int, default=4, help="random plies of each opening")
+    parser.add_argument(
+        "--balanced",
+        type=int,
+        metavar="SEEDS",
+        help=f"only openings that minimax:{BALANCE_DEPTH} judges within SEEDS seeds of even",
+    )
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument(
         "--record",
@@ -214,7 +250,13 @@ def main(argv: list[str] | None = None) -> int:
         start = GameState.new(args.variant, **options)
         specs = args.players or tournament_players(args.variant)
         result = run_tournament(
-            specs, args.games, start, seed=args.seed, plies=args.plies, record=args.record
+            specs,
+            args.games,
+            start,
+            seed=args.seed,
+            plies=args.plies,
+            balanced=args.balanced,
+            record=args.record,
         )
     except ValueError as error:
         print(f"tournament: {error}", file=sys.stderr)

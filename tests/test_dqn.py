@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 
 import numpy as np
@@ -24,7 +25,7 @@ def trained(tmp_path_factory):
     lines = []
     summary = train(
         "sungka", 0, episodes=3, seed=1, out=out, eval_every=2, eval_games=2, batch=16,
-        log=lines.append,
+        replay_size=500, keep="worst", log=lines.append,
     )  # fmt: skip
     return out, summary, lines
 
@@ -37,6 +38,9 @@ def test_training_saves_weights_curve_and_plot(trained):
     assert summary["episodes"] == 3
     assert lines[0].startswith("episode 2/3") and "luck: win" in lines[0]
     assert lines[-1].startswith("saved ")
+    curve = json.loads(out.with_suffix(".json").read_text())["curve"]
+    worst = [min(p[name]["win"] for name in ("luck", "max", "exact")) for p in curve]
+    assert summary["kept"] == "worst" and summary["best_win"] == max(worst)
 
 
 def test_saved_net_predicts_the_same_in_keras_and_numpy(trained):

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mancala.game_state import GameState
 from mancala.recorder import GameLog
 from mancala.tournament import draw_openings, main, run_tournament, win_rate_table
@@ -81,3 +83,24 @@ def test_runs_as_a_file_and_as_a_module():
         )
         assert done.returncode == 0, done.stderr
         assert "| luck |" in done.stdout
+
+
+def test_balanced_openings_are_judged_even_and_bad_bounds_refused():
+    from mancala.ai.minimax import Minimax
+    from mancala.tournament import opening_value
+
+    start = GameState.new()
+    judge = Minimax(seed=0, depth=12)
+    openings = draw_openings(start, 12, 4, seed=2, balanced=2)
+    assert len(openings) == 12
+    assert all(abs(opening_value(judge, _play(start, m))) <= 2 for m in openings)
+    unscreened = [opening_value(judge, _play(start, m)) for m in draw_openings(start, 40, 4, 2)]
+    assert max(abs(v) for v in unscreened) > 2  # the screen had something to remove
+    with pytest.raises(ValueError, match="--balanced"):
+        draw_openings(start, 2, 4, seed=0, balanced=-1)
+
+
+def _play(state, moves):
+    for move in moves:
+        state = state.play(move)
+    return state

@@ -2,11 +2,12 @@
 `mancala.solver`.
 
 It plays a move of the position's exact value (the final store difference with perfect
-play from both sides), ties broken at random by its seed. Plain `solver` searches as
-long as it takes (about a minute and a half from the opening of Kalah(6,4), well under a
-second once some 30 seeds are left); `solver:t=0.25` gives up the exact search after
-about that many seconds' worth of nodes and plays `minimax:t=SECONDS`'s move instead,
-so it is perfect wherever it can prove a value in time (the tournament's quick form).
+play from both sides), ties broken at random by its seed. It looks first in the opening
+book of `mancala.solver_book` (the game's first three turns, where proofs take seconds
+to a minute). Plain `solver` then searches as long as it takes (MTD(f) starting from
+minimax:10's value); `solver:t=0.25` gives up the exact search after about that many
+seconds' worth of nodes and plays `minimax:t=SECONDS`'s move instead, so it is perfect
+wherever it can prove a value in time (the tournament's quick form).
 
 Kalah only. The endgame database of the board size and capture rule is loaded from the
 cache (<repo>/cache/, or $MANCALA_CACHE_DIR), or built there on first use (Kalah(6,*):
@@ -30,9 +31,12 @@ from mancala.solver import (
     default_max_seeds,
     header_matches,
 )
+from mancala.solver_book import book_key, load_book
 
 NODES_PER_SECOND = 600_000  # a first guess of the search's speed; measured as it plays
+GUESS_ABOVE, GUESS_DEPTH = 32, 10  # minimax:10 guesses the value above 32 seeds (measured)
 _SOLVERS: dict[tuple[int, bool, int], Solver] = {}
+_BOOKS: dict[tuple[int, int, bool], dict] = {}
 
 
 def shared_solver(state: GameState) -> Solver:
@@ -42,6 +46,15 @@ def shared_solver(state: GameState) -> Solver:
     if key not in _SOLVERS:
         _SOLVERS[key] = Solver(state.houses, state.empty_capture, n)
     return _SOLVERS[key]
+
+
+def shared_book(state: GameState) -> dict:
+    """The opening book of `state`'s board, seeds and rule ({} if none ships)."""
+    key = (state.houses, state.seeds, state.empty_capture)
+    if key not in _BOOKS:
+        start = GameState.new("kalah", houses=key[0], seeds=key[1], empty_capture=key[2])
+        _BOOKS[key] = load_book(start)
+    return _BOOKS[key]
 
 
 def database_ready(houses: int = 6, empty_capture: bool = False) -> bool:
@@ -83,20 +96,33 @@ class PerfectPlayer(Player):
         self.seconds = parse_param(param)
         self.solver = solver  # None: the shared solver of each position's rules
         self.fallback: Minimax | None = None
+        self.guesser: Minimax | None = None
         self.rate = NODES_PER_SECOND
 
     def _solver(self, state: GameState) -> Solver:
         check_solvable(state)
         return self.solver or shared_solver(state)
 
+    def _guess(self, state: GameState) -> float:
+        """Where the exact search starts: minimax's value where the proof is long."""
+        if sum(state.side(0)) + sum(state.side(1)) <= GUESS_ABOVE:
+            return 0.0
+        if self.guesser is None:
+            self.guesser = Minimax(seed=0, depth=GUESS_DEPTH)
+        return self.guesser.evaluate(state)["value"]
+
     def choose_move(self, state: GameState) -> int:
         require_moves(state)
         solver = self._solver(state)
+        entry = shared_book(state).get(book_key(state))
+        if entry is not None:
+            return self.rng.choice(entry["best"])
+        guess = self._guess(state)
         if self.seconds is None:
-            return self.rng.choice(sorted(solver.solve(state, all_moves=False)["best"]))
+            return self.rng.choice(sorted(solver.solve(state, False, guess=guess)["best"]))
         began, nodes = time.perf_counter(), solver.nodes
         try:
-            best = solver.solve(state, all_moves=False, nodes=int(self.seconds * self.rate))
+            best = solver.solve(state, False, int(self.seconds * self.rate), guess)
             return self.rng.choice(sorted(best["best"]))
         except OutOfBudget:
             spent = time.perf_counter() - began

@@ -1,0 +1,157 @@
+"""The solver's opening book: exact values and best moves of the positions near the opening.
+
+    python -m mancala.solver_book                    # Kalah(6,4), standard capture
+    python -m mancala.solver_book --empty-capture
+
+The proofs a `solver` player needs in its first turns are the expensive ones (the
+opening of Kalah(6,4) is a 34 M-node proof, about 20 s); later positions take well under
+a second. The book holds every position where the player can be to move in the game's
+first three turns: as first player, the opening, the positions its value-optimal moves
+lead to and those after every reply; as second player, those after every first turn of
+the opponent. The player looks
+there before it searches. Entries are relative boards (the mover's houses, then the
+opponent's) with their value (seeds the mover still gains, perfect play) and best moves.
+
+The books of Kalah(6,4) ship in mancala/models/. A book is JSON with a header; one that
+does not parse or is for other rules is ignored with a warning, never trusted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+if __package__ in (None, ""):  # run as a file: make the repo root importable
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tqdm import tqdm
+
+from mancala.atomic import atomic_path
+from mancala.game_state import GameState
+from mancala.solver import TT_BITS, Solver, relative_board
+
+FORMAT = "mancala-kalah-book"
+BOOK_DIR = Path(__file__).resolve().parent / "models"
+
+Entry = dict  # {"value": int, "best": [moves]}
+
+
+def book_key(state: GameState) -> str:
+    """The position's relative board as text: '4,4,0,5,...'."""
+    return ",".join(str(int(c)) for c in relative_board(state))
+
+
+def book_path(start: GameState, folder: Path = BOOK_DIR) -> Path:
+    """Where the book of `start`'s board size, seeds and capture rule lives."""
+    rule = "ec" if start.empty_capture else "std"
+    return folder / f"solver-book-h{start.houses}-s{start.seeds}-{rule}.json"
+
+
+def _header(start: GameState) -> dict:
+    return {"format": FORMAT, "houses": start.houses, "empty_capture": start.empty_capture}
+
+
+def load_book(start: GameState, path: Path | None = None) -> dict[str, Entry]:
+    """The book of `start`'s rules, or {} when there is none (a bad file: also a warning)."""
+    path = path or book_path(start)
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text())
+        if {k: data.get(k) for k in _header(start)} != _header(start):
+            raise ValueError("it is for other rules")
+        positions = data["positions"]
+        for key, entry in positions.items():
+            if not (isinstance(entry["value"], int) and entry["best"]):
+                raise ValueError(f"entry {key} is malformed")
+        return positions
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        warnings.warn(f"ignoring the solver book {path}: {error}", stacklevel=2)
+        return {}
+
+
+def save_book(start: GameState, positions: dict[str, Entry], path: Path | None = None) -> Path:
+    """Write the book atomically; its path."""
+    path = path or book_path(start)
+    with atomic_path(path, ".json") as temp:
+        temp.write_text(
+            json.dumps({**_header(start), "positions": positions}, separators=(",", ":"))
+        )
+    return path
+
+
+def book_positions(
+    start: GameState, solve: Callable[[GameState], Entry], turns: int = 3
+) -> dict[str, Entry]:
+    """Every position where a value-optimal player moves in the game's first `turns`
+    turns (a turn ends when the other player is to move), from either seat, with
+    `solve`'s entry."""
+    book: dict[str, Entry] = {}
+
+    def walk(state: GameState, seat: int, turn: int) -> None:
+        if state.is_over() or turn >= turns:
+            return
+        if state.player == seat:
+            key = book_key(state)
+            if key not in book:
+                book[key] = solve(state)
+            moves = book[key]["best"]
+        else:
+            moves = state.legal_moves()
+        for move in moves:
+            child = state.play(move)
+            walk(child, seat, turn + (child.player != state.player))
+
+    for seat in (0, 1):
+        walk(start, seat, 0)
+    return book
+
+
+def build_book(start: GameState, solver: Solver | None = None, progress: bool = True) -> dict:
+    """Solve the book positions of `start`'s rules (a progress bar) and return the book."""
+    solver = solver or Solver(
+        start.houses, start.empty_capture, tt_bits=TT_BITS + 1, progress=False
+    )
+    bar = tqdm(unit="position", disable=not progress, file=sys.stderr)
+
+    def solve(state: GameState) -> Entry:
+        result = solver.solve(state, all_moves=False)
+        me = state.player
+        offset = state.board[state.store(me)] - state.board[state.store(1 - me)]
+        bar.update()
+        return {"value": result["value"] - offset, "best": sorted(result["best"])}
+
+    try:
+        return book_positions(start, solve)
+    finally:
+        bar.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--houses", type=int, default=6)
+    parser.add_argument("--seeds", type=int, default=4)
+    parser.add_argument("--empty-capture", action="store_true", help="capture lone seeds too")
+    parser.add_argument("--out", type=Path, help="the book's path (default mancala/models/)")
+    args = parser.parse_args(argv)
+    try:
+        start = GameState.new(
+            "kalah", houses=args.houses, seeds=args.seeds, empty_capture=args.empty_capture
+        )
+    except ValueError as error:
+        print(f"solver_book: {error}", file=sys.stderr)
+        return 2
+    began = time.perf_counter()
+    positions = build_book(start)
+    path = save_book(start, positions, args.out)
+    print(f"{len(positions)} positions solved in {time.perf_counter() - began:.0f} s: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
