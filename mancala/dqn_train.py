@@ -158,6 +158,8 @@ def train(
             "episodes, eval_every, eval_games, train_every, batch, target_every and "
             "replay_size must be at least 1"
         )
+    if not 0 < learning_rate < 1:
+        raise ValueError(f"the learning rate must be between 0 and 1, not {learning_rate}")
     if keep not in KEEP:
         raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}")
     out = Path(out) if out else weights_path(variant, seat)
@@ -272,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--eval-games", type=int, default=50)
     parser.add_argument("--train-every", type=int, default=1, help="agent moves per train step")
     parser.add_argument("--replay", type=int, default=2000, help="replay memory (moves)")
+    parser.add_argument("--learning-rate", type=float, default=5e-4, help="Adam's")
     parser.add_argument("--keep", choices=tuple(KEEP), default="best")
     args = parser.parse_args(argv)
     opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
@@ -291,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
             eval_games=args.eval_games,
             train_every=args.train_every,
             replay_size=args.replay,
+            learning_rate=args.learning_rate,
             keep=args.keep,
             log=lambda line: print(line, flush=True),
         )
