@@ -6,9 +6,8 @@
 The proofs a `solver` player needs in its first turns are the expensive ones (the
 opening of Kalah(6,4) is a 34 M-node proof, about 20 s); later positions take well under
 a second. The book holds every position where the player can be to move in the game's
-first three turns: as first player, the opening, the positions its value-optimal moves
-lead to and those after every reply; as second player, those after every first turn of
-the opponent. The player looks
+first two turns: as first player, the opening and the positions its value-optimal moves
+lead to; as second player, those after every first turn of the opponent. The player looks
 there before it searches. Entries are relative boards (the mover's houses, then the
 opponent's) with their value (seeds the mover still gains, perfect play) and best moves.
 
@@ -31,11 +30,14 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 
 from tqdm import tqdm
 
+from mancala.ai.minimax import Minimax
 from mancala.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.solver import TT_BITS, Solver, relative_board
 
 FORMAT = "mancala-kalah-book"
+TURNS = 2  # the game's first turns whose positions are in the book
+GUESS_ABOVE, GUESS_DEPTH = 32, 10  # minimax:10 guesses the value above 32 seeds (measured)
 BOOK_DIR = Path(__file__).resolve().parent / "models"
 
 Entry = dict  # {"value": int, "best": [moves]}
@@ -86,7 +88,7 @@ def save_book(start: GameState, positions: dict[str, Entry], path: Path | None =
 
 
 def book_positions(
-    start: GameState, solve: Callable[[GameState], Entry], turns: int = 3
+    start: GameState, solve: Callable[[GameState], Entry], turns: int = TURNS
 ) -> dict[str, Entry]:
     """Every position where a value-optimal player moves in the game's first `turns`
     turns (a turn ends when the other player is to move), from either seat, with
@@ -112,22 +114,43 @@ def book_positions(
     return book
 
 
-def build_book(start: GameState, solver: Solver | None = None, progress: bool = True) -> dict:
-    """Solve the book positions of `start`'s rules (a progress bar) and return the book."""
+def first_guess(state: GameState, judge: Minimax) -> float:
+    """Where MTD(f) should start: `judge`'s value where the proof is long, else 0."""
+    if sum(state.side(0)) + sum(state.side(1)) <= GUESS_ABOVE:
+        return 0.0
+    return judge.evaluate(state)["value"]
+
+
+def build_book(
+    start: GameState,
+    path: Path | None = None,
+    solver: Solver | None = None,
+    turns: int = TURNS,
+    progress: bool = True,
+) -> dict[str, Entry]:
+    """Solve the book positions of `start`'s rules (a progress bar), adding each to the
+    book at `path` as it is solved (an interrupted build keeps what it has); the book."""
+    path = path or book_path(start)
+    book = load_book(start, path)
     solver = solver or Solver(
         start.houses, start.empty_capture, tt_bits=TT_BITS + 1, progress=False
     )
+    judge = Minimax(seed=0, depth=GUESS_DEPTH)
     bar = tqdm(unit="position", disable=not progress, file=sys.stderr)
 
     def solve(state: GameState) -> Entry:
-        result = solver.solve(state, all_moves=False)
-        me = state.player
-        offset = state.board[state.store(me)] - state.board[state.store(1 - me)]
+        key = book_key(state)
+        if key not in book:
+            result = solver.solve(state, all_moves=False, guess=first_guess(state, judge))
+            me = state.player
+            offset = state.board[state.store(me)] - state.board[state.store(1 - me)]
+            book[key] = {"value": result["value"] - offset, "best": sorted(result["best"])}
+            save_book(start, book, path)
         bar.update()
-        return {"value": result["value"] - offset, "best": sorted(result["best"])}
+        return book[key]
 
     try:
-        return book_positions(start, solve)
+        return book_positions(start, solve, turns)
     finally:
         bar.close()
 
@@ -137,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--houses", type=int, default=6)
     parser.add_argument("--seeds", type=int, default=4)
     parser.add_argument("--empty-capture", action="store_true", help="capture lone seeds too")
+    parser.add_argument(
+        "--turns", type=int, default=TURNS, help=f"the game's first turns ({TURNS})"
+    )
     parser.add_argument("--out", type=Path, help="the book's path (default mancala/models/)")
     args = parser.parse_args(argv)
     try:
@@ -147,9 +173,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"solver_book: {error}", file=sys.stderr)
         return 2
     began = time.perf_counter()
-    positions = build_book(start)
-    path = save_book(start, positions, args.out)
-    print(f"{len(positions)} positions solved in {time.perf_counter() - began:.0f} s: {path}")
+    path = args.out or book_path(start)
+    positions = build_book(start, path, turns=args.turns)
+    print(f"{len(positions)} positions in {time.perf_counter() - began:.0f} s: {path}")
     return 0
 
 

@@ -20,8 +20,11 @@ def small_solver() -> Solver:
 
 
 @pytest.fixture(scope="module")
-def book():
-    return build_book(START, small_solver(), progress=False)
+def book(tmp_path_factory):
+    path = tmp_path_factory.mktemp("book") / "book.json"
+    book = build_book(START, path, small_solver(), progress=False)
+    assert load_book(START, path) == book  # written as it was built
+    return book
 
 
 def test_every_book_entry_is_the_exact_value_and_best_moves(book):
@@ -101,3 +104,13 @@ def test_any_first_guess_gives_the_same_exact_value():
             continue
         values = {small_solver().solve(state, False, guess=g)["value"] for g in (-20, -3, 0, 4, 24)}
         assert len(values) == 1
+
+
+def test_a_build_resumes_from_the_book_on_disk(tmp_path):
+    path = tmp_path / "book.json"
+    first = build_book(START, path, small_solver(), turns=1, progress=False)
+    again = small_solver()
+    assert build_book(START, path, again, turns=1, progress=False) == first
+    assert again.nodes == 0  # nothing searched again
+    more = build_book(START, path, again, progress=False)
+    assert set(first) < set(more) and again.nodes > 0

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mancala.ai.base import Player
+from mancala.nn_lib.zoo import ZOO
 
 
 @dataclass(frozen=True)
@@ -168,7 +169,7 @@ register(
         variants=("kalah",),
     ),
 )
-for _net in ("nn1h128", "nn2h80", "nn3h80", "nns1h128", "nnx1h128", "nnx3h80", "cnns1h128"):
+for _net in ZOO:
     register(  # the network zoo (mancala/nn_lib/zoo.py); offered when its weights exist
         _net,
         Entry(

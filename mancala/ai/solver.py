@@ -3,7 +3,7 @@
 
 It plays a move of the position's exact value (the final store difference with perfect
 play from both sides), ties broken at random by its seed. It looks first in the opening
-book of `mancala.solver_book` (the game's first three turns, where proofs take seconds
+book of `mancala.solver_book` (the game's first two turns, where proofs take seconds
 to a minute). Plain `solver` then searches as long as it takes (MTD(f) starting from
 minimax:10's value); `solver:t=0.25` gives up the exact search after about that many
 seconds' worth of nodes and plays `minimax:t=SECONDS`'s move instead, so it is perfect
@@ -31,10 +31,9 @@ from mancala.solver import (
     default_max_seeds,
     header_matches,
 )
-from mancala.solver_book import book_key, load_book
+from mancala.solver_book import GUESS_DEPTH, book_key, first_guess, load_book
 
 NODES_PER_SECOND = 600_000  # a first guess of the search's speed; measured as it plays
-GUESS_ABOVE, GUESS_DEPTH = 32, 10  # minimax:10 guesses the value above 32 seeds (measured)
 _SOLVERS: dict[tuple[int, bool, int], Solver] = {}
 _BOOKS: dict[tuple[int, int, bool], dict] = {}
 
@@ -103,21 +102,15 @@ class PerfectPlayer(Player):
         check_solvable(state)
         return self.solver or shared_solver(state)
 
-    def _guess(self, state: GameState) -> float:
-        """Where the exact search starts: minimax's value where the proof is long."""
-        if sum(state.side(0)) + sum(state.side(1)) <= GUESS_ABOVE:
-            return 0.0
-        if self.guesser is None:
-            self.guesser = Minimax(seed=0, depth=GUESS_DEPTH)
-        return self.guesser.evaluate(state)["value"]
-
     def choose_move(self, state: GameState) -> int:
         require_moves(state)
         solver = self._solver(state)
         entry = shared_book(state).get(book_key(state))
         if entry is not None:
             return self.rng.choice(entry["best"])
-        guess = self._guess(state)
+        if self.guesser is None:
+            self.guesser = Minimax(seed=0, depth=GUESS_DEPTH)
+        guess = first_guess(state, self.guesser)
         if self.seconds is None:
             return self.rng.choice(sorted(solver.solve(state, False, guess=guess)["best"]))
         began, nodes = time.perf_counter(), solver.nodes

@@ -61,6 +61,13 @@ class NNX3H80(Network):
     encode = staticmethod(encoders.one_hot)
 
 
+class NNX2H256(Network):
+    """Dense, two hidden layers of 256; one-hot house counts (the zoo's biggest)."""
+
+    name, hidden = "nnx2h256", (256, 256)
+    encode = staticmethod(encoders.one_hot)
+
+
 class CNNS1H128(Network):
     """Conv1D (32 filters of width 3) over the two rows of houses, opposite houses
     aligned, then dense 128; houses only."""
@@ -77,7 +84,7 @@ class CNNS1H128(Network):
 
 
 ZOO: dict[str, type[Network]] = {
-    cls.name: cls for cls in (NN1H128, NN2H80, NN3H80, NNS1H128, NNX1H128, NNX3H80, CNNS1H128)
+    cls.name: cls for cls in (NN1H128, NN2H80, NN3H80, NNS1H128, NNX1H128, NNX3H80, NNX2H256, CNNS1H128)
 }
 
 
