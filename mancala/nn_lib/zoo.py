@@ -1,10 +1,10 @@
-"""The zoo of DESIGN.md: seven small networks, each a few lines on top of `Network`.
+"""The zoo: the seven networks of DESIGN.md and nnx2h256, a few lines each on `Network`.
 
 Adding a network is adding a subclass here (name, encoder, hidden layers) and its name
 to ZOO. Importing this module does not import Keras.
 
 >>> sorted(ZOO)
-['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128', 'nnx1h128', 'nnx3h80']
+['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128', 'nnx1h128', 'nnx2h256', 'nnx3h80']
 >>> network("nn2h80").input_shape(), network("cnns1h128").input_shape()
 ((14,), (6, 2))
 >>> network("nn9")
@@ -84,7 +84,8 @@ class CNNS1H128(Network):
 
 
 ZOO: dict[str, type[Network]] = {
-    cls.name: cls for cls in (NN1H128, NN2H80, NN3H80, NNS1H128, NNX1H128, NNX3H80, NNX2H256, CNNS1H128)
+    cls.name: cls
+    for cls in (NN1H128, NN2H80, NN3H80, NNS1H128, NNX1H128, NNX3H80, NNX2H256, CNNS1H128)
 }
 
 
