@@ -556,6 +556,12 @@ def relative_board(state: GameState) -> np.ndarray:
     return np.array(state.side(me) + state.side(1 - me), np.int64)
 
 
+def store_lead(state: GameState) -> int:
+    """The mover's store minus the opponent's: what a final value adds to a relative one."""
+    me = state.player
+    return state.board[state.store(me)] - state.board[state.store(1 - me)]
+
+
 def check_solvable(state: GameState) -> None:
     """ValueError unless `state` is a Kalah position the solver can search."""
     if not isinstance(state, GameState):
@@ -708,10 +714,6 @@ class Solver:
             return gain + self.value(child, guess - gain)
         return gain - self.value(child, gain - guess)
 
-    def _offset(self, state: GameState) -> int:
-        me = state.player
-        return state.board[state.store(me)] - state.board[state.store(1 - me)]
-
     def solve(
         self,
         state: GameState,
@@ -732,7 +734,7 @@ class Solver:
 
     def _solve(self, state: GameState, all_moves: bool, guess: int) -> dict:
         began, nodes = time.perf_counter(), self.nodes
-        offset = self._offset(state)
+        offset = store_lead(state)
         if state.is_over():
             return {"value": offset, "moves": {}, "best": [], "nodes": 0, "seconds": 0.0}
         children = self._children(state)

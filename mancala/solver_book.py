@@ -33,7 +33,7 @@ from tqdm import tqdm
 from mancala.ai.minimax import Minimax
 from mancala.atomic import atomic_path
 from mancala.game_state import GameState
-from mancala.solver import TT_BITS, Solver, relative_board
+from mancala.solver import TT_BITS, Solver, relative_board, store_lead
 
 FORMAT = "mancala-kalah-book"
 TURNS = 2  # the game's first turns whose positions are in the book
@@ -142,9 +142,8 @@ def build_book(
         key = book_key(state)
         if key not in book:
             result = solver.solve(state, all_moves=False, guess=first_guess(state, judge))
-            me = state.player
-            offset = state.board[state.store(me)] - state.board[state.store(1 - me)]
-            book[key] = {"value": result["value"] - offset, "best": sorted(result["best"])}
+            value = result["value"] - store_lead(state)
+            book[key] = {"value": value, "best": sorted(result["best"])}
             save_book(start, book, path)
         bar.update()
         return book[key]

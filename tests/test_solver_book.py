@@ -9,7 +9,7 @@ import pytest
 from mancala.ai import make_player
 from mancala.ai import solver as solver_player
 from mancala.game_state import GameState
-from mancala.solver import Solver
+from mancala.solver import Solver, store_lead
 from mancala.solver_book import book_key, book_path, build_book, load_book, save_book
 
 START = GameState.new(houses=4, seeds=3)
@@ -36,9 +36,7 @@ def test_every_book_entry_is_the_exact_value_and_best_moves(book):
             continue
         seen += 1
         result = fresh.solve(state)
-        me = state.player
-        offset = state.board[state.store(me)] - state.board[state.store(1 - me)]
-        assert entry["value"] == result["value"] - offset
+        assert entry["value"] == result["value"] - store_lead(state)
         assert entry["best"] == sorted(result["best"])
     assert seen >= 5
 
