@@ -124,10 +124,14 @@ class LearningCurve:
             self.points = json.loads(self.path.read_text())
 
     def add(self, point: dict[str, Any]) -> None:
+        """Add a point; write the JSON and PNG. Ctrl+C waits until both are written: a
+        KeyboardInterrupt inside matplotlib's C code surfaces as a ValueError
+        ("Invalid affine transformation matrix"), not as an interrupt."""
         self.points.append(point)
-        with atomic_path(self.path) as temp:
-            temp.write_text(json.dumps(self.points, indent=1))
-        self.plot(self.path.with_suffix(".png"))
+        with sigint_held():
+            with atomic_path(self.path) as temp:
+                temp.write_text(json.dumps(self.points, indent=1))
+            self.plot(self.path.with_suffix(".png"))
 
     def plot(self, png: Path) -> None:
         import matplotlib
