@@ -3,6 +3,7 @@
     python mancala/random_train.py                       # the zoo, luck, greedy, minimax
     python mancala/random_train.py --batches 20 --games 200
     python mancala/random_train.py nn1h128 greedy minimax:4 --explore 0.2
+    python mancala/random_train.py nnx2h256 greedy --record-only --teacher 10
 
 Each batch plays random pairings of the players (each move a random legal one with
 probability --explore), annotates every game with the teacher's value of each legal move
@@ -10,6 +11,9 @@ probability --explore), annotates every game with the teacher's value of each le
 network is refit on the examples recorded so far (a sample of at most --sample of them),
 saved atomically to mancala/models/NAME.keras, and played against greedy and luck; one
 line a batch, and the learning curve in mancala/models/learning_curve.{json,png}.
+With --record-only the networks play with their current weights and nothing is refit:
+the games of a chosen network against chosen opponents, annotated by a deeper teacher,
+for `train.py` to learn from.
 Ctrl+C loses no recorded game and leaves no half-written weights file.
 """
 
@@ -59,6 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-pairing", type=int, default=8, help="games a pairing (8)")
     parser.add_argument("--epochs", type=int, default=1, help="epochs over the sample")
     parser.add_argument("--eval", type=int, default=20, help="openings a measurement (x2 seats)")
+    parser.add_argument(
+        "--record-only", action="store_true", help="play and record; refit no network"
+    )
     practice_arguments(parser, TRAINING_DIR / "random_train.jsonl", 240)
     args = parser.parse_args(argv)
     if args.games < 1 or args.per_pairing < 1 or not 0 <= args.explore <= 1:
@@ -80,6 +87,8 @@ def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:
     if len(set(specs)) < 2:
         raise ValueError("name at least two different players")
     nets, players = make_pool(specs, args.models, args.seed)
+    if args.record_only:
+        nets = {}
     recorded = sorted(args.out.parent.glob("*.jsonl"))
     practice = Practice(args.out, args.teacher, args.seed, read=recorded if nets else None)
     if nets:
@@ -104,7 +113,11 @@ def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:
             )
         played = time.perf_counter() - start
         if not nets:  # only recording
-            print(f"batch {batch}: {practice.recorded} games recorded, {played:.0f} s")
+            print(
+                f"batch {batch}: {practice.recorded} games recorded, {played:.0f} s, "
+                f"total {(time.perf_counter() - began) / 60:.1f} min",
+                flush=True,
+            )
             continue
         losses = {name: practice.refit(net, args.sample, args.epochs) for name, net in nets.items()}
         rates = {

@@ -207,6 +207,28 @@ def test_random_train_survives_ctrl_c(tmp_path):
     network("nn1h128", models / "nn1h128.keras").load()
 
 
+def test_random_train_record_only_leaves_the_weights_alone(tmp_path, capsys):
+    """--record-only: the network plays from its weights file, every game is recorded
+    with the teacher's values, and the weights file is not rewritten."""
+    from mancala import random_train
+
+    models = tmp_path / "models"
+    models.mkdir()
+    weights = models / "nnx1h128.keras"
+    weights.write_bytes(network("nnx1h128").path.read_bytes())
+    before = weights.stat().st_mtime_ns
+    out = tmp_path / "games.jsonl"
+    argv = ["nnx1h128", "greedy", "--record-only", "--batches", "1", "--games", "4"]
+    argv += ["--per-pairing", "2", "--teacher", "3", "--out", str(out), "--models", str(models)]
+    assert random_train.main(argv) == 0
+    assert "batch 1: 4 games recorded" in capsys.readouterr().out
+    games = list(GameLog([out]))
+    assert len(games) == 4 and all(g["teacher"] == "minimax:3" for g in games)
+    assert all("nnx1h128" in g["players"] for g in games)
+    assert weights.stat().st_mtime_ns == before
+    assert sorted(p.name for p in models.iterdir()) == ["nnx1h128.keras"]
+
+
 def test_scripts_refuse_bad_arguments(capsys):
     from mancala import adversary, random_train
 
