@@ -47,9 +47,8 @@ def _run(args: argparse.Namespace, began: float) -> int:
     if args.games < 2 or not 0 <= args.explore <= 1:
         raise ValueError("--games must be at least 2 and --explore in 0..1")
     nets, players = make_pool([args.a, args.b], args.models, args.seed)
-    practice = Practice(
-        args.out, args.teacher, args.seed, read=sorted(args.out.parent.glob("*.jsonl"))
-    )
+    recorded = sorted(args.out.parent.glob("*.jsonl"))
+    practice = Practice(args.out, args.teacher, args.seed, recorded, args.exact_nodes)
     print(f"{practice.store.games} annotated game(s) ({len(practice.store)} positions) read")
     a = Explorer(players[args.a], args.explore, args.seed)
     b = Explorer(players[args.b], args.explore, args.seed + 1)

@@ -90,11 +90,13 @@ def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:
     if args.record_only:
         nets = {}
     recorded = sorted(args.out.parent.glob("*.jsonl"))
-    practice = Practice(args.out, args.teacher, args.seed, read=recorded if nets else None)
+    practice = Practice(
+        args.out, args.teacher, args.seed, recorded if nets else None, args.exact_nodes
+    )
     if nets:
         print(
             f"{practice.store.games} annotated game(s) ({len(practice.store)} positions) "
-            f"already in {args.out.parent}; teacher minimax:{args.teacher}"
+            f"already in {args.out.parent}; teacher {practice.teacher.name}"
         )
     curve = LearningCurve((args.models or MODELS_DIR) / "learning_curve.json", fresh=not recorded)
     offset = curve.points[-1]["minutes"] if curve.points else 0.0
@@ -113,8 +115,11 @@ def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:
             )
         played = time.perf_counter() - start
         if not nets:  # only recording
+            teacher = practice.teacher
+            exact = f", {teacher.exact} of them exact" if teacher.exact_nodes else ""
             print(
-                f"batch {batch}: {practice.recorded} games recorded, {played:.0f} s, "
+                f"batch {batch}: {practice.recorded} games recorded "
+                f"({teacher.exact + teacher.searched} positions valued{exact}), {played:.0f} s, "
                 f"total {(time.perf_counter() - began) / 60:.1f} min",
                 flush=True,
             )

@@ -68,6 +68,43 @@ def test_teacher_values_replay_and_fit_the_game(tmp_path):
     assert back["values"][-1][back["moves"][-1]] == mine - theirs
 
 
+def test_exact_teacher_gives_solver_values_and_falls_back_to_minimax(monkeypatch):
+    """Teacher(exact_nodes=N): the solver's exact values where it proves them within N
+    nodes, minimax's where it does not; the record names both."""
+    from mancala.ai import solver as solver_player
+    from mancala.ai.registry import make_player
+    from mancala.recorder import replay
+    from mancala.solver import Solver, default_max_seeds
+
+    rng = __import__("random").Random(5)
+    start, opening = random_opening(GameState.new(houses=4, seeds=3), 2, rng)
+    players = [make_player("luck", 1), make_player("greedy", 2)]
+    record = play_games(players, [start], openings=[opening])[0]
+    states = replay(record)[:-1]
+    # a small endgame database (4 seeds), so that most positions need a search
+    small = Solver(houses=4, max_seeds=4, cache_dir=None, progress=False)
+    key = (4, False, default_max_seeds(4, 24))
+    monkeypatch.setitem(solver_player._SOLVERS, key, small)
+
+    cheap = Teacher(depth=2, exact_nodes=1)  # first: the table is empty
+    cheap_values = cheap.annotate(dict(record))["values"]
+    assert cheap.exact > 0 and cheap.searched > 0
+    assert cheap.exact + cheap.searched == len(states)
+    exact = Teacher(depth=2, exact_nodes=10**7)
+    annotated = exact.annotate(dict(record))
+    assert annotated["teacher"] == "minimax:2+solver:n=10000000"
+    assert (exact.exact, exact.searched) == (len(states), 0)
+    full = Solver(houses=4, max_seeds=24, cache_dir=None, progress=False)  # the whole game
+    for state, values in zip(states, annotated["values"]):
+        moves = full.solve(state)["moves"]
+        assert values == [moves.get(m) for m in range(4)]
+
+    differ = sum(a != b for a, b in zip(cheap_values, annotated["values"]))
+    assert 0 < differ <= cheap.searched  # depth-2 values where the solver gave up
+    with pytest.raises(ValueError, match="exact_nodes"):
+        Teacher(exact_nodes=-1)
+
+
 def test_reader_streams_in_chunks_and_counts_bad_lines(tmp_path, sample):
     path = tmp_path / "games.jsonl"
     path.write_bytes(

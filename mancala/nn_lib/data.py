@@ -5,6 +5,9 @@
 (alpha-beta with exact windows, `Minimax(depth).evaluate`; seeds ahead at the horizon,
 the end of the game counted exactly), None for an illegal house; and "teacher", the
 search that made them. Readers that do not know these keys ignore them.
+`Teacher(depth, exact_nodes=N)` gives instead the solver's exact values (final store
+differences, the same unit) wherever it proves them within N nodes: the endgame and
+much of the middle game, with the endgame database of `mancala.solver`.
 
 Training examples are (position from the mover's side, seeds gained by each legal move
 from here = value - current store difference). `PositionReader` streams them out of
@@ -30,19 +33,40 @@ Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # boards (mover's view), gai
 
 
 class Teacher:
-    """Annotates records with the move values of alpha-beta to `depth` plies (numba)."""
+    """Annotates records with the move values of alpha-beta to `depth` plies (numba);
+    with `exact_nodes`, the solver's exact values where it proves them within that many
+    nodes (Kalah only; the first use builds or loads the endgame database)."""
 
-    def __init__(self, depth: int = 8) -> None:
+    def __init__(self, depth: int = 8, exact_nodes: int = 0) -> None:
         from mancala.ai.minimax import Minimax
 
-        self.depth = depth
-        self.name = f"minimax:{depth}"
+        if exact_nodes < 0:
+            raise ValueError(f"exact_nodes must be at least 0, not {exact_nodes}")
+        self.depth, self.exact_nodes = depth, exact_nodes
+        self.name = f"minimax:{depth}" + (f"+solver:n={exact_nodes}" if exact_nodes else "")
         self.search = Minimax(depth=depth)
+        self.exact = self.searched = 0  # positions valued each way
 
     def move_values(self, state: GameState) -> list[int | None]:
         """Value of every house for the mover (None where illegal)."""
-        moves = self.search.evaluate(state)["moves"]
+        moves = self._exact_values(state)
+        if moves is None:
+            moves = self.search.evaluate(state)["moves"]
+            self.searched += 1
+        else:
+            self.exact += 1
         return [int(moves[m]) if m in moves else None for m in range(state.houses)]
+
+    def _exact_values(self, state: GameState) -> dict[int, int] | None:
+        if not self.exact_nodes or state.variant != "kalah":
+            return None
+        from mancala.ai.solver import shared_solver
+        from mancala.solver import OutOfBudget
+
+        try:
+            return shared_solver(state).solve(state, nodes=self.exact_nodes)["moves"]
+        except OutOfBudget:
+            return None
 
     def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
         """`record` with "values" (one list a move) and "teacher" added."""

@@ -65,9 +65,10 @@ class Practice:
         teacher_depth: int = 8,
         seed: int = 0,
         read: Sequence[Path] | None = None,
+        exact_nodes: int = 0,
     ) -> None:
         self.out = Path(out)
-        self.teacher = Teacher(teacher_depth)
+        self.teacher = Teacher(teacher_depth, exact_nodes)
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.store = PositionStore()
@@ -176,6 +177,12 @@ def practice_arguments(parser: Any, out: Path, games: int) -> None:
     parser.add_argument("--batches", type=int, help="stop after this many batches")
     parser.add_argument("--games", type=int, default=games, help=f"games a batch ({games})")
     parser.add_argument("--teacher", type=int, default=8, help="teacher search depth (8)")
+    parser.add_argument(
+        "--exact-nodes",
+        type=int,
+        default=0,
+        help="teacher: the solver's exact values where it needs at most this many nodes",
+    )
     parser.add_argument("--explore", type=float, default=0.1, help="random-move rate (0.1)")
     parser.add_argument("--sample", type=int, default=200_000, help="examples a refit")
     parser.add_argument("--out", type=Path, default=out, help=f"games go here ({out.name})")
