@@ -39,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     unknown = [name for name in args.names if name not in ZOO]
     if unknown:
-        return fail("nn_lib.bench", f"{unknown[0]!r} is not a network of the zoo ({', '.join(ZOO)})")
+        zoo = ", ".join(ZOO)
+        return fail("nn_lib.bench", f"{unknown[0]!r} is not a network of the zoo ({zoo})")
     names = args.names or [name for name in ZOO if has_weights(name)]
     rng = random.Random(0)
     states = [random_opening(GameState.new(), rng.randint(0, 20), rng)[0] for _ in range(400)]
