@@ -20,6 +20,7 @@ exits 1 if there is any).
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import random
 import sys
@@ -34,6 +35,7 @@ import numpy as np
 from mancala import engine
 from mancala.ai.registry import make_player
 from mancala.core.cli import command_parser, int_in
+from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.match import play_game
 from mancala.tournament import _Timed
@@ -215,6 +217,10 @@ def main(argv: list[str] | None = None) -> int:
         help="compare engine and rules over MOVES random moves (default a million)",
     )
     args = parser.parse_args(argv)
+    return run_command("bench", lambda: _run(args), "nothing is written")
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return 1 if verify(args.verify, args.seed) else 0
     print(f"Kalah(6,4), one process, {time.strftime('%Y-%m-%d %H:%M')}")
