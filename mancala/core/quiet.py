@@ -18,7 +18,11 @@ from contextlib import contextmanager
 def stderr_silenced() -> Iterator[None]:
     """File descriptor 2 goes to /dev/null within the block (C++ writes included)."""
     sys.stderr.flush()
-    saved = os.dup(2)
+    try:
+        saved = os.dup(2)
+    except OSError:  # no stderr at all: nothing to silence
+        yield
+        return
     devnull = os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(devnull, 2)
