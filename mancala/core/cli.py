@@ -9,8 +9,9 @@
 >>> parser = command_parser("demo")
 >>> _ = parser.add_argument("names", nargs="*")
 >>> _ = parser.add_argument("--games", type=int_in(1, 10))
->>> parser.parse_args(["a", "--games", "3", "b"])
-Namespace(names=['a', 'b'], games=3)
+>>> args = parser.parse_args(["a", "--games", "3", "b"])
+>>> args.names, args.games
+(['a', 'b'], 3)
 >>> int_in(1, 10)("0")
 Traceback (most recent call last):
 ...
