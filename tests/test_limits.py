@@ -115,7 +115,7 @@ def test_a_solver_move_and_evaluation_keep_to_the_deadline():
     assert time.perf_counter() - began < 2 * (CAP + SLACK)
 
 
-@pytest.mark.parametrize("spec", ["minimax:100", "mcts:10000000", "nmcts:100000000", "solver"])
+@pytest.mark.parametrize("spec", ["minimax:100", "mcts:100000", "nmcts:1000000", "solver"])
 def test_a_search_lets_other_threads_run(spec):
     """The numba kernels release the GIL: a thread that ticks every 10 ms keeps ticking
     while a search thinks (a held GIL would stop it for the whole search)."""
