@@ -1,6 +1,7 @@
 """No request can ask the API for unbounded work: a real gunicorn (2 workers, 4 threads)
 gets the specs that used to exhaust a worker, and others, on the standard board and on
-the largest board the API admits, several at once. Every answer is JSON within 10 s
+the largest boards the API admits (Kalah, and Sungka with its longest relays), several
+at once. Every answer is JSON within 10 s
 (200, or 400 naming the bound and the largest value allowed), no worker is killed for
 time, and each worker's peak memory stays under 2 GB."""
 
@@ -24,6 +25,7 @@ LARGEST = {
     "player": 0,
     "options": {"houses": LIMITS["houses"], "seeds": LIMITS["seeds"]},
 }
+SUNGKA = LARGEST | {"variant": "sungka", "options": LARGEST["options"] | {"relay_limit": 10_000}}
 ANSWER_SECONDS = 10
 WORKER_PEAK_BYTES = 2 << 30
 
@@ -106,6 +108,7 @@ def test_no_request_can_ask_for_unbounded_work(tmp_path):
     log = tmp_path / "log"
     specs = [*OVER_THE_BOUNDS, *LEGAL, "openspiel-mcts:100000", "solver"]
     cases = [(spec, board) for board in (STANDARD, LARGEST) for spec in specs]
+    cases += [(spec, SUNGKA) for spec in ("minimax:100", "mcts:100000", "nmcts:1000000")]
     with running_server(workers=2, threads=4, log=log) as url:
         workers = gunicorn_workers(2)
         assert len(workers) == 2
