@@ -25,7 +25,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 MAX_SECONDS = 3600.0  # the longest any search may think about one move (the registry's cap)
 MAX_MEMORY = 1 << 30  # bytes for one search's tree or table (the registry's cap)
@@ -47,11 +46,6 @@ class Limits:
         """The largest value `param` may take under these limits."""
         cap = self.seconds if param.kind == "seconds" else math.inf
         return min(param.high, cap, self.caps.get(param.kind, math.inf))
-
-    def as_dict(self) -> dict[str, Any]:
-        """JSON-ready: {"seconds", "memory", "build", "caps"}."""
-        caps = dict(self.caps)
-        return {"seconds": self.seconds, "memory": self.memory, "build": self.build, "caps": caps}
 
     def within(self, seconds: float) -> Limits:
         """These limits with at most `seconds` a call (at least MIN_SECONDS)."""
