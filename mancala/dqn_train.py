@@ -54,7 +54,7 @@ KEEP = {  # which evaluation's weights are saved: the one scoring highest by...
 
 def build_model(houses: int, hidden: tuple[int, ...] = (128, 256)):
     """The Q-network: 2*houses inputs, dense relu layers, one linear Q-value a house."""
-    import keras
+    keras = import_keras()
 
     layers = [keras.Input((2 * houses,))]
     layers += [keras.layers.Dense(n, activation="relu") for n in hidden]
@@ -64,7 +64,7 @@ def build_model(houses: int, hidden: tuple[int, ...] = (128, 256)):
 
 def build_trainer(model, learning_rate: float):
     """A model sharing `model`'s layers whose output is Q(s, a) of the one-hot action a."""
-    import keras
+    keras = import_keras()
 
     state = keras.Input(model.input_shape[1:])
     action = keras.Input((model.output_shape[-1],))

@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from mancala.atomic import atomic_path
+from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 
 FORMAT = "mancala-kalah-endgame-db"
@@ -539,7 +540,7 @@ def _trivial(board, h, nmax, db, binom):
     return -INF
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids, work):
     """A fail-soft bound of the value of `board`: >= beta, or < beta (a null window)."""
     boards[0, :] = board
@@ -579,7 +580,25 @@ def check_solvable(state: GameState) -> None:
 
 
 class OutOfBudget(RuntimeError):
-    """The search would need more nodes than it was given (`Solver.solve(..., nodes=)`)."""
+    """The search would need more nodes than it was given (`Solver.solve(..., nodes=)`),
+    or more time (`deadline=`)."""
+
+
+def scratch_plies(houses: int, total: int, max_seeds: int) -> int:
+    """How deep a search from `total` seeds can go: a move that keeps every seed in the
+    houses moves the mover's seeds forward, so at most total*(houses-1) of them follow
+    each other before a level (seeds in the houses) is left."""
+    return (max(total - max_seeds, 0) + 1) * (total * (houses - 1) + 1) + 2
+
+
+def scratch_bytes(houses: int, total: int, max_seeds: int) -> int:
+    """Bytes of the per-ply scratch of a search from `total` seeds (see `Solver._arrays`).
+
+    >>> scratch_bytes(6, 48, 20) < 8 << 20 < scratch_bytes(10, 400, 9)
+    True
+    """
+    k = 2 * houses
+    return 8 * scratch_plies(houses, total, max_seeds) * (k + houses * k + 4 * houses)
 
 
 class Solver:
@@ -614,6 +633,7 @@ class Solver:
         self._scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.nodes = 0
         self.budget = NO_LIMIT  # nodes the searches may still visit (see `solve`)
+        self.deadline = Deadline(None)  # when the searches stop (see `solve`)
         self._new_table()
 
     def _new_table(self) -> None:
@@ -628,11 +648,9 @@ class Solver:
         return self.binom
 
     def _arrays(self, total: int):
-        """Per-ply scratch for a search from `total` seeds, as deep as a game can go: a
-        move that keeps every seed in the houses moves the mover's seeds forward, so at
-        most total*(houses-1) of them follow each other before a level is left."""
+        """Per-ply scratch for a search from `total` seeds, as deep as a game can go."""
         k = 2 * self.houses
-        plies = (total - self.max_seeds + 1) * (total * (self.houses - 1) + 1) + 2
+        plies = scratch_plies(self.houses, total, self.max_seeds)
         if self._scratch is None or len(self._scratch[0]) < plies:
             self._scratch = (
                 np.zeros((plies, k), np.int64),
@@ -655,11 +673,12 @@ class Solver:
         boards, kids, work = self._arrays(int(board.sum()))
         counter = np.array([0, self.budget], np.int64)
         args = (self.houses, self.empty_capture, self.max_seeds, self.db, self.binom, self.tt)
-        g = _null_window(board, beta, *args, counter, boards, kids, work)
+        with self.deadline.stopping(counter):
+            g = _null_window(board, beta, *args, counter, boards, kids, work)
         self.nodes += int(counter[0])
         self.budget -= int(counter[0])
-        if self.budget < 0:
-            raise OutOfBudget(f"no exact value within the node budget ({self.nodes:,} nodes)")
+        if self.budget < 0 or counter[1] < 0:
+            raise OutOfBudget(f"no exact value within the budget ({self.nodes:,} nodes)")
         return int(g)
 
     def value(self, board: np.ndarray, guess: int = 0) -> int:
@@ -725,17 +744,20 @@ class Solver:
         all_moves: bool = True,
         nodes: int | None = None,
         guess: float = 0,
+        deadline: Deadline | None = None,
     ) -> dict:
         """{"value", "moves": {move: value}, "best": [moves], "nodes", "seconds"}: final
         store differences for the mover. all_moves=False: "moves" holds the best only.
-        nodes: raise OutOfBudget rather than search more than this many nodes.
+        nodes, deadline: raise OutOfBudget rather than search more nodes or longer.
         guess: where MTD(f) starts (a final store difference); a close one saves passes."""
         self._check(state)
         self.budget = NO_LIMIT if nodes is None else nodes
+        self.deadline = deadline or Deadline(None)
         try:
             return self._solve(state, all_moves, round(guess))
         finally:
             self.budget = NO_LIMIT
+            self.deadline = Deadline(None)
 
     def _solve(self, state: GameState, all_moves: bool, guess: int) -> dict:
         began, nodes = time.perf_counter(), self.nodes

@@ -301,14 +301,13 @@ def test_player_plays_only_value_optimal_moves_with_seeded_ties(tmp_path, monkey
 
 def test_timed_player_falls_back_to_minimax_when_the_search_cannot_finish():
     state = GameState.new(houses=3, seeds=5)
-    player = make_player("solver:t=0.000001", seed=1, solver=solver_for(3, False, 2))
-    player.rate = 1.0  # a budget of no node at all
+    player = PerfectPlayer(seed=1, seconds=1e-9, solver=solver_for(3, False, 2))  # no time
     assert player.choose_move(state) in state.legal_moves()
     assert player.fallback is not None
     patient = make_player("solver:t=5", seed=1, solver=solver_for(3, False, 2))
     assert patient.choose_move(state) in patient.evaluate(state)["best"]
     assert patient.fallback is None
-    with pytest.raises(ValueError, match="t=SECONDS"):
+    with pytest.raises(ValueError, match=r"solver takes t=SECONDS \(0\.001\.\.3600\)"):
         make_player("solver:fast")
 
 

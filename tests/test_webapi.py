@@ -5,6 +5,7 @@ A bad request must get a 4xx JSON error whose message says what is wrong, never 
 
 import json
 import threading
+import time
 
 import pytest
 
@@ -252,12 +253,14 @@ def test_network_players_listed_by_the_registry_answer(client):
 # ----- the pool ------------------------------------------------------------------------
 
 
-def test_pool_makes_each_player_once_and_serialises_its_use():
+def test_pool_keeps_players_and_lends_each_to_one_caller_at_a_time():
     pool = PlayerPool(size=2, seed=0)
     with pool.player("greedy") as first:
         pass
     with pool.player("greedy") as again:
         assert again is first
+        with pool.player("greedy") as other:  # the first is busy: another, not a wait
+            assert other is not first
     with pool.player("luck"), pool.player("max"):
         pass
     with pool.player("greedy") as third:
@@ -265,21 +268,23 @@ def test_pool_makes_each_player_once_and_serialises_its_use():
     with pytest.raises(ValueError, match="unknown player"):
         with pool.player("nobody"):
             pass
-    inside, most = [0], [0]
+    in_use: set[int] = set()
+    shared = []
 
     def use():
         for _ in range(50):
-            with pool.player("greedy"):
-                inside[0] += 1
-                most[0] = max(most[0], inside[0])
-                inside[0] -= 1
+            with pool.player("greedy") as player:
+                shared.append(id(player) in in_use)
+                in_use.add(id(player))
+                time.sleep(0.0005)
+                in_use.discard(id(player))
 
     threads = [threading.Thread(target=use) for _ in range(4)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert most[0] == 1
+    assert len(shared) == 200 and not any(shared)
 
 
 def test_serve_sh_prints_the_address_and_serves(tmp_path):

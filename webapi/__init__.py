@@ -14,6 +14,7 @@ from typing import Any
 from flask import Flask, jsonify, render_template
 from werkzeug.exceptions import HTTPException, InternalServerError
 
+from webapi.api import SEARCH_LIMITS, bp
 from webapi.engine import PlayerPool
 
 
@@ -23,17 +24,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         MAX_CONTENT_LENGTH=64 * 1024,  # a state is well under 1 KiB
         JSON_SORT_KEYS=False,
-        PLAYER_POOL_SIZE=32,
+        PLAYER_POOL_SIZE=16,  # idle players kept; each search table is within SEARCH_LIMITS
         PLAYER_SEED=None,  # a number makes the players' random choices repeatable
     )
     app.config.update(config or {})
     app.json.sort_keys = False
     app.extensions["mancala_pool"] = PlayerPool(
-        app.config["PLAYER_POOL_SIZE"], app.config["PLAYER_SEED"]
+        app.config["PLAYER_POOL_SIZE"], app.config["PLAYER_SEED"], SEARCH_LIMITS
     )
-
-    from webapi.api import bp
-
     app.register_blueprint(bp)
 
     @app.get("/")

@@ -3,6 +3,7 @@
     GET  /api/health        {"status": "ok"}
     GET  /api/players       the computer players that can be made here
     GET  /api/variants      the variants, their default options and the API's limits
+                            (board sizes, and the work one move may ask: "search")
     POST /api/new           {"variant", "options"}           -> a position
     POST /api/move          {"state", "move"}                -> a person's move played
     POST /api/play          {"state", "player"}              -> that player's move played
@@ -13,6 +14,15 @@ a move adds "move", "mover", "frames" (the board after every seed, for animation
 from /api/play, "player", "evaluation" (the player's view, or null) and "think_ms".
 Every bad request gets a 4xx JSON {"error", "message", "status"} saying what is wrong:
 400 for a malformed request, 422 for a move the rules refuse, 413 for a body too large.
+
+The work of one /api/play is bounded (SEARCH_LIMITS, tighter than the registry's own
+bounds): a player name whose parameter asks for more than the API allows ('mcts:200000000',
+'minimax:t=5') is refused with a 400 naming the bound and the largest value allowed; a
+legal one that would think longer (a fixed-depth search on a big board, the solver) is
+cut at the deadline and plays its best move found by then. A request makes at most two
+searches (the move, then the evaluation), each of at most SEARCH_LIMITS.seconds, so a
+move takes at most twice that, far below gunicorn's timeout, and holds one thread, not
+the worker (the searches release the GIL).
 """
 
 from __future__ import annotations
@@ -26,12 +36,20 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from mancala.ai.registry import split_spec
+from mancala.ai.limits import Limits
+from mancala.ai.registry import entry_params, split_spec
 from mancala.game_state import DEFAULTS, VARIANTS, GameState, IllegalMove
 from webapi.engine import PlayerPool, player_catalogue, sow_frames
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
 LIMITS = {"houses": 10, "seeds": 20, "relay_limit": 10_000}  # bounds on a request's rules
+SEARCH_LIMITS = Limits(  # the most one search of /api/play may do
+    seconds=1.0,
+    memory=32 << 20,
+    build=False,  # no endgame database is built inside a request
+    caps={"simulations": 100_000, "playouts": 1_000_000},
+)
+SEARCHES_PER_MOVE = 2  # the move, and the player's evaluation of the position
 SPEC_PATTERN = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.=:+-]{0,63}")
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -106,6 +124,22 @@ def _catalogue() -> list[dict]:
     return cached
 
 
+def search_limits() -> dict[str, Any]:
+    """The work one move may ask, as /api/variants reports it: seconds a search, searches
+    a move, bytes a search, and each player's parameters as [least, most]."""
+    players = {
+        entry["name"]: {p.kind: [p.low, SEARCH_LIMITS.bound(p)] for p in params}
+        for entry in _catalogue()
+        if (params := entry_params(entry["name"]))
+    }
+    return {
+        "seconds": SEARCH_LIMITS.seconds,
+        "searches_per_move": SEARCHES_PER_MOVE,
+        "memory": SEARCH_LIMITS.memory,
+        "players": players,
+    }
+
+
 def _move(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         abort(400, f"move must be a house number (a whole number), not {value!r}"[:200])
@@ -176,6 +210,7 @@ def variants() -> Response:
             for name in VARIANTS
         ],
         limits=LIMITS,
+        search=search_limits(),
     )
 
 

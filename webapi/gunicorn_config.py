@@ -5,7 +5,9 @@
 Environment: HOST (default 127.0.0.1; the Docker image sets 0.0.0.0), PORT (8000),
 WEB_CONCURRENCY (worker processes, 2), THREADS (threads per worker, 4), TIMEOUT (60 s).
 Threads share a worker's players, so a network is loaded once per worker; a slow
-player (a deep search) holds one thread, not the worker.
+player (a deep search) holds one thread, not the worker: the searches release the GIL
+and stop at the API's deadline (webapi.api.SEARCH_LIMITS), far below TIMEOUT, so the
+timeout is never what ends a request.
 """
 
 import os

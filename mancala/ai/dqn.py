@@ -62,9 +62,10 @@ def load_forward(path: Path, variant: str, seat: int):
         raise ValueError(
             f"no DQN weights at {path}; make them with: {train_command(variant, seat)}"
         )
-    import keras
-
+    from mancala.nn_lib.base import import_keras
     from mancala.nn_lib.numpy_forward import NumpyForward
+
+    keras = import_keras()
 
     try:
         model = keras.models.load_model(path, compile=False)

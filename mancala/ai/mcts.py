@@ -10,6 +10,11 @@ the search much stronger per second: against the greedy player over the same 60 
 games, 4,000 simulations with greedy rollouts won 58 where 20,000 with random rollouts
 won 56, in a quarter of the time.
 
+The search keeps to its `Limits`: it stops at the deadline (`limits.seconds` a call)
+with the statistics gathered so far, and its node pool holds at most `limits.memory`
+bytes (`tree_nodes`): once full, later simulations roll out from the leaf they reach
+without adding it to the tree.
+
 `evaluate(state)` returns {"value": v, "moves": {move: value}, "visits": {move: n}}:
 values are the mover's expected result in [-1, 1] (win 1, draw 0, loss -1) and
 "visits" how often the search tried each move.
@@ -24,26 +29,12 @@ from numba import njit
 
 from mancala import engine
 from mancala.ai.base import Player, require_moves
+from mancala.ai.limits import REGISTRY_LIMITS, Limits
+from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 
 DEFAULT_SIMULATIONS = 20_000
 ROLLOUTS = {"random": 0, "greedy": 1}  # the numba rollout's policy numbers
-
-
-def positive_count(what: str, param: str | None, default: int) -> int:
-    """The positive whole number `param` ('2000'), `default` when None; ValueError else.
-
-    >>> positive_count("simulations", "-3", 10)
-    Traceback (most recent call last):
-    ...
-    ValueError: simulations must be a positive whole number, not '-3'
-    """
-    if param is None:
-        return default
-    text = param.replace("_", "")
-    if not text.isdigit() or int(text) <= 0:
-        raise ValueError(f"{what} must be a positive whole number, not {param!r}")
-    return int(text)
 
 
 @njit(cache=True)
@@ -80,14 +71,29 @@ def rollout(board, player, h, kalah, ec, rl, policy, moves, scratch):
     return engine.score_diff(board, h)
 
 
-@njit(cache=True)
+def node_bytes(houses: int) -> int:
+    """Bytes of one tree node: its board, player, children, visits, value and path slot."""
+    return 8 * ((2 * houses + 2) + 1 + houses + 3)
+
+
+def tree_nodes(simulations: int, houses: int, memory: int) -> int:
+    """The node pool of a search: one node a simulation (and the root), within `memory`.
+
+    >>> tree_nodes(200_000_000, 6, 16 << 20), tree_nodes(100, 6, 16 << 20)
+    (87381, 102)
+    """
+    return max(2, min(simulations + 2, memory // node_bytes(houses)))
+
+
+@njit(cache=True, nogil=True)
 def uct(
-    board0, player0, h, kalah, ec, rl, simulations, c, policy, rng_seed, visits_out, values_out
+    board0, player0, h, kalah, ec, rl, counter, size, c, policy, rng_seed, visits_out, values_out
 ):
-    """Run `simulations` UCT simulations; per root move, visits and summed result for
-    the root player (win 1, draw 0, loss -1) into the two output arrays."""
+    """UCT simulations until counter[0] (simulations run) passes counter[1] (the most it
+    may run; a deadline lowers it to -1) in a tree of at most `size` nodes; per root move,
+    visits and summed result for the root player (win 1, draw 0, loss -1) into the two
+    output arrays."""
     np.random.seed(rng_seed)
-    size = simulations + 2
     boards = np.empty((size, board0.shape[0]), np.int64)
     players = np.empty(size, np.int64)
     children = np.full((size, h), -1, np.int64)
@@ -100,7 +106,8 @@ def uct(
     moves = np.empty(h, np.int64)
     scratch = np.empty_like(board0)
     work = np.empty_like(board0)
-    for _ in range(simulations):
+    while counter[0] < counter[1]:
+        counter[0] += 1
         node = 0
         depth = 0
         path[0] = 0
@@ -125,6 +132,8 @@ def uct(
                 if score > best:
                     best = score
                     choice = child
+            if untried >= 0 and used == size:  # the pool is full: roll out from here
+                break
             if untried >= 0:  # expand one move
                 child = used
                 used += 1
@@ -159,37 +168,45 @@ class MCTS(Player):
     def __init__(
         self,
         seed: int | None = None,
-        param: str | None = None,
-        simulations: int | None = None,
+        simulations: int = DEFAULT_SIMULATIONS,
         rollout: str = "greedy",
         exploration: float = 1.4,
+        limits: Limits = REGISTRY_LIMITS,
     ) -> None:
         super().__init__(seed)
-        self.simulations = simulations or positive_count("simulations", param, DEFAULT_SIMULATIONS)
+        if simulations < 1:
+            raise ValueError(f"mcts simulations must be at least 1, not {simulations!r}")
         if rollout not in ROLLOUTS:
             raise ValueError(f"unknown rollout policy {rollout!r}; choose one of greedy, random")
+        self.simulations = simulations
         self.policy = ROLLOUTS[rollout]
         self.exploration = exploration
+        self.limits = limits
 
     def _search(self, state: GameState) -> tuple[dict[int, int], dict[int, float]]:
         moves = require_moves(state)
         board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
         visits = np.zeros(h, np.float64)
         values = np.zeros(h, np.float64)
-        uct(
-            board,
-            player,
-            h,
-            kalah,
-            ec,
-            rl,
-            self.simulations,
-            self.exploration,
-            self.policy,
-            self.rng.randrange(2**31),
-            visits,
-            values,
-        )
+        counter = np.array([0, self.simulations], np.int64)
+        size = tree_nodes(self.simulations, h, self.limits.memory)
+        seed = self.rng.randrange(2**31)
+        with Deadline(self.limits.seconds).stopping(counter):
+            uct(
+                board,
+                player,
+                h,
+                kalah,
+                ec,
+                rl,
+                counter,
+                size,
+                self.exploration,
+                self.policy,
+                seed,
+                visits,
+                values,
+            )
         counts = {m: int(visits[m]) for m in moves}
         means = {m: (float(values[m] / visits[m]) if visits[m] else 0.0) for m in moves}
         return counts, means

@@ -8,6 +8,11 @@ difference, exact at the end of the game) runs inside numba; any Python callable
 `evaluate(state) -> float` (player 0's view) can replace it, e.g. a network; that path
 runs in Python and is slower.
 
+Every search keeps to its `Limits`: a deadline of `limits.seconds` a call (a search
+stopped by it returns the values of the deepest depth it finished, so a fixed depth on a
+big board comes back at the cap) and a transposition table of at most `limits.memory`
+bytes.
+
 `evaluate(state)` returns {"value": v, "moves": {move: value}, "depth": d, "nodes": n}:
 v is the value of the position for the player to move (seeds ahead at the horizon),
 "moves" the value of each legal move for the player to move.
@@ -17,46 +22,22 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import nullcontext
 
 import numpy as np
 from numba import njit
 
 from mancala import engine
 from mancala.ai.base import Player, require_moves
+from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits
+from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 
 INF = 1_000_000
-TT_BITS = 20
+TT_BITS = 20  # the largest table; smaller when the limits' memory is less
+TT_ENTRY_BYTES = 40  # key, value, depth, flag, move: five 8-byte numbers
 EXACT, LOWER, UPPER = 0, 1, 2
 DEFAULT_TIME = 0.5  # seconds a move when no depth or time is given
-MAX_DEPTH = 100
-
-
-def parse_param(param: str | None) -> tuple[int | None, float | None]:
-    """'8' -> (8, None); 't=1.0' -> (None, 1.0); None -> (None, DEFAULT_TIME).
-
-    >>> parse_param("t=0.2")
-    (None, 0.2)
-    >>> parse_param("0")
-    Traceback (most recent call last):
-    ...
-    ValueError: minimax depth must be a positive whole number, not '0'
-    """
-    if param is None:
-        return None, DEFAULT_TIME
-    if param.startswith("t="):
-        try:
-            seconds = float(param[2:])
-        except ValueError:
-            seconds = -1.0
-        if not seconds > 0 or seconds == float("inf"):
-            raise ValueError(f"minimax time must be a positive number of seconds, not {param!r}")
-        return None, seconds
-    if not param.isdigit() or int(param) <= 0:
-        raise ValueError(f"minimax depth must be a positive whole number, not {param!r}")
-    if int(param) > MAX_DEPTH:
-        raise ValueError(f"minimax depth must be at most {MAX_DEPTH}, not {param!r}")
-    return int(param), None
 
 
 @njit(cache=True)
@@ -74,16 +55,17 @@ def _hash(board, player):
 
 
 @njit(cache=True)
-def _search(board, player, depth, alpha, beta, rules, tt, counter, node_limit, boards, orders):
+def _search(board, player, depth, alpha, beta, rules, tt, counter, boards, orders):
     """Fail-soft alpha-beta; player 0's view. `tt` = (key, value, depth, flag, move)
     arrays; `boards[d]`, `orders[d]` are the scratch rows of a node `d` plies from the
-    horizon (preallocated: no allocation per node)."""
+    horizon (preallocated: no allocation per node). `counter` = [nodes, node limit]:
+    past the limit (which a deadline may lower to -1) every node returns at once."""
     h, kalah, ec, rl = rules
     tt_key, tt_val, tt_depth, tt_flag, tt_move = tt
     counter[0] += 1
     if engine.is_over(board, h, kalah):
         return engine.score_diff(board, h)
-    if depth == 0 or counter[0] > node_limit:
+    if depth == 0 or counter[0] > counter[1]:
         return board[h] - board[2 * h + 1]
     key = _hash(board, player)
     slot = np.int64(key & np.uint64(tt_key.shape[0] - 1))
@@ -119,9 +101,7 @@ def _search(board, player, depth, alpha, beta, rules, tt, counter, node_limit, b
         m = order[j]
         child[:] = board
         nxt = engine.play(child, player, m, h, kalah, ec, rl)
-        v = _search(
-            child, nxt, depth - 1, alpha, beta, rules, tt, counter, node_limit, boards, orders
-        )
+        v = _search(child, nxt, depth - 1, alpha, beta, rules, tt, counter, boards, orders)
         if player == 0:
             if v > best:
                 best, best_move = v, m
@@ -132,7 +112,7 @@ def _search(board, player, depth, alpha, beta, rules, tt, counter, node_limit, b
             beta = min(beta, v)
         if alpha >= beta:
             break
-    if counter[0] <= node_limit:
+    if counter[0] <= counter[1]:
         tt_key[slot] = key
         tt_val[slot] = best
         tt_depth[slot] = depth
@@ -146,8 +126,8 @@ def _search(board, player, depth, alpha, beta, rules, tt, counter, node_limit, b
     return best
 
 
-@njit(cache=True)
-def _root(board, player, depth, rules, tt, counter, node_limit, exact, values, boards, orders):
+@njit(cache=True, nogil=True)
+def _root(board, player, depth, rules, tt, counter, exact, values, boards, orders):
     """Values (player 0's view) of each legal move into `values` (-INF-1 for illegal).
 
     exact=True: every move searched with the full window, so every value is exact.
@@ -174,7 +154,7 @@ def _root(board, player, depth, rules, tt, counter, node_limit, exact, values, b
             a = alpha - 1
         elif player == 1 and beta < INF:
             b = beta + 1
-        v = _search(child, nxt, depth - 1, a, b, rules, tt, counter, node_limit, boards, orders)
+        v = _search(child, nxt, depth - 1, a, b, rules, tt, counter, boards, orders)
         if player == 0:
             alpha = max(alpha, v)
         else:
@@ -201,20 +181,21 @@ def _warm_up() -> None:
         state = GameState.new(houses=2, seeds=1)
         board, player, rules = engine.to_arrays(state)
         values = np.empty(2, np.int64)
-        counter = np.zeros(1, np.int64)
-        _root(
-            board,
-            player,
-            2,
-            rules,
-            new_table(4),
-            counter,
-            2**62,
-            False,
-            values,
-            *_scratch(board, 2),
-        )
+        counter = np.array([0, 2**62], np.int64)
+        _root(board, player, 2, rules, new_table(4), counter, False, values, *_scratch(board, 2))
         _warmed = True
+
+
+def table_bits(memory: int) -> int:
+    """log2 of the largest table (at most 2**TT_BITS entries) that fits in `memory` bytes.
+
+    >>> table_bits(1 << 30), table_bits(16 << 20), table_bits(0)
+    (20, 18, 4)
+    """
+    bits = TT_BITS
+    while bits > 4 and TT_ENTRY_BYTES << bits > memory:
+        bits -= 1
+    return bits
 
 
 def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
@@ -235,25 +216,30 @@ class Minimax(Player):
     def __init__(
         self,
         seed: int | None = None,
-        param: str | None = None,
         evaluate: Callable[[GameState], float] | None = None,
         depth: int | None = None,
         seconds: float | None = None,
+        limits: Limits = REGISTRY_LIMITS,
     ) -> None:
         super().__init__(seed)
         if depth is None and seconds is None:
-            depth, seconds = parse_param(param)
+            seconds = DEFAULT_TIME
         if depth is not None and not 0 < depth <= MAX_DEPTH:
             raise ValueError(f"minimax depth must be 1..{MAX_DEPTH}, not {depth!r}")
         if seconds is not None and not 0 < seconds < float("inf"):
-            raise ValueError(f"minimax time must be a positive number of seconds, not {seconds!r}")
+            raise ValueError(f"minimax seconds must be a positive number, not {seconds!r}")
         self.depth, self.seconds = depth, seconds
+        self.limits = limits
         self.evaluator = evaluate
-        self.tt = new_table()
+        self.tt = new_table(table_bits(limits.memory))
         self.nodes = 0
         self.reached = 0
         if evaluate is None:
             _warm_up()
+
+    def _deadline(self) -> Deadline:
+        """When this move's search stops: its own time, or the limits' cap if sooner."""
+        return Deadline(min(self.seconds or float("inf"), self.limits.seconds))
 
     # ----- the numba path --------------------------------------------------------------
 
@@ -262,23 +248,18 @@ class Minimax(Player):
         boards, orders = _scratch(board, state.houses)
         values = np.empty(state.houses, np.int64)
         best_values = values.copy()
-        counter = np.zeros(1, np.int64)
-        max_depth = self.depth or MAX_DEPTH
+        counter = np.array([0, 2**62], np.int64)
+        deadline = self._deadline()
         start = time.perf_counter()
         self.nodes, self.reached = 0, 0
-        for depth in range(1, max_depth + 1):
-            limit = 2**62
-            if self.seconds is not None and depth > 1:
-                elapsed = time.perf_counter() - start
-                rate = max(counter[0], 1) / max(elapsed, 1e-6)
-                limit = int((self.seconds - elapsed) * rate)
-                if limit <= counter[0] // 2:  # the next depth would not finish
-                    break
-                limit += counter[0]
-            _root(
-                board, player, depth, rules, self.tt, counter, limit, exact, values, boards, orders
-            )
-            if counter[0] > limit:
+        for depth in range(1, (self.depth or MAX_DEPTH) + 1):
+            elapsed = time.perf_counter() - start
+            if self.seconds is not None and depth > 1 and deadline.remaining() <= elapsed / 2:
+                break  # the next depth would not finish in time
+            # depth 1 always finishes, so that there is a move to give
+            with deadline.stopping(counter) if depth > 1 else nullcontext():
+                _root(board, player, depth, rules, self.tt, counter, exact, values, boards, orders)
+            if counter[0] > counter[1]:
                 break
             best_values[:] = values
             self.reached = depth
@@ -292,7 +273,7 @@ class Minimax(Player):
         if state.is_over():
             s0, s1 = state.scores()
             return float(s0 - s1)
-        if depth == 0 or self._out_of_time():
+        if depth == 0 or self._py_deadline.expired():
             return float(self.evaluator(state))
         key = (state.board, state.player)
         hit = table.get(key)
@@ -311,11 +292,8 @@ class Minimax(Player):
         table[key] = (depth, best)
         return best
 
-    def _out_of_time(self) -> bool:
-        return self.seconds is not None and time.perf_counter() > self._deadline
-
     def _py_values(self, state: GameState) -> np.ndarray:
-        self._deadline = time.perf_counter() + (self.seconds or 0)
+        self._py_deadline = self._deadline()
         self.nodes = 0
         values = np.full(state.houses, -np.inf)
         for depth in range(1, (self.depth or MAX_DEPTH) + 1):
@@ -323,7 +301,7 @@ class Minimax(Player):
             trial = np.full(state.houses, -np.inf)
             for move in state.legal_moves():
                 trial[move] = self._py_search(state.play(move), depth - 1, -np.inf, np.inf, table)
-            if self._out_of_time() and depth > 1:
+            if self._py_deadline.expired() and depth > 1:
                 break
             values, self.reached = trial, depth
         return values

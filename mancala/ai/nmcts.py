@@ -1,10 +1,13 @@
 """`nmcts[:playouts]`: flat ("naive") Monte Carlo, as in the C program of the blog post
 "How to Lose at Mancala (Consistently!)": the playouts are shared out among the legal
 first moves, each followed by uniformly random play to the end, and the move with most
-wins minus losses (for the mover) is chosen. Runs in numba; seeded.
+wins minus losses (for the mover) is chosen. Runs in numba; seeded. The playouts go
+round the first moves one at a time, so a search stopped at its deadline
+(`limits.seconds` a call) has tried every move about equally often.
 
 `evaluate(state)` returns {"value": v, "moves": {move: value}, "playouts": n}: each
-move's (wins - losses) / playouts for the mover, in [-1, 1]; v is the best of them.
+move's (wins - losses) / playouts for the mover, in [-1, 1]; v is the best of them, n
+the playouts of the move tried least.
 """
 
 from __future__ import annotations
@@ -14,29 +17,31 @@ from numba import njit
 
 from mancala import engine
 from mancala.ai.base import Player, require_moves
-from mancala.ai.mcts import positive_count
+from mancala.ai.limits import REGISTRY_LIMITS, Limits
+from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 
 DEFAULT_PLAYOUTS = 200_000
 
 
-@njit(cache=True)
-def flat_monte_carlo(board0, player0, h, kalah, ec, rl, playouts, rng_seed, out):
-    """Wins minus losses of `player0` after each legal first move into `out`."""
+@njit(cache=True, nogil=True)
+def flat_monte_carlo(board0, player0, h, kalah, ec, rl, counter, rng_seed, out, tried):
+    """Wins minus losses of `player0` after each legal first move into `out`, its playouts
+    into `tried`: a playout per legal move in turn until counter[0] (playouts run) reaches
+    counter[1] (the most it may run; a deadline lowers it to -1)."""
     np.random.seed(rng_seed)
     lo = player0 * (h + 1)
-    legal = 0
-    for m in range(h):
-        out[m] = 0
-        if board0[lo + m] > 0:
-            legal += 1
-    each = max(1, playouts // legal)
     moves = np.empty(h, np.int64)
     board = np.empty_like(board0)
     for m in range(h):
-        if board0[lo + m] == 0:
-            continue
-        for _ in range(each):
+        out[m] = 0
+        tried[m] = 0
+    while counter[0] < counter[1]:
+        for m in range(h):
+            if board0[lo + m] == 0 or counter[0] >= counter[1]:
+                continue
+            counter[0] += 1
+            tried[m] += 1
             board[:] = board0
             nxt = engine.play(board, player0, m, h, kalah, ec, rl)
             diff, _count = engine.random_playout(board, nxt, h, kalah, ec, rl, moves)
@@ -46,26 +51,33 @@ def flat_monte_carlo(board0, player0, h, kalah, ec, rl, playouts, rng_seed, out)
                 out[m] += 1
             elif diff < 0:
                 out[m] -= 1
-    return each
 
 
 class NaiveMonteCarlo(Player):
     """Random playouts from each first move; most wins minus losses."""
 
     def __init__(
-        self, seed: int | None = None, param: str | None = None, playouts: int | None = None
+        self,
+        seed: int | None = None,
+        playouts: int = DEFAULT_PLAYOUTS,
+        limits: Limits = REGISTRY_LIMITS,
     ) -> None:
         super().__init__(seed)
-        self.playouts = playouts or positive_count("playouts", param, DEFAULT_PLAYOUTS)
+        if playouts < 1:
+            raise ValueError(f"nmcts playouts must be at least 1, not {playouts!r}")
+        self.playouts, self.limits = playouts, limits
 
     def _scores(self, state: GameState) -> tuple[dict[int, float], int]:
         moves = require_moves(state)
         board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
         out = np.zeros(h, np.int64)
-        each = flat_monte_carlo(
-            board, player, h, kalah, ec, rl, self.playouts, self.rng.randrange(2**31), out
-        )
-        return {m: float(out[m]) / each for m in moves}, each
+        tried = np.zeros(h, np.int64)
+        counter = np.array([0, max(self.playouts, len(moves))], np.int64)
+        seed = self.rng.randrange(2**31)
+        with Deadline(self.limits.seconds).stopping(counter):
+            flat_monte_carlo(board, player, h, kalah, ec, rl, counter, seed, out, tried)
+        scores = {m: float(out[m]) / max(int(tried[m]), 1) for m in moves}
+        return scores, min(int(tried[m]) for m in moves)
 
     def choose_move(self, state: GameState) -> int:
         scores, _ = self._scores(state)

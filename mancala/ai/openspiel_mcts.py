@@ -1,5 +1,7 @@
 """`openspiel-mcts[:simulations]`: OpenSpiel's own C++ MCTS bot (pyspiel.MCTSBot with
 random rollouts) as a player, for comparing our search with it. OpenSpiel is optional.
+Its search cannot be stopped from outside (no deadline), so the registry bounds its
+simulations tightly instead; its tree is kept within `limits.memory`.
 
 Only Kalah(6,4) with the standard capture (OpenSpiel's `mancala`). pyspiel cannot set
 an arbitrary position, so the adapter replays one: it keeps the positions its own moves
@@ -18,7 +20,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from mancala.ai.base import Player, require_moves
-from mancala.ai.mcts import positive_count
+from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.game_state import GameState
 
 DEFAULT_SIMULATIONS = 20_000
@@ -63,11 +65,18 @@ def find_path(start: GameState, target: GameState, turns: int) -> list[int] | No
 class OpenSpielMCTS(Player):
     """pyspiel.MCTSBot (UCT constant 2, one random rollout a leaf), `simulations` a move."""
 
-    def __init__(self, seed: int | None = None, param: str | None = None) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        simulations: int = DEFAULT_SIMULATIONS,
+        limits: Limits = REGISTRY_LIMITS,
+    ) -> None:
         import pyspiel
 
         super().__init__(seed)
-        self.simulations = positive_count("simulations", param, DEFAULT_SIMULATIONS)
+        if simulations < 1:
+            raise ValueError(f"openspiel-mcts simulations must be at least 1, not {simulations!r}")
+        self.simulations = simulations
         self.game = pyspiel.load_game("mancala")
         evaluator = pyspiel.RandomRolloutEvaluator(1, self.rng.randrange(2**31))
         self.bot = pyspiel.MCTSBot(
@@ -75,7 +84,7 @@ class OpenSpielMCTS(Player):
             evaluator,
             2.0,  # uct_c
             self.simulations,
-            1000,  # max_memory_mb
+            max(1, limits.memory >> 20),  # max_memory_mb
             False,  # solve
             self.rng.randrange(2**31),
             False,  # verbose

@@ -1,7 +1,10 @@
 """Every player by name: `make_player("minimax:8")`, `available_players()`.
 
-A name may carry one parameter after a colon (`minimax:8`, `minimax:t=1.0`); the
-registry passes it, as text, to the player's factory, which checks it. Entries name
+A name may carry one parameter after a colon (`minimax:8`, `minimax:t=1.0`). Each entry
+declares the parameters it takes, with their bounds (`mancala.ai.limits.Param`); the
+registry parses and checks the text and passes the value to the player's factory as a
+keyword (`depth=8`, `seconds=1.0`), with the `Limits` its searches must keep to (the
+registry's own by default; the web API passes tighter ones). Entries name
 their factory as "module:attribute" and are imported only when made, so that naming a
 network player is what imports Keras, never listing or making the others.
 
@@ -16,7 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from mancala.ai import limits as bounds
 from mancala.ai.base import Player
+from mancala.ai.limits import REGISTRY_LIMITS, Limits, Param, parse_param
 from mancala.game_state import DEFAULTS, GameState
 from mancala.nn_lib.zoo import ZOO, network
 
@@ -28,7 +33,7 @@ class Entry:
     factory: str
     kwargs: dict[str, Any] = field(default_factory=dict)
     summary: str = ""
-    takes_param: bool = False
+    params: tuple[Param, ...] = ()  # the parameters a name may carry, with their bounds
     requires: tuple[str, ...] = ()  # importable modules it needs (optional extras)
     available: str | None = None  # "module:attr" of a () -> bool check (e.g. weights exist)
     interactive: bool = False  # needs a person (left out of tournaments)
@@ -128,8 +133,16 @@ def check_can_play(specs: Sequence[str], state: GameState) -> None:
             )
 
 
-def make_player(spec: str, seed: int | None = None, **options: Any) -> Player:
-    """The player named by `spec` ('luck', 'minimax:8'...), its randomness seeded by `seed`.
+def entry_params(name: str) -> tuple[Param, ...]:
+    """The parameters the player `name` takes (KeyError for an unknown name)."""
+    return _REGISTRY[name].params
+
+
+def make_player(
+    spec: str, seed: int | None = None, limits: Limits | None = None, **options: Any
+) -> Player:
+    """The player named by `spec` ('luck', 'minimax:8'...), its randomness seeded by `seed`,
+    its searches kept within `limits` (default: the registry's own bounds).
 
     >>> make_player("greedy", seed=1).name
     'greedy'
@@ -141,20 +154,25 @@ def make_player(spec: str, seed: int | None = None, **options: Any) -> Player:
     Traceback (most recent call last):
     ...
     ValueError: player 'luck' takes no parameter (got 'luck:3')
+    >>> make_player("minimax:101")
+    Traceback (most recent call last):
+    ...
+    ValueError: minimax depth must be 1..100, not 101
     """
     if not isinstance(spec, str):
         raise ValueError(f"a player name is text, not {spec!r}")
     check_names([spec])
     name, param = split_spec(spec)
     entry = _REGISTRY[name]
-    if param is not None and not entry.takes_param:
+    if param is not None and not entry.params:
         raise ValueError(f"player {name!r} takes no parameter (got {spec!r})")
     missing = [m for m in entry.requires if importlib.util.find_spec(m) is None]
     if missing:
         raise ValueError(f"player {name!r} needs the package(s): {', '.join(missing)}")
+    limits = limits or REGISTRY_LIMITS
     kwargs = dict(entry.kwargs, **options)
-    if entry.takes_param:
-        kwargs["param"] = param
+    if entry.params:
+        kwargs.update(parse_param(name, entry.params, param, limits), limits=limits)
     player = _load(entry.factory)(seed=seed, **kwargs)
     player.name = spec
     return player
@@ -176,7 +194,7 @@ register(
     Entry(
         "mancala.ai.minimax:Minimax",
         summary="alpha-beta, extra-turn aware, TT, iterative deepening (minimax:8, minimax:t=1.0)",
-        takes_param=True,
+        params=(bounds.depth(bounds.MAX_DEPTH), bounds.seconds(default=0.5)),
         quick="minimax:t=0.1",
     ),
 )
@@ -185,7 +203,7 @@ register(
     Entry(
         "mancala.ai.mcts:MCTS",
         summary="UCT Monte Carlo tree search, greedy rollouts (mcts:20000 simulations)",
-        takes_param=True,
+        params=(bounds.count("simulations", 10_000_000, default=20_000),),
         quick="mcts:5000",
     ),
 )
@@ -194,7 +212,7 @@ register(
     Entry(
         "mancala.ai.nmcts:NaiveMonteCarlo",
         summary="flat Monte Carlo: random playouts per first move (nmcts:200000)",
-        takes_param=True,
+        params=(bounds.count("playouts", 100_000_000, default=200_000),),
         quick="nmcts:20000",
     ),
 )
@@ -203,7 +221,7 @@ register(
     Entry(
         "mancala.ai.openspiel_mcts:OpenSpielMCTS",
         summary="OpenSpiel's C++ MCTS bot, random rollouts (Kalah(6,4) only; needs open_spiel)",
-        takes_param=True,
+        params=(bounds.count("simulations", 200_000, default=20_000),),  # cannot be stopped
         requires=("pyspiel",),
         quick="openspiel-mcts:5000",
         variants=("kalah",),
@@ -228,7 +246,7 @@ register(
         "mancala.ai.solver:PerfectPlayer",
         summary="perfect play: exact search + endgame database (Kalah; solver:t=0.1 falls "
         "back to minimax where it cannot prove a value in time)",
-        takes_param=True,
+        params=(bounds.seconds(),),  # none: exact search up to the limits' seconds
         available="mancala.ai.solver:database_ready",
         quick="solver:t=0.1",
         variants=("kalah",),

@@ -4,23 +4,29 @@
 It plays a move of the position's exact value (the final store difference with perfect
 play from both sides), ties broken at random by its seed. It looks first in the opening
 book of `mancala.solver_book` (the game's first two turns, where proofs take seconds
-to a minute). Plain `solver` then searches as long as it takes (MTD(f) starting from
-minimax:10's value); `solver:t=0.25` gives up the exact search after about that many
-seconds' worth of nodes and plays `minimax:t=SECONDS`'s move instead, so it is perfect
-wherever it can prove a value in time (the tournament's quick form).
+to a minute). Then it searches exactly (MTD(f) starting from minimax:10's value) until
+a deadline, and where the proof is not done by then plays minimax's move instead, so it
+is perfect wherever it can prove a value in time. `solver:t=0.25` gives the exact search
+0.25 s and minimax as long again (the tournament's quick form); plain `solver` gives
+each half of its limits' seconds (`mancala.ai.limits`: an hour a move by default, so in
+practice as long as it takes). A move never takes longer than the limits' seconds.
 
 Kalah only. The endgame database of the board size and capture rule is loaded from the
 cache (<repo>/cache/, or $MANCALA_CACHE_DIR), or built there on first use (Kalah(6,*):
-about two minutes, with a progress line). One `Solver` per rule set is shared by every
-solver player of the process, transposition table included.
+about two minutes, with a progress line) unless the limits forbid building. One `Solver`
+per rule set is shared by every solver player of the process, transposition table
+included, and one search runs at a time (a lock). A board whose search scratch would
+not fit in the limits' memory is refused with a ValueError.
 """
 
 from __future__ import annotations
 
-import time
+import threading
 
 from mancala.ai.base import Player, require_moves
+from mancala.ai.limits import MAX_SECONDS, REGISTRY_LIMITS, Limits
 from mancala.ai.minimax import Minimax
+from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.solver import (
     OutOfBudget,
@@ -30,17 +36,22 @@ from mancala.solver import (
     default_cache_dir,
     default_max_seeds,
     header_matches,
+    scratch_bytes,
 )
 from mancala.solver_book import GUESS_DEPTH, book_key, first_guess, load_book
 
-NODES_PER_SECOND = 600_000  # a first guess of the search's speed; measured as it plays
 _SOLVERS: dict[tuple[int, bool, int], Solver] = {}
 _BOOKS: dict[tuple[int, int, bool], dict] = {}
+_SEARCHING = threading.Lock()  # the shared solvers' tables and scratch: one search at a time
+
+
+def _database_seeds(state: GameState) -> int:
+    return default_max_seeds(state.houses, 2 * state.houses * state.seeds)
 
 
 def shared_solver(state: GameState) -> Solver:
     """The process's solver for the board size, capture rule and seeds of `state`."""
-    n = default_max_seeds(state.houses, 2 * state.houses * state.seeds)
+    n = _database_seeds(state)
     key = (state.houses, state.empty_capture, n)
     if key not in _SOLVERS:
         _SOLVERS[key] = Solver(state.houses, state.empty_capture, n)
@@ -63,69 +74,93 @@ def database_ready(houses: int = 6, empty_capture: bool = False) -> bool:
     return header_matches(path, houses, n, empty_capture)
 
 
-def parse_param(param: str | None) -> float | None:
-    """None -> None (no limit); 't=0.5' -> 0.5.
-
-    >>> parse_param("t=0.25")
-    0.25
-    >>> parse_param("8")
-    Traceback (most recent call last):
-    ...
-    ValueError: solver takes t=SECONDS (a time limit per move), not '8'
-    """
-    if param is None:
-        return None
-    try:
-        seconds = float(param[2:]) if param.startswith("t=") else -1.0
-    except ValueError:
-        seconds = -1.0
-    if not 0 < seconds < float("inf"):
-        raise ValueError(f"solver takes t=SECONDS (a time limit per move), not {param!r}")
-    return seconds
+def check_fits(state: GameState, limits: Limits) -> None:
+    """ValueError unless the shared solver of `state` can search it within `limits`:
+    its search scratch fits in the memory, and its database is built or may be."""
+    n = _database_seeds(state)
+    total = 2 * state.houses * state.seeds
+    need = scratch_bytes(state.houses, total, n)
+    if need > limits.memory:
+        raise ValueError(
+            f"solver memory must be at most {limits.memory} bytes here; a board of "
+            f"{state.houses} houses and {total} seeds needs {need} for its search"
+        )
+    path = cache_path(default_cache_dir(), state.houses, n, state.empty_capture)
+    if not limits.build and not header_matches(path, state.houses, n, state.empty_capture):
+        raise ValueError(
+            f"solver has no endgame database for Kalah with {state.houses} houses here, "
+            "and building one (minutes) is not allowed"
+        )
 
 
 class PerfectPlayer(Player):
-    """A value-optimal move; among equal moves a random one (seeded). With a time limit,
-    minimax's move where the exact search does not finish in time."""
+    """A value-optimal move; among equal moves a random one (seeded). Minimax's move
+    where the exact search does not finish in time."""
 
     def __init__(
-        self, seed: int | None = None, param: str | None = None, solver: Solver | None = None
+        self,
+        seed: int | None = None,
+        seconds: float | None = None,
+        solver: Solver | None = None,
+        limits: Limits = REGISTRY_LIMITS,
     ) -> None:
         super().__init__(seed)
-        self.seconds = parse_param(param)
+        self.seconds, self.limits = seconds, limits
         self.solver = solver  # None: the shared solver of each position's rules
-        self.fallback: Minimax | None = None
+        self.fallback: Minimax | None = None  # made on first use: each has a table
         self.guesser: Minimax | None = None
-        self.rate = NODES_PER_SECOND
 
     def _solver(self, state: GameState) -> Solver:
         check_solvable(state)
-        return self.solver or shared_solver(state)
+        if self.solver is not None:
+            return self.solver
+        check_fits(state, self.limits)
+        return shared_solver(state)
+
+    def _exact(self, state: GameState, all_moves: bool, move: Deadline) -> dict | None:
+        """The solver's answer, or None where it is not proved by the exact search's
+        deadline (its own seconds, at most half of the move's)."""
+        solver = self._solver(state)
+        half = self.limits.seconds / 2
+        exact = Deadline(min(self.seconds or half, half, move.remaining()))
+        if self.guesser is None:
+            self.guesser = Minimax(seed=0, depth=GUESS_DEPTH, limits=self.limits)
+        with _SEARCHING:
+            self.guesser.limits = self.limits.within(exact.remaining())
+            guess = first_guess(state, self.guesser)
+            try:
+                return solver.solve(state, all_moves, guess=guess, deadline=exact)
+            except OutOfBudget:
+                return None
+
+    def _minimax(self, move: Deadline) -> Minimax:
+        """The fallback, given its own seconds or what is left of the move's."""
+        if self.fallback is None:
+            seed = self.rng.randrange(1 << 30)
+            self.fallback = Minimax(seed, seconds=MAX_SECONDS, limits=self.limits)
+        self.fallback.limits = self.limits.within(
+            min(self.seconds or MAX_SECONDS, move.remaining())
+        )
+        return self.fallback
 
     def choose_move(self, state: GameState) -> int:
         require_moves(state)
-        solver = self._solver(state)
+        move = Deadline(self.limits.seconds)
         entry = shared_book(state).get(book_key(state))
         if entry is not None:
             return self.rng.choice(entry["best"])
-        if self.guesser is None:
-            self.guesser = Minimax(seed=0, depth=GUESS_DEPTH)
-        guess = first_guess(state, self.guesser)
-        if self.seconds is None:
-            return self.rng.choice(sorted(solver.solve(state, False, guess=guess)["best"]))
-        began, nodes = time.perf_counter(), solver.nodes
-        try:
-            best = solver.solve(state, False, int(self.seconds * self.rate), guess)
-            return self.rng.choice(sorted(best["best"]))
-        except OutOfBudget:
-            spent = time.perf_counter() - began
-            self.rate = 0.5 * self.rate + 0.5 * (solver.nodes - nodes) / max(spent, 1e-3)
-        if self.fallback is None:
-            self.fallback = Minimax(seed=self.rng.randrange(1 << 30), seconds=self.seconds)
-        return self.fallback.choose_move(state)
+        found = self._exact(state, False, move)
+        if found is not None:
+            return self.rng.choice(sorted(found["best"]))
+        return self._minimax(move).choose_move(state)
 
     def evaluate(self, state: GameState) -> dict:
-        """{"value", "moves": {move: value}, "best", "nodes", "seconds"}: exact final store
-        differences for the player to move."""
+        """{"value", "moves": {move: value}, "best", "nodes", "seconds", "exact"}: exact
+        final store differences for the player to move; where they are not proved in
+        time, minimax's evaluation with "exact": false."""
         require_moves(state)
-        return self._solver(state).solve(state)
+        move = Deadline(self.limits.seconds)
+        found = self._exact(state, True, move)
+        if found is not None:
+            return found | {"exact": True}
+        return self._minimax(move).evaluate(state) | {"exact": False}
