@@ -22,17 +22,22 @@ from mancala.nn_lib.zoo import ZOO
 
 @dataclass(frozen=True)
 class Entry:
-    """How to make a player: factory "module:attr", fixed keyword arguments, needs."""
+    """How to make a player: factory "module:attr", fixed keyword arguments, needs, and
+    how to say it in words (see `describe_player`)."""
 
     factory: str
     kwargs: dict[str, Any] = field(default_factory=dict)
-    summary: str = ""
+    summary: str = ""  # the player in words; "{param}" stands for its parameter in words
     takes_param: bool = False
     requires: tuple[str, ...] = ()  # importable modules it needs (optional extras)
     available: str | None = None  # "module:attr" of a () -> bool check (e.g. weights exist)
     interactive: bool = False  # needs a person (left out of tournaments)
     quick: str | None = None  # the spec a default tournament uses, if the default is slow
     variants: tuple[str, ...] = ("kalah", "sungka")  # the variants it can play
+    default: str | None = None  # the parameter a spec without one gets ("t=0.5", "20000")
+    count: str = "{n:,}"  # how a whole-number parameter reads ("{n:,} simulations a move")
+    seconds: str = "{s:g} s a move"  # how a parameter t=S reads
+    describer: str | None = None  # "module:attr" of a (**kwargs) -> str, used for {param}
 
 
 _REGISTRY: dict[str, Entry] = {}
@@ -82,8 +87,46 @@ def tournament_players(variant: str = "kalah") -> list[str]:
 
 
 def describe_players() -> dict[str, str]:
-    """Every registered name with its one-line summary."""
-    return {name: entry.summary for name, entry in _REGISTRY.items()}
+    """Every registered name with its description (`describe_player`)."""
+    return {name: describe_player(name) for name in _REGISTRY}
+
+
+def describe_player(spec: str) -> str:
+    """The player `spec` in words, made from its entry's `summary` template and the spec's
+    own parameter (else the entry's default), so the words cannot drift from what plays.
+
+    A whole-number parameter reads through the entry's `count` form, `t=S` through its
+    `seconds` form; a network's words come from its zoo class and the metadata file
+    beside its weights (`describer`). ValueError for an unknown name.
+
+    >>> describe_player("mcts:5000")
+    'Monte Carlo tree search, 5,000 simulations a move'
+    >>> describe_player("minimax:t=0.1"), describe_player("minimax:8")
+    ('Minimax search, 0.1 s a move', 'Minimax search, 8 plies deep')
+    >>> describe_player("minimax")
+    'Minimax search, 0.5 s a move'
+    """
+    name, param = split_spec(spec)
+    entry = _REGISTRY.get(name)
+    if entry is None:
+        raise ValueError(f"unknown player {name!r}; available: {', '.join(_REGISTRY)}")
+    if entry.describer:
+        return entry.summary.format(param=_load(entry.describer)(**entry.kwargs))
+    return entry.summary.format(param=_param_words(entry, param or entry.default))
+
+
+def _param_words(entry: Entry, param: str | None) -> str:
+    """The parameter in the entry's words: '' for none, the text itself if it is neither
+    a count nor t=SECONDS (make_player is the one that refuses it)."""
+    if param is None:
+        return ""
+    text = param[2:] if param.startswith("t=") else param.replace("_", "")
+    try:
+        if param.startswith("t="):
+            return entry.seconds.format(s=float(text))
+        return entry.count.format(n=int(text))
+    except ValueError:
+        return param
 
 
 def make_player(spec: str, seed: int | None = None, **options: Any) -> Player:
@@ -120,53 +163,64 @@ def make_player(spec: str, seed: int | None = None, **options: Any) -> Player:
     return player
 
 
-register("luck", Entry("mancala.ai.simple:Luck", summary="a uniformly random legal move"))
-register("greedy", Entry("mancala.ai.simple:Greedy", summary="one ply: most seeds gained"))
-register("max", Entry("mancala.ai.simple:Max", summary="the fullest house (Sungka paper)"))
+register("luck", Entry("mancala.ai.simple:Luck", summary="Random: any legal move"))
+register("greedy", Entry("mancala.ai.simple:Greedy", summary="Greedy: most seeds gained now"))
+register("max", Entry("mancala.ai.simple:Max", summary="The fullest house (Sungka paper)"))
 register(
     "exact",
-    Entry("mancala.ai.simple:Exact", summary="a move ending in the store, else max (Sungka paper)"),
+    Entry(
+        "mancala.ai.simple:Exact",
+        summary="A move ending in the store, else the fullest house (Sungka paper)",
+    ),
 )
 register(
     "human",
-    Entry("mancala.ai.human:Human", summary="a person at the terminal", interactive=True),
+    Entry("mancala.ai.human:Human", summary="A person at the terminal", interactive=True),
 )
-register(
+register(  # default: mancala.ai.minimax.DEFAULT_TIME (tests/test_registry.py checks it)
     "minimax",
     Entry(
         "mancala.ai.minimax:Minimax",
-        summary="alpha-beta, extra-turn aware, TT, iterative deepening (minimax:8, minimax:t=1.0)",
+        summary="Minimax search, {param}",
         takes_param=True,
         quick="minimax:t=0.1",
+        default="t=0.5",
+        count="{n} plies deep",
     ),
 )
 register(
     "mcts",
     Entry(
         "mancala.ai.mcts:MCTS",
-        summary="UCT Monte Carlo tree search, greedy rollouts (mcts:20000 simulations)",
+        summary="Monte Carlo tree search, {param}",
         takes_param=True,
         quick="mcts:5000",
+        default="20000",
+        count="{n:,} simulations a move",
     ),
 )
 register(
     "nmcts",
     Entry(
         "mancala.ai.nmcts:NaiveMonteCarlo",
-        summary="flat Monte Carlo: random playouts per first move (nmcts:200000)",
+        summary="Flat Monte Carlo (random playouts from each move), {param}",
         takes_param=True,
         quick="nmcts:20000",
+        default="200000",
+        count="{n:,} playouts a move",
     ),
 )
 register(
     "openspiel-mcts",
     Entry(
         "mancala.ai.openspiel_mcts:OpenSpielMCTS",
-        summary="OpenSpiel's C++ MCTS bot, random rollouts (Kalah(6,4) only; needs open_spiel)",
+        summary="OpenSpiel's Monte Carlo tree search (C++, random rollouts), {param}",
         takes_param=True,
         requires=("pyspiel",),
         quick="openspiel-mcts:5000",
         variants=("kalah",),
+        default="20000",
+        count="{n:,} simulations a move",
     ),
 )
 for _net in ZOO:
@@ -175,28 +229,29 @@ for _net in ZOO:
         Entry(
             "mancala.ai.network:NetworkPlayer",
             kwargs={"network": _net},
-            summary=f"network {_net}: learnt the choices of minimax:8 from recorded games",
+            summary="{param}",
             available=f"mancala.nn_lib.zoo:has_{_net}",
             variants=("kalah",),
+            describer="mancala.nn_lib.zoo:describe_network",
         ),
     )
 register(
     "solver",
     Entry(
         "mancala.ai.solver:PerfectPlayer",
-        summary="perfect play: exact search + endgame database (Kalah; solver:t=0.1 falls "
-        "back to minimax where it cannot prove a value in time)",
+        summary="Perfect play: exact search and endgame database{param}",
         takes_param=True,
         available="mancala.ai.solver:database_ready",
         quick="solver:t=0.1",
         variants=("kalah",),
+        seconds=", else minimax where no proof comes within {s:g} s",
     ),
 )
 register(  # the Sungka paper's DQN (mancala/dqn_train.py); the net trained for its seat
     "dqn",
     Entry(
         "mancala.ai.dqn:DQNPlayer",
-        summary="the Sungka paper's DQN from random play: a Q-net per variant and seat",
+        summary="Deep Q-network of the Sungka paper, learnt from random play (a net a seat)",
         available="mancala.ai.dqn:has_weights",
     ),
 )
