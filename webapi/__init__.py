@@ -25,6 +25,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         JSON_SORT_KEYS=False,
         PLAYER_POOL_SIZE=32,
         PLAYER_SEED=None,  # a number makes the players' random choices repeatable
+        ANALYSIS_SECONDS=2.0,  # the time cap of one /api/analyse (webapi.analysis)
     )
     app.config.update(config or {})
     app.json.sort_keys = False
@@ -39,6 +40,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.get("/")
     def index() -> str:
         return render_template("index.html")
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return app.send_static_file("favicon.svg")
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
