@@ -323,10 +323,15 @@ async function showAnalysis() {
       el.dataset.kind = entry.kind;
     }
     $("#board").dataset.analysis = result.kind;
+    const proven = result.moves.filter((m) => m.kind === "exact").length;
+    const estimated = `≈ minimax's estimate (depth ${result.depth})`;
     note.textContent =
-      result.kind === "exact"
-        ? "Each house shows the final margin that move leads to with perfect play from both sides (solver)."
-        : `Each house shows the final margin that move leads to: ≈ an estimate (minimax, depth ${result.depth}), the rest proven.`;
+      "Each house shows the final margin its move leads to with best play: " +
+      (proven === result.moves.length
+        ? "proven by the solver."
+        : proven
+          ? `${estimated}, the others proven by the solver.`
+          : `${estimated}.`);
   } catch (error) {
     note.textContent = "";
     showError(error);
