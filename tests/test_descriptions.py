@@ -24,7 +24,12 @@ def test_search_players_say_their_own_parameter():
 
 @pytest.mark.parametrize(
     "name,attribute",
-    [("minimax", "seconds"), ("mcts", "simulations"), ("nmcts", "playouts")],
+    [
+        ("minimax", "seconds"),
+        ("mcts", "simulations"),
+        ("nmcts", "playouts"),
+        ("openspiel-mcts", "simulations"),
+    ],
 )
 def test_a_default_described_is_the_default_played(name, attribute):
     """The entry's `default` (which its words use) is what the player takes without one."""

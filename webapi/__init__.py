@@ -14,11 +14,11 @@ from typing import Any
 from flask import Flask, jsonify, render_template
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from webapi.engine import PlayerPool
-
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app; `config` overrides the defaults (MAX_CONTENT_LENGTH, PLAYER_SEED...)."""
+    from webapi.engine import PlayerPool  # here, so `python -m webapi.ratings` runs cleanly
+
     app = Flask(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=64 * 1024,  # a state is well under 1 KiB

@@ -177,7 +177,7 @@ register(
     "human",
     Entry("mancala.ai.human:Human", summary="A person at the terminal", interactive=True),
 )
-register(  # default: mancala.ai.minimax.DEFAULT_TIME (tests/test_registry.py checks it)
+register(  # default: mancala.ai.minimax.DEFAULT_TIME (tests/test_descriptions.py checks it)
     "minimax",
     Entry(
         "mancala.ai.minimax:Minimax",
