@@ -220,12 +220,6 @@ def test_analysis_hint_undo_and_the_move_log(server, browser):
     after_c = _board(browser)
     assert after_c != opening and after_c[6] == 1  # the seed in your store
     wait.until(lambda d: d.find_element(By.ID, "board").get_attribute("data-analysis") != "pending")
-
-    _house(browser, 5).click()  # f: the turn passes; the opponent replies
-    wait.until(lambda d: _phase(d) in ("your-turn", "over") and len(_log(d)) >= 3)
-    assert _log(browser)[1].startswith("You: f")
-    assert any(item.startswith("minimax:t=0.1: ") for item in _log(browser)[2:])
-    wait.until(lambda d: d.find_element(By.ID, "board").get_attribute("data-analysis") != "pending")
     browser.find_element(By.ID, "hint").click()
     wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .hinted"))
     screenshot = os.environ.get("MANCALA_SCREENSHOT")
@@ -236,6 +230,14 @@ def test_analysis_hint_undo_and_the_move_log(server, browser):
         browser.set_window_size(390, 844)  # a phone held upright
         browser.save_screenshot(str(path.with_stem(path.stem + "-phone")))
         browser.set_window_size(900, 1000)
+
+    _house(browser, 5).click()  # f: the turn passes; the opponent replies
+    wait.until(lambda d: _phase(d) in ("your-turn", "over") and len(_log(d)) >= 3)
+    assert _log(browser)[1].startswith("You: f")
+    assert any(item.startswith("minimax:t=0.1: ") for item in _log(browser)[2:])
+    wait.until(lambda d: d.find_element(By.ID, "board").get_attribute("data-analysis") != "pending")
+    browser.find_element(By.ID, "hint").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .hinted"))
 
     browser.find_element(By.ID, "undo").click()  # f and the replies to it are taken back
     wait.until(lambda d: _board(d) == after_c)

@@ -77,6 +77,7 @@ def summarise(result: dict[str, Any], command: str, date: str) -> dict[str, Any]
         "command": command,
         "game": game,
         "games_per_seat": result["games_per_seat"],
+        "seconds": round(result["seconds"], 1),  # of play
         "ratings": {
             spec: {"rating": round(r["rating"]), "error": round(r["error"]), "games": games[spec]}
             for spec, r in sorted(result["ratings"].items(), key=lambda kv: -kv[1]["rating"])
