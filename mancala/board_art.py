@@ -1,4 +1,4 @@
-"""The ASCII drawing of a board: the opponent's row on top, stores at the ends.
+"""The ASCII drawing of a board: the opponent's row on top, stores at the ends (named).
 
 Houses are labelled a, b, c... (and 1, 2, 3...) in each side's sowing order, so a
 person can name a house either way. Letters stop at p, so that q always means quit;
@@ -10,7 +10,7 @@ nearest the reader.
         c    b    a           player 1 (to move)
    +----+----+----+----+----+
    |    |  2 |  2 |  2 |    |
-   |  0 +----+----+----+  0 |
+   |  0 +----+----+----+  0 |   stores: player 1 left, player 0 right
    |    |  0 |  3 |  3 |    |
    +----+----+----+----+----+
         a    b    c           player 0
@@ -70,7 +70,8 @@ def draw_board(state: GameState, bottom: int = 0, names: tuple[str, str] | None 
         f"{labels_top}          {title(top)}",
         rule,
         f"   |{blank}|{cells(top_row)}|{blank}|",
-        f"   |{state.board[state.store(top)]:>3} +{middle}+{state.board[state.store(bottom)]:>3} |",
+        f"   |{state.board[state.store(top)]:>3} +{middle}+{state.board[state.store(bottom)]:>3} |"
+        f"   stores: {names[top]} left, {names[bottom]} right",
         f"   |{blank}|{cells(bottom_row)}|{blank}|",
         rule,
         f"{labels_bottom}          {title(bottom)}",

@@ -25,6 +25,7 @@ from mancala.board_art import draw_board, house_choices, house_label
 from mancala.core.cli import add_game_options, command_parser, fail, game_options
 from mancala.core.stopping import exit_code, sigterm_as_interrupt
 from mancala.game_state import GameState
+from mancala.games.sowing import trace_move
 
 
 def play_terminal(
@@ -46,17 +47,18 @@ def play_terminal(
     state = start
     tell(draw_board(state, bottom=human_seat, names=tuple(names)))
     while not state.is_over():
-        if state.player == human_seat:
-            move = human.choose_move(state)
-            tell(f"You play {house_label(move)}.")
+        mine = state.player == human_seat
+        move = human.choose_move(state) if mine else computer.choose_move(state)
+        after, _, events = trace_move(state, move)
+        said = "".join(f", {words}" for words in events.words())
+        if mine:
+            tell(f"You play {house_label(move)}{said}.")
         else:
-            move = computer.choose_move(state)
-            tell(f"{opponent_spec} plays {house_label(move)} ({move + 1}).")
-        mover = state.player
-        state = state.play(move)
+            tell(f"{opponent_spec} plays {house_label(move)} ({move + 1}){said}.")
+        state = after
         tell(draw_board(state, bottom=human_seat, names=tuple(names)))
-        if state.player == mover and not state.is_over():
-            tell("Extra turn: " + ("you move again." if mover == human_seat else "it moves again."))
+        if events.extra_turn or events.passes:
+            tell("You move again." if mine else "It moves again.")
     return state
 
 

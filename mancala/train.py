@@ -58,6 +58,7 @@ def train(net, args: argparse.Namespace) -> int:
     import numpy as np
 
     from mancala.nn_lib.data import PositionReader
+    from mancala.nn_lib.meta import describe_data
     from mancala.nn_lib.training import agreement
 
     reader = PositionReader(args.paths or None, chunk=args.chunk)
@@ -103,7 +104,8 @@ def train(net, args: argparse.Namespace) -> int:
             f"{time.perf_counter() - began:.0f} s",
             flush=True,
         )
-    print(f"saved {net.save()}")
+    data = describe_data(args.paths, reader.games, positions)
+    print(f"saved {net.save(teacher=' + '.join(reader.teachers), data=data)}")
     return 0
 
 

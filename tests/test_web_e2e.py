@@ -1,10 +1,17 @@
-"""End to end: a person plays a whole game against greedy in headless Chromium.
+"""End to end in headless Chromium: a person plays a whole game against greedy; the
+dropdown names players in words with their ratings; the analysis switch, the hint, undo
+and the move log's events.
 
-The test starts the app under gunicorn on a free loopback port (webapi.serving), drives
+The tests start the app under gunicorn on a free loopback port (webapi.serving), drive
 Debian's chromium through chromium-driver with selenium (deploy/ci-extras.sh installs
-both in CI), clicks houses until the game ends, and stops the server. Every wait is
-explicit and bounded. With MANCALA_SCREENSHOT=PATH it also saves the page mid-game
-(that is how docs/screenshot.png is made), and as a phone would show it (PATH-phone.png).
+both in CI), click as a person would, and stop the server. Every wait is explicit and
+bounded. With MANCALA_SCREENSHOT=PATH the analysis test also saves the page mid-game with
+the analysis on and a hint shown (that is how docs/screenshot.png is made), and as a
+phone would show it (PATH-phone.png).
+
+Where the solver's endgame database is cached (cache/), the analysis is exact and the
+opening's values are checked; on a fresh clone it is minimax's estimate, and the tests
+check that instead.
 """
 
 import os
@@ -20,6 +27,9 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
+from mancala.game_state import GameState
+from webapi.analysis import solver_ready
+from webapi.ratings import load_ratings
 from webapi.serving import running_server
 
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
@@ -92,18 +102,10 @@ def test_a_whole_game_against_greedy(server, browser, variant, seat):
     wait.until(ec.presence_of_all_elements_located((By.CSS_SELECTOR, "#board .pit")))
     assert len(browser.find_elements(By.CSS_SELECTOR, "#board .pit")) == 2 * houses + 2
     moves = 0
-    screenshot = os.environ.get("MANCALA_SCREENSHOT")
     while _wait_turn_or_end(browser) == "your-turn":
         assert not browser.find_element(By.ID, "error").is_displayed()
         playable = browser.find_elements(By.CSS_SELECTOR, "#board .pit.playable")
         assert playable, "the person's turn, yet no house to click"
-        if screenshot and variant == "kalah" and moves == 6:
-            path = Path(screenshot)
-            path.parent.mkdir(parents=True, exist_ok=True)
-            browser.save_screenshot(str(path))
-            browser.set_window_size(390, 844)  # a phone held upright
-            browser.save_screenshot(str(path.with_stem(path.stem + "-phone")))
-            browser.set_window_size(900, 1000)
         rng.choice(playable).click()
         moves += 1
         assert moves < 200, "the game does not end"
@@ -124,3 +126,124 @@ def test_a_whole_game_against_greedy(server, browser, variant, seat):
         "loss",
         "draw",
     )
+
+
+def _start(browser, server, variant="kalah", opponent="greedy", seat="0"):
+    browser.get(f"{server}/?delay=0")
+    wait = WebDriverWait(browser, WAIT)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    Select(browser.find_element(By.ID, "variant")).select_by_value(variant)
+    Select(browser.find_element(By.ID, "opponent")).select_by_value(opponent)
+    Select(browser.find_element(By.ID, "seat")).select_by_value(seat)
+    browser.find_element(By.ID, "new-game").click()
+    return wait
+
+
+def _board(driver) -> list[int]:
+    """The board as the page shows it, in the rules' order of pits."""
+    pits = driver.find_elements(By.CSS_SELECTOR, "#board .pit")
+    shown = {
+        int(p.get_attribute("data-index")): p.find_element(By.CLASS_NAME, "count") for p in pits
+    }
+    return [int(shown[i].text) for i in sorted(shown)]
+
+
+def _log(driver) -> list[str]:
+    return [item.text for item in driver.find_elements(By.CSS_SELECTOR, "#moves li")]
+
+
+def _house(driver, house: int):
+    return driver.find_element(By.CSS_SELECTOR, f'#board .house.mine[data-house="{house}"]')
+
+
+def test_the_dropdown_names_players_in_words_with_their_ratings(server, browser):
+    browser.get(f"{server}/?delay=0")
+    WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
+    )
+    options = {
+        o.get_attribute("value"): o.text
+        for o in Select(browser.find_element(By.ID, "opponent")).options
+    }
+    shipped = load_ratings()["ratings"]
+    assert options["minimax:t=0.1"].startswith("Minimax search, 0.1 s a move (")
+    assert options["mcts:5000"].startswith("Monte Carlo tree search, 5,000 simulations a move")
+    for spec, text in options.items():
+        if spec in shipped:
+            assert text.endswith(f", rated {shipped[spec]['rating']})"), text
+        else:
+            assert text.endswith("(not rated)"), text
+    Select(browser.find_element(By.ID, "opponent")).select_by_value("minimax:t=0.1")
+    summary = browser.find_element(By.ID, "opponent-summary").text
+    assert f"Rating {shipped['minimax:t=0.1']['rating']} ±" in summary and "kalah(6,4)" in summary
+    Select(browser.find_element(By.ID, "variant")).select_by_value("sungka")
+    sungka = [o.text for o in Select(browser.find_element(By.ID, "opponent")).options]
+    assert sungka and all(text.endswith("(not rated)") for text in sungka)  # rated in Kalah
+
+
+def test_analysis_hint_undo_and_the_move_log(server, browser):
+    wait = _start(browser, server, opponent="minimax:t=0.1")
+    wait.until(lambda d: _phase(d) == "your-turn")
+    assert "expert" in browser.find_element(By.ID, "score").text  # the opponent's level
+    labels = [
+        p.get_attribute("data-label") for p in browser.find_elements(By.CSS_SELECTOR, ".store")
+    ]
+    assert sorted(labels) == ["their store", "your store"]
+    opening = _board(browser)
+
+    browser.find_element(By.ID, "analysis").click()
+    wait.until(lambda d: d.find_element(By.ID, "board").get_attribute("data-analysis") != "pending")
+    kind = browser.find_element(By.ID, "board").get_attribute("data-analysis")
+    values = {
+        int(el.get_attribute("data-house")): el.find_element(By.CLASS_NAME, "value").text
+        for el in browser.find_elements(By.CSS_SELECTOR, "#board .house.mine")
+    }
+    assert all(values.values()) and len(values) == 6  # every legal move has its value
+    exact = solver_ready(GameState.new())
+    assert kind == ("exact" if exact else "estimate")
+    if exact:  # Kalah(6,4) with perfect play: c wins by 8, a loses by 14
+        assert values[2] == "+8" and values[0] == "−14"
+    else:
+        assert all(text.startswith("≈") for text in values.values())
+
+    browser.find_element(By.ID, "hint").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .hinted"))
+    hinted = browser.find_element(By.CSS_SELECTOR, "#board .hinted")
+    assert "playable" in hinted.get_attribute("class")
+    if exact:
+        assert hinted.get_attribute("data-house") == "2"
+    assert "Hint:" in browser.find_element(By.ID, "status").text
+
+    _house(browser, 2).click()  # c: its last seed falls in the store
+    wait.until(lambda d: _phase(d) == "your-turn" and _log(d))
+    assert _log(browser) == ["You: c (extra turn)"]
+    after_c = _board(browser)
+    assert after_c != opening and after_c[6] == 1  # the seed in your store
+    wait.until(lambda d: d.find_element(By.ID, "board").get_attribute("data-analysis") != "pending")
+    browser.find_element(By.ID, "hint").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .hinted"))
+    screenshot = os.environ.get("MANCALA_SCREENSHOT")
+    if screenshot:
+        path = Path(screenshot)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        browser.save_screenshot(str(path))
+        browser.set_window_size(390, 844)  # a phone held upright
+        browser.save_screenshot(str(path.with_stem(path.stem + "-phone")))
+        browser.set_window_size(900, 1000)
+
+    _house(browser, 5).click()  # f: the turn passes; the opponent replies
+    wait.until(lambda d: _phase(d) in ("your-turn", "over") and len(_log(d)) >= 3)
+    assert _log(browser)[1].startswith("You: f")
+    assert any(item.startswith("minimax:t=0.1: ") for item in _log(browser)[2:])
+    wait.until(lambda d: d.find_element(By.ID, "board").get_attribute("data-analysis") != "pending")
+    browser.find_element(By.ID, "hint").click()
+    wait.until(lambda d: d.find_elements(By.CSS_SELECTOR, "#board .hinted"))
+
+    browser.find_element(By.ID, "undo").click()  # f and the replies to it are taken back
+    wait.until(lambda d: _board(d) == after_c)
+    assert _log(browser) == ["You: c (extra turn)"] and _phase(browser) == "your-turn"
+    assert not browser.find_elements(By.CSS_SELECTOR, "#board .hinted")
+    browser.find_element(By.ID, "undo").click()
+    wait.until(lambda d: _board(d) == opening)
+    assert _log(browser) == [] and not browser.find_element(By.ID, "undo").is_enabled()
+    assert not browser.find_element(By.ID, "error").is_displayed()

@@ -12,7 +12,9 @@ import pytest
 from mancala.ai.registry import available_players, make_player
 from mancala.game_state import GameState
 from webapi import create_app
+from webapi.analysis import solver_ready
 from webapi.engine import PlayerPool, sow_frames
+from webapi.ratings import load_ratings
 
 OPENING = GameState.new().to_dict()
 
@@ -49,6 +51,25 @@ def test_players_lists_the_registry_without_human(client):
     for player in players:
         assert player["spec"].split(":")[0] == player["name"]
         assert set(player["variants"]) <= {"kalah", "sungka"} and player["variants"]
+        assert player["summary"] and "{" not in player["summary"]
+
+
+def test_players_say_in_words_what_they_are_and_how_strong():
+    app = create_app({"TESTING": True})
+    players = {p["spec"]: p for p in app.test_client().get("/api/players").get_json()["players"]}
+    assert players["minimax:t=0.1"]["summary"] == "Minimax search, 0.1 s a move"
+    assert "5,000 simulations a move" in players["mcts:5000"]["summary"]
+    shipped = load_ratings()["ratings"]
+    assert "minimax:t=0.1" in shipped and "tournament.py" in load_ratings()["command"]
+    for spec, player in players.items():
+        if spec in shipped:
+            rated = player["rating"]
+            assert rated["rating"] == shipped[spec]["rating"] and rated["games"] > 0
+            assert player["level"] in ("beginner", "casual", "club", "strong", "expert")
+            assert rated["game"] == "kalah(6,4)" and rated["date"]
+        else:
+            assert player["rating"] is None and player["level"] == "not rated"
+    assert players["luck"]["level"] == "beginner"
 
 
 def test_variants(client):
@@ -81,13 +102,14 @@ def test_human_move_returns_the_rules_answer_and_every_seed(client):
 
 def test_frames_show_a_capture_and_a_relay_then_the_final_board():
     capture = GameState.new(board=(1, 0, 4, 4, 4, 4, 0, 4, 4, 4, 4, 3, 4, 8))
-    after, frames = sow_frames(capture, 0)
-    assert after == capture.play(0)
+    after, frames, events = sow_frames(capture, 0)
+    assert after == capture.play(0) and events.capture == 4 and not events.extra_turn
     assert frames[-2] == (0, 1, 4, 4, 4, 4, 0, 4, 4, 4, 4, 3, 4, 8)  # the last seed lands
     assert frames[-1] == after.board  # then the capture
     relay = GameState.new("sungka", board=(0, 0, 0, 0, 0, 0, 3, 40, 0, 3, 0, 0, 0, 1, 0, 51))
-    after, frames = sow_frames(relay, 6)
+    after, frames, events = sow_frames(relay, 6)
     assert after == relay.play(6) and frames[-1] == after.board
+    assert (events.pickups, events.capture) == (2, 2)  # 9 and 13 sown on; a sunog of 1 + 1
     for before, now in zip(frames, frames[1:-1]):  # one seed or one pick-up at a time
         changed = [i for i in range(16) if before[i] != now[i]]
         assert len(changed) == 1
@@ -100,11 +122,106 @@ def test_frames_agree_with_the_rules_over_random_games():
         state = GameState.new(variant)
         while not state.is_over():
             move = rng_player.choose_move(state)
-            after, frames = sow_frames(state, move)
+            after, frames, _ = sow_frames(state, move)
             assert after == state.play(move) and type(after) is GameState
             assert frames[-1] == after.board
             assert all(sum(f) <= sum(state.board) for f in frames)  # the rest are in hand
             state = after
+
+
+def test_a_move_names_its_capture_and_extra_turn(client):
+    body = client.post("/api/move", json={"state": OPENING, "move": 2}).get_json()
+    assert body["events"]["extra_turn"] and body["events"]["words"] == ["extra turn"]
+    capture = GameState.new(board=(1, 0, 4, 4, 4, 4, 0, 4, 4, 4, 4, 3, 4, 8)).to_dict()
+    body = client.post("/api/move", json={"state": capture, "move": 0}).get_json()
+    assert body["events"] == {
+        "capture": 4,
+        "extra_turn": False,
+        "passes": False,
+        "pickups": 0,
+        "words": ["capture 4"],
+    }
+    plain = client.post("/api/move", json={"state": OPENING, "move": 0}).get_json()
+    assert plain["events"]["words"] == [] and plain["events"]["capture"] == 0
+    played = client.post("/api/play", json={"state": OPENING, "player": "greedy"}).get_json()
+    assert played["events"]["words"] == ["extra turn"]  # greedy's c ends in its store
+
+
+def test_events_agree_with_the_rules_over_random_games():
+    """Extra turn: the same player moves next; a capture: the store gains more than sowing
+    can give it (at most one seed a lap)."""
+    luck = make_player("luck", seed=5)
+    for variant in ("kalah", "sungka"):
+        state = GameState.new(variant)
+        while not state.is_over():
+            move = luck.choose_move(state)
+            after, _, events = sow_frames(state, move)
+            again = not after.is_over() and after.player == state.player
+            assert again == (events.extra_turn or events.passes)
+            if variant == "kalah":
+                assert not events.passes and not events.pickups
+                if not after.is_over():
+                    gained = (
+                        after.board[state.store(state.player)]
+                        - state.board[state.store(state.player)]
+                    )
+                    assert gained - events.capture == sum(
+                        f == state.store(state.player) for f in _drops(state, move)
+                    )
+            state = after
+
+
+def _drops(state: GameState, move: int) -> list[int]:
+    """The pits the seeds of `move` fall into (Kalah: one sowing)."""
+    h, me = state.houses, state.player
+    pit, skip, drops = move + me * (h + 1), state.store(1 - me), []
+    seeds = state.board[pit]
+    while seeds:
+        pit = (pit + 1) % len(state.board)
+        if pit != skip:
+            drops.append(pit)
+            seeds -= 1
+    return drops
+
+
+def test_analysis_values_every_legal_move(client):
+    state = GameState.new().play(2)  # the first player moves again
+    body = client.post("/api/analyse", json={"state": state.to_dict()}).get_json()
+    analysis = body["analysis"]
+    assert body["state"] == state.to_dict() and analysis["player"] == 0
+    assert [m["move"] for m in analysis["moves"]] == state.legal_moves()
+    assert set(analysis["best"]) <= set(state.legal_moves()) and analysis["best"]
+    top = max(m["value"] for m in analysis["moves"])
+    assert all(m["value"] == top for m in analysis["moves"] if m["move"] in analysis["best"])
+    if solver_ready(state):  # the opening book answers: exact and instant
+        assert analysis["kind"] == "exact" and analysis["depth"] is None
+        values = {m["move"]: m["value"] for m in analysis["moves"]}
+        assert values[5] == 8 and analysis["best"] == [5]  # Kalah(6,4): a first-player win by 8
+    else:  # a fresh clone without the endgame database: minimax's estimates
+        assert analysis["kind"] == "estimate" and analysis["depth"] >= 1
+    assert analysis["kind"] in ("exact", "estimate")
+    assert all(m["kind"] in ("exact", "estimate") for m in analysis["moves"])
+
+
+def test_analysis_estimates_where_the_solver_does_not_go(client):
+    sungka, small = GameState.new("sungka"), GameState.new(houses=4, seeds=3).play(0)
+    assert not solver_ready(sungka)
+    for state in (sungka, small):
+        body = client.post("/api/analyse", json={"state": state.to_dict()}).get_json()
+        analysis = body["analysis"]
+        if solver_ready(state):  # a Kalah(4) database cached by `mancala/solve.py --houses 4`
+            assert analysis["kind"] == "exact"
+        else:
+            assert analysis["kind"] == "estimate" and analysis["depth"] >= 1
+        assert [m["move"] for m in analysis["moves"]] == state.legal_moves()
+        assert analysis["seconds"] < 10
+
+
+def test_analysis_of_a_last_move_is_the_final_margin(client):
+    end = GameState.new(board=(0, 0, 0, 0, 0, 1, 20, 1, 1, 1, 0, 0, 0, 24))
+    analysis = client.post("/api/analyse", json={"state": end.to_dict()}).get_json()["analysis"]
+    kind = "exact" if solver_ready(end) else "estimate"
+    assert analysis["moves"] == [{"move": 5, "value": -6, "kind": kind}]  # 21 to 27
 
 
 def test_player_move_with_evaluation_field(client):
@@ -148,6 +265,9 @@ def test_page_and_openapi_are_served(client):
     assert client.get("/static/app.js").status_code == 200
     document = client.get("/api/openapi.yaml").get_data(as_text=True)
     assert document.startswith("openapi: 3") and "/api/play:" in document
+    assert "/api/analyse:" in document
+    icon = client.get("/favicon.ico")
+    assert icon.status_code == 200 and icon.mimetype == "image/svg+xml" and b"<svg" in icon.data
 
 
 # ----- bad input -----------------------------------------------------------------------
@@ -198,6 +318,16 @@ BOARD = list(GameState.new().board)
         ("/api/play", {"state": OPENING, "player": "greedy;rm"}, 400, ["not a player name"]),
         ("/api/play", {"state": OPENING, "player": "luck:3"}, 400, ["takes no parameter"]),
         ("/api/play", {"state": OPENING, "player": "greedy", "evaluate": 1}, 400, ["evaluate"]),
+        ("/api/analyse", b"{}", 400, ["missing field(s): state"]),
+        ("/api/analyse", {"state": {"board": [1, 2, 3]}}, 400, ["board has 3 pits"]),
+        ("/api/analyse", {"state": OPENING, "depth": 30}, 400, ["unknown field(s): depth"]),
+        ("/api/analyse", {"state": {"board": BOARD, "options": {"houses": 99}}}, 400, ["at most"]),
+        (
+            "/api/analyse",
+            {"state": GameState.new(board=(0,) * 6 + (24,) + (4,) * 6 + (0,)).to_dict()},
+            422,
+            ["the game is over"],
+        ),
     ],
 )
 def test_bad_input_gets_a_4xx_json_error_saying_why(client, url, body, status, words):

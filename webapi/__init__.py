@@ -14,18 +14,19 @@ from typing import Any
 from flask import Flask, jsonify, render_template
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from webapi.api import SEARCH_LIMITS, bp
-from webapi.engine import PlayerPool
-
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The app; `config` overrides the defaults (MAX_CONTENT_LENGTH, PLAYER_SEED...)."""
+    from webapi.api import SEARCH_LIMITS, bp  # here, so `python -m webapi.ratings` runs cleanly
+    from webapi.engine import PlayerPool
+
     app = Flask(__name__)
     app.config.update(
         MAX_CONTENT_LENGTH=64 * 1024,  # a state is well under 1 KiB
         JSON_SORT_KEYS=False,
         PLAYER_POOL_SIZE=16,  # idle players kept; each search table is within SEARCH_LIMITS
         PLAYER_SEED=None,  # a number makes the players' random choices repeatable
+        ANALYSIS_SECONDS=2.0,  # the time cap of one /api/analyse (webapi.analysis)
     )
     app.config.update(config or {})
     app.json.sort_keys = False
@@ -37,6 +38,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.get("/")
     def index() -> str:
         return render_template("index.html")
+
+    @app.get("/favicon.ico")
+    def favicon():
+        return app.send_static_file("favicon.svg")
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):

@@ -7,10 +7,12 @@
     POST /api/new           {"variant", "options"}           -> a position
     POST /api/move          {"state", "move"}                -> a person's move played
     POST /api/play          {"state", "player"}              -> that player's move played
+    POST /api/analyse       {"state"}                        -> the value of every legal move
     GET  /api/openapi.yaml  the OpenAPI document of all this (webapi/openapi.yaml)
 
 A position is {"state": GameState.to_dict(), "legal_moves", "over", "scores", "winner"};
-a move adds "move", "mover", "frames" (the board after every seed, for animation) and,
+a move adds "move", "mover", "frames" (the board after every seed, for animation),
+"events" (capture, extra turn, relay pick-ups, in words too: mancala.games.sowing) and,
 from /api/play, "player", "evaluation" (the player's view, or null) and "think_ms".
 Every bad request gets a 4xx JSON {"error", "message", "status"} saying what is wrong:
 400 for a malformed request, 422 for a move the rules refuse, 413 for a body too large.
@@ -39,6 +41,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from mancala.ai.limits import Limits
 from mancala.ai.registry import entry_params, split_spec
 from mancala.game_state import DEFAULTS, VARIANTS, GameState, IllegalMove
+from webapi.analysis import analyse
 from webapi.engine import PlayerPool, player_catalogue, sow_frames
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
@@ -162,12 +165,15 @@ def position(state: GameState) -> dict[str, Any]:
 
 def _played(state: GameState, move: int) -> dict[str, Any]:
     try:
-        after, frames = sow_frames(state, move)
+        after, frames, events = sow_frames(state, move)
     except IllegalMove as exc:
         abort(422, f"illegal move: {exc}")
-    return {"move": move, "mover": state.player, "frames": [list(f) for f in frames]} | position(
-        after
-    )
+    return {
+        "move": move,
+        "mover": state.player,
+        "frames": [list(f) for f in frames],
+        "events": events.to_dict(),
+    } | position(after)
 
 
 def plain(value: Any) -> Any:
@@ -260,6 +266,19 @@ def player_move() -> Response:
     think_ms = round(1000 * (time.perf_counter() - started), 3)
     answer = _played(state, move)
     return jsonify(answer | {"player": spec, "evaluation": evaluation, "think_ms": think_ms})
+
+
+@bp.post("/analyse")
+def analyse_position() -> Response:
+    """The value of every legal move for the player to move (webapi.analysis): exact where
+    the solver proves it within the cap, else minimax's estimate; "kind" says which."""
+    data = _body("state")
+    state = _state(data["state"])
+    if state.is_over():
+        abort(422, "the game is over: there is no move to analyse")
+    pool: PlayerPool = current_app.extensions["mancala_pool"]
+    result = analyse(state, pool, current_app.config["ANALYSIS_SECONDS"])
+    return jsonify(position(state) | {"analysis": plain(result)})
 
 
 @bp.get("/openapi.yaml")

@@ -6,15 +6,15 @@ one request at a time (search players keep tables between moves and are not writ
 for two threads at once); a request that finds every player of its spec busy gets a new
 one rather than waiting, so a request's time is its own search's, bounded by the limits.
 
-`sow_frames` plays a move through the real rules (mancala.game_state) and records the
-board after every seed dropped, so the page can animate a move without a copy of the
-rules in JavaScript:
+`sow_frames` plays a move through the real rules (mancala.games.sowing traces
+mancala.game_state's own sowing) and gives the board after every seed dropped, so the page
+can animate a move without a copy of the rules in JavaScript, and what the move did:
 
 >>> from mancala.game_state import GameState
->>> after, frames = sow_frames(GameState.new(houses=3, seeds=2), 1)
->>> after.board, after.player  # the last seed fell in the store: an extra turn
-((2, 0, 3, 1, 2, 2, 2, 0), 0)
->>> [list(f) for f in frames]  # doctest: +NORMALIZE_WHITESPACE
+>>> seen = sow_frames(GameState.new(houses=3, seeds=2), 1)
+>>> seen.after.board, seen.after.player, seen.events.words()
+((2, 0, 3, 1, 2, 2, 2, 0), 0, ['extra turn'])
+>>> [list(f) for f in seen.frames]  # doctest: +NORMALIZE_WHITESPACE
 [[2, 0, 2, 0, 2, 2, 2, 0], [2, 0, 3, 0, 2, 2, 2, 0], [2, 0, 3, 1, 2, 2, 2, 0]]
 """
 
@@ -29,68 +29,38 @@ from mancala.ai.base import Player
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.registry import (
     available_players,
-    describe_players,
+    describe_player,
     make_player,
     split_spec,
     tournament_players,
 )
 from mancala.game_state import VARIANTS, GameState
+from mancala.games.sowing import Traced, trace_move
+from webapi.ratings import NOT_RATED, rating_of
 
 MAX_FRAMES = 400  # a longer move (Sungka relays) is thinned to this many boards
 
-_trace = threading.local()
 
-
-class _RecordingBoard(list):
-    """A list that appends a copy of itself to `frames` after every item set."""
-
-    def __init__(self, board: list[int], frames: list[tuple[int, ...]]) -> None:
-        super().__init__(board)
-        self.frames = frames
-
-    def __setitem__(self, index, value) -> None:  # type: ignore[override]
-        super().__setitem__(index, value)
-        self.frames.append(tuple(self))
-
-
-class _TracedState(GameState):
-    """GameState whose sowing records every board on the way (the rules are unchanged)."""
-
-    __slots__ = ()
-
-    def _sow(self, board: list[int], pit: int) -> int:
-        recording = _RecordingBoard(board, _trace.frames)
-        last = super()._sow(recording, pit)
-        board[:] = recording
-        return last
-
-
-def sow_frames(state: GameState, move: int) -> tuple[GameState, list[tuple[int, ...]]]:
-    """The position after `move`, and the boards in between, ending with the final board.
-
-    IllegalMove as `state.play` raises it. A capture or the end-of-game sweep shows as
-    the final board; a move of more than MAX_FRAMES boards is thinned evenly.
-    """
-    _trace.frames = frames = []
-    try:
-        after = GameState(*_TracedState(*state).play(move))
-    finally:
-        _trace.frames = []
-    if not frames or frames[-1] != after.board:
-        frames.append(after.board)
+def sow_frames(state: GameState, move: int) -> Traced:
+    """The position after `move`, the boards in between (ending with the final board) and
+    the move's events. IllegalMove as `state.play` raises it. A move of more than
+    MAX_FRAMES boards is thinned evenly."""
+    seen = trace_move(state, move)
+    frames = seen.frames
     if len(frames) > MAX_FRAMES:
         step = len(frames) / MAX_FRAMES
         frames = [frames[int(i * step)] for i in range(MAX_FRAMES - 1)] + [frames[-1]]
-    return after, frames
+    return seen._replace(frames=frames)
 
 
 def player_catalogue() -> list[dict]:
-    """Every computer player that can be made here: name, spec to use, summary, variants.
+    """Every computer player that can be made here: name, spec to use, its words
+    (`describe_player` of that spec), variants, and its rating in the shipped tournament
+    (webapi.ratings: "rating" null and "level" "not rated" when the file does not name it).
 
     The spec is the registry's quick form where it has one (e.g. a shallower search),
     so a person at the page does not wait long for a move.
     """
-    summaries = describe_players()
     specs: dict[str, str] = {}
     variants: dict[str, list[str]] = {}
     for variant in VARIANTS:
@@ -99,11 +69,22 @@ def player_catalogue() -> list[dict]:
             specs.setdefault(name, spec)
             variants.setdefault(name, []).append(variant)
     return [
-        {"name": name, "spec": specs[name], "summary": summaries.get(name, ""),
-         "variants": variants[name]}
+        _entry(name, specs[name], variants[name])
         for name in available_players(include_interactive=False)
         if name in variants
-    ]  # fmt: skip
+    ]
+
+
+def _entry(name: str, spec: str, variants: list[str]) -> dict:
+    rated = rating_of(spec)
+    return {
+        "name": name,
+        "spec": spec,
+        "summary": describe_player(spec),
+        "variants": variants,
+        "rating": rated,
+        "level": rated["level"] if rated else NOT_RATED,
+    }
 
 
 class PlayerPool:

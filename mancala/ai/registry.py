@@ -28,11 +28,12 @@ from mancala.nn_lib.zoo import ZOO, network
 
 @dataclass(frozen=True)
 class Entry:
-    """How to make a player: factory "module:attr", fixed keyword arguments, needs."""
+    """How to make a player: factory "module:attr", fixed keyword arguments, needs, and
+    how to say it in words (see `describe_player`)."""
 
     factory: str
     kwargs: dict[str, Any] = field(default_factory=dict)
-    summary: str = ""
+    summary: str = ""  # the player in words; "{param}" stands for its parameter in words
     params: tuple[Param, ...] = ()  # the parameters a name may carry, with their bounds
     requires: tuple[str, ...] = ()  # importable modules it needs (optional extras)
     available: str | None = None  # "module:attr" of a () -> bool check (e.g. weights exist)
@@ -40,6 +41,8 @@ class Entry:
     quick: str | None = None  # the spec a default tournament uses, if the default is slow
     variants: tuple[str, ...] = ("kalah", "sungka")  # the variants it can play
     games: tuple[dict[str, Any], ...] = ()  # built for these games only (variant + options)
+    words: dict[str, str] = field(default_factory=dict)  # {param} per kind: "{:,} playouts"
+    describer: str | None = None  # "module:attr" of a (**kwargs) -> str, used for {param}
 
 
 _REGISTRY: dict[str, Entry] = {}
@@ -89,8 +92,34 @@ def tournament_players(variant: str = "kalah") -> list[str]:
 
 
 def describe_players() -> dict[str, str]:
-    """Every registered name with its one-line summary."""
-    return {name: entry.summary for name, entry in _REGISTRY.items()}
+    """Every registered name with its description (`describe_player`)."""
+    return {name: describe_player(name) for name in _REGISTRY}
+
+
+def describe_player(spec: str) -> str:
+    """The player `spec` in words, made from its entry's `summary` template and the values
+    the registry's own parser reads from the spec (else the entry's defaults), so the words
+    cannot drift from what plays. Each parameter kind reads through the entry's `words`; a
+    network's words come from its zoo class and the metadata file beside its weights
+    (`describer`). ValueError for an unknown name or a parameter out of bounds.
+
+    >>> describe_player("mcts:5000")
+    'Monte Carlo tree search, 5,000 simulations a move'
+    >>> describe_player("minimax:t=0.1"), describe_player("minimax:8")
+    ('Minimax search, 0.1 s a move', 'Minimax search, 8 plies deep')
+    >>> describe_player("minimax")
+    'Minimax search, 0.5 s a move'
+    """
+    check_names([spec])
+    name, param = split_spec(spec)
+    entry = _REGISTRY[name]
+    if entry.describer:
+        return entry.summary.format(param=_load(entry.describer)(**entry.kwargs))
+    if param is not None and not entry.params:
+        raise ValueError(f"player {name!r} takes no parameter (got {spec!r})")
+    values = parse_param(name, entry.params, param) if entry.params else {}
+    words = ", ".join(entry.words[kind].format(value) for kind, value in values.items())
+    return entry.summary.format(param=words)
 
 
 def check_names(specs: Sequence[str]) -> None:
@@ -178,23 +207,27 @@ def make_player(
     return player
 
 
-register("luck", Entry("mancala.ai.simple:Luck", summary="a uniformly random legal move"))
-register("greedy", Entry("mancala.ai.simple:Greedy", summary="one ply: most seeds gained"))
-register("max", Entry("mancala.ai.simple:Max", summary="the fullest house (Sungka paper)"))
+register("luck", Entry("mancala.ai.simple:Luck", summary="Random: any legal move"))
+register("greedy", Entry("mancala.ai.simple:Greedy", summary="Greedy: most seeds gained now"))
+register("max", Entry("mancala.ai.simple:Max", summary="The fullest house (Sungka paper)"))
 register(
     "exact",
-    Entry("mancala.ai.simple:Exact", summary="a move ending in the store, else max (Sungka paper)"),
+    Entry(
+        "mancala.ai.simple:Exact",
+        summary="A move ending in the store, else the fullest house (Sungka paper)",
+    ),
 )
 register(
     "human",
-    Entry("mancala.ai.human:Human", summary="a person at the terminal", interactive=True),
+    Entry("mancala.ai.human:Human", summary="A person at the terminal", interactive=True),
 )
-register(
+register(  # default: mancala.ai.minimax.DEFAULT_TIME (tests/test_descriptions.py checks it)
     "minimax",
     Entry(
         "mancala.ai.minimax:Minimax",
-        summary="alpha-beta, extra-turn aware, TT, iterative deepening (minimax:8, minimax:t=1.0)",
+        summary="Minimax search, {param}",
         params=(bounds.depth(bounds.MAX_DEPTH), bounds.seconds(default=0.5)),
+        words={"depth": "{:g} plies deep", "seconds": "{:g} s a move"},
         quick="minimax:t=0.1",
     ),
 )
@@ -202,8 +235,9 @@ register(
     "mcts",
     Entry(
         "mancala.ai.mcts:MCTS",
-        summary="UCT Monte Carlo tree search, greedy rollouts (mcts:20000 simulations)",
+        summary="Monte Carlo tree search, {param}",
         params=(bounds.count("simulations", 10_000_000, default=20_000),),
+        words={"simulations": "{:,} simulations a move"},
         quick="mcts:5000",
     ),
 )
@@ -211,8 +245,9 @@ register(
     "nmcts",
     Entry(
         "mancala.ai.nmcts:NaiveMonteCarlo",
-        summary="flat Monte Carlo: random playouts per first move (nmcts:200000)",
+        summary="Flat Monte Carlo (random playouts from each move), {param}",
         params=(bounds.count("playouts", 100_000_000, default=200_000),),
+        words={"playouts": "{:,} playouts a move"},
         quick="nmcts:20000",
     ),
 )
@@ -220,8 +255,9 @@ register(
     "openspiel-mcts",
     Entry(
         "mancala.ai.openspiel_mcts:OpenSpielMCTS",
-        summary="OpenSpiel's C++ MCTS bot, random rollouts (Kalah(6,4) only; needs open_spiel)",
+        summary="OpenSpiel's Monte Carlo tree search (C++, random rollouts), {param}",
         params=(bounds.count("simulations", 200_000, default=20_000),),  # cannot be stopped
+        words={"simulations": "{:,} simulations a move"},
         requires=("pyspiel",),
         quick="openspiel-mcts:5000",
         variants=("kalah",),
@@ -234,19 +270,20 @@ for _net in ZOO:
         Entry(
             "mancala.ai.network:NetworkPlayer",
             kwargs={"network": _net},
-            summary=f"network {_net}: learnt the choices of minimax:8 from recorded games",
+            summary="{param}",
             available=f"mancala.nn_lib.zoo:has_{_net}",
             variants=("kalah",),
             games=({"variant": network(_net).variant, **network(_net).options},),
+            describer="mancala.nn_lib.zoo:describe_network",
         ),
     )
 register(
     "solver",
     Entry(
         "mancala.ai.solver:PerfectPlayer",
-        summary="perfect play: exact search + endgame database (Kalah; solver:t=0.1 falls "
-        "back to minimax where it cannot prove a value in time)",
+        summary="Perfect play: exact search and endgame database{param}",
         params=(bounds.seconds(),),  # none: exact search up to the limits' seconds
+        words={"seconds": ", else minimax where no proof comes within {:g} s"},
         available="mancala.ai.solver:database_ready",
         quick="solver:t=0.1",
         variants=("kalah",),
@@ -256,7 +293,7 @@ register(  # the Sungka paper's DQN (mancala/dqn_train.py); the net trained for 
     "dqn",
     Entry(
         "mancala.ai.dqn:DQNPlayer",
-        summary="the Sungka paper's DQN from random play: a Q-net per variant and seat",
+        summary="Deep Q-network of the Sungka paper, learnt from random play (a net a seat)",
         available="mancala.ai.dqn:has_weights",
         games=tuple({"variant": v, **DEFAULTS[v]} for v in DEFAULTS),
     ),

@@ -42,7 +42,7 @@ from mancala.solver_book import GUESS_DEPTH, book_key, first_guess, load_book
 
 _SOLVERS: dict[tuple[int, bool, int], Solver] = {}
 _BOOKS: dict[tuple[int, int, bool], dict] = {}
-_SEARCHING = threading.Lock()  # the shared solvers' tables and scratch: one search at a time
+SEARCHING = threading.Lock()  # the shared solvers' tables and scratch: one search at a time
 
 
 def _database_seeds(state: GameState) -> int:
@@ -125,7 +125,7 @@ class PerfectPlayer(Player):
         exact = Deadline(min(self.seconds or half, half, move.remaining()))
         if self.guesser is None:
             self.guesser = Minimax(seed=0, depth=GUESS_DEPTH, limits=self.limits)
-        with _SEARCHING:
+        with SEARCHING:
             self.guesser.limits = self.limits.within(exact.remaining())
             guess = first_guess(state, self.guesser)
             try:

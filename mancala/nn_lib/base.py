@@ -23,6 +23,7 @@ from mancala.atomic import atomic_path
 from mancala.core.quiet import import_tensorflow_quietly
 from mancala.game_state import GameState
 from mancala.nn_lib import encoders
+from mancala.nn_lib.meta import UNKNOWN, write_meta
 from mancala.nn_lib.numpy_forward import NumpyForward
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
@@ -110,6 +111,8 @@ class Network:
     encode: ClassVar[Callable[[np.ndarray], np.ndarray]] = staticmethod(encoders.pits)
     variant: ClassVar[str] = "kalah"
     options: ClassVar[dict[str, Any]] = {"houses": 6, "seeds": 4, "empty_capture": False}
+    filters: ClassVar[int] = 0  # convolution filters before the dense layers (0: none)
+    width: ClassVar[int] = 0  # the width of each filter
 
     objective: str = "policy"  # "policy": the teacher's soft choice; "values": its values
 
@@ -199,10 +202,15 @@ class Network:
         self.model = model
         self.forward = NumpyForward(model)
 
-    def save(self, path: str | os.PathLike | None = None) -> Path:
-        """Write the model atomically (a temp file in the same folder, then a rename)."""
+    def save(
+        self, path: str | os.PathLike | None = None, *, teacher: str = UNKNOWN, data: str = UNKNOWN
+    ) -> Path:
+        """Write the model atomically (a temp file in the same folder, then a rename), and
+        beside it the metadata of what trained it (`meta.write_meta`), always, so an old
+        description never stays beside new weights."""
         path = Path(path) if path is not None else self.path
         save_keras(self.model, path)
+        write_meta(path, teacher=teacher, data=data)
         self.forward = NumpyForward(self.model)
         return path
 

@@ -111,7 +111,8 @@ class PositionReader:
     `chunk` positions, so files larger than memory can be trained on.
 
     After a pass: `games` (annotated games read), `unannotated` (valid games without
-    values, not used), `skipped` (lines skipped as corrupt or invalid).
+    values, not used), `skipped` (lines skipped as corrupt or invalid), `teachers` (the
+    "teacher" names of the games read, in order of first sight).
     """
 
     def __init__(
@@ -120,6 +121,7 @@ class PositionReader:
         self.log = GameLog(paths)
         self.chunk = chunk
         self.games = self.unannotated = self.skipped = 0
+        self.teachers: list[str] = []
 
     def __iter__(self) -> Iterator[Arrays]:
         self.games = self.unannotated = bad = 0
@@ -135,6 +137,9 @@ class PositionReader:
                 self.unannotated += 1
                 continue
             self.games += 1
+            teacher = str(record.get("teacher", "an unnamed teacher"))
+            if teacher not in self.teachers:
+                self.teachers.append(teacher)
             parts.append(arrays)
             size += len(arrays[0])
             if size >= self.chunk:

@@ -24,6 +24,7 @@ from mancala.game_state import GameState
 from mancala.match import play_games, random_opening
 from mancala.nn_lib.base import MODELS_DIR, Network, masked_argmax
 from mancala.nn_lib.data import PositionReader, PositionStore, Teacher
+from mancala.nn_lib.meta import describe_data
 from mancala.recorder import append_games
 
 
@@ -68,6 +69,7 @@ class Practice:
         exact_nodes: int = 0,
     ) -> None:
         self.out = Path(out)
+        self.sources = [*(read or []), self.out]
         self.teacher = Teacher(teacher_depth, exact_nodes)
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
@@ -97,8 +99,12 @@ class Practice:
         examples = self.store.sample(sample, self.np_rng)
         with signals_held():
             loss = net.fit(*examples, epochs=epochs, batch_size=batch_size)
-            net.save()
+            net.save(teacher=self.teacher.name, data=self.described())
         return loss
+
+    def described(self) -> str:
+        """What the refits learn from, in words (for the weights' metadata)."""
+        return describe_data(self.sources, self.store.games, len(self.store))
 
 
 def win_rate(player: Player, opponent: Player, games: int, seed: int = 1) -> float:

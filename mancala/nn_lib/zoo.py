@@ -20,6 +20,15 @@ from typing import Any
 
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import Network
+from mancala.nn_lib.meta import describe_training, read_meta
+
+NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
+INPUTS = {  # what each encoder shows the network, in words
+    "pits": "house and store counts",
+    "houses": "house counts only",
+    "one_hot": "one-hot house counts",
+    "rows": "the two rows of houses",
+}
 
 
 class NN1H128(Network):
@@ -74,10 +83,11 @@ class CNNS1H128(Network):
 
     name, hidden = "cnns1h128", (128,)
     encode = staticmethod(encoders.rows)
+    filters, width = 32, 3
 
     def layers(self, keras: Any) -> list[Any]:
         return [
-            keras.layers.Conv1D(32, 3, padding="same", activation="relu"),
+            keras.layers.Conv1D(self.filters, self.width, padding="same", activation="relu"),
             keras.layers.Flatten(),
             *super().layers(keras),
         ]
@@ -94,6 +104,31 @@ def network(name: str, path: str | os.PathLike | None = None) -> Network:
     if name not in ZOO:
         raise ValueError(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}")
     return ZOO[name](path)
+
+
+def architecture(name: str) -> str:
+    """The shape of the zoo network `name` in words, from its class.
+
+    >>> architecture("nnx2h256")
+    'two hidden layers of 256, one-hot house counts'
+    >>> architecture("cnns1h128")
+    'a convolution (32 filters of 3), one hidden layer of 128, the two rows of houses'
+    """
+    cls = type(network(name))
+    conv = f"a convolution ({cls.filters} filters of {cls.width})" if cls.filters else ""
+    sizes = sorted(set(cls.hidden))
+    count = NUMBERS[len(cls.hidden)] if len(cls.hidden) < len(NUMBERS) else len(cls.hidden)
+    layers = f"{count} hidden layer{'s' * (len(cls.hidden) != 1)} of {', '.join(map(str, sizes))}"
+    parts = [conv, layers, INPUTS.get(cls.encode.__name__, "")]
+    return ", ".join(part for part in parts if part)
+
+
+def describe_network(network: str, path: str | os.PathLike | None = None) -> str:
+    """'Network NAME: ARCHITECTURE; learnt the choices of TEACHER from DATA (DATE)', the
+    training read from the metadata beside the weights (`mancala.nn_lib.meta`)."""
+    weights = ZOO[network](path).path if network in ZOO else None
+    training = describe_training(read_meta(weights) if weights else None)
+    return f"Network {network}: {architecture(network)}; {training}"
 
 
 def has_weights(name: str) -> bool:

@@ -1,0 +1,95 @@
+"""What trained a weights file: a small JSON file beside it, `NAME.meta.json`.
+
+The code that saves weights writes it in the same step (atomically, as the weights), so
+the description of a network (`describe_training`) is read from the file and cannot
+drift from what was done. Its keys:
+
+    teacher   the player whose move values the network learnt ("minimax:8", ...)
+    data      on what: the recorded files, games and positions, in words
+    date      when the weights were saved (YYYY-MM-DD)
+    command   the command line that saved them
+
+A key may say "recorded before metadata was kept" where the fact was not written down.
+
+>>> import tempfile
+>>> weights = Path(tempfile.mkdtemp()) / "nn1h128.keras"
+>>> meta_path(weights).name
+'nn1h128.meta.json'
+>>> read_meta(weights) is None
+True
+>>> _ = write_meta(weights, teacher="minimax:8", data="3 games", command="x", date="2026-11-22")
+>>> describe_training(read_meta(weights))
+'learnt the choices of minimax:8 from 3 games (2026-11-22)'
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+from mancala.atomic import atomic_path
+
+UNKNOWN = "recorded before metadata was kept"
+KEYS = ("teacher", "data", "date", "command")
+
+
+def meta_path(weights: str | os.PathLike) -> Path:
+    """The metadata file of the weights file `weights`: NAME.keras -> NAME.meta.json."""
+    weights = Path(weights)
+    return weights.with_name(weights.stem + ".meta.json")
+
+
+def current_command() -> str:
+    """The command line of this process, as a person would type it."""
+    return shlex.join(["python", *sys.argv])
+
+
+def write_meta(
+    weights: str | os.PathLike,
+    *,
+    teacher: str,
+    data: str,
+    command: str | None = None,
+    date: str | None = None,
+) -> Path:
+    """Write the metadata of `weights` (date: today, command: this process's); its path."""
+    meta = {
+        "teacher": teacher,
+        "data": data,
+        "date": date or datetime.date.today().isoformat(),
+        "command": command or current_command(),
+    }
+    path = meta_path(weights)
+    with atomic_path(path, ".json") as temp:
+        temp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def read_meta(weights: str | os.PathLike) -> dict[str, str] | None:
+    """The metadata of `weights`, or None when there is no file or it is not a JSON
+    object; a missing key reads as UNKNOWN."""
+    try:
+        data = json.loads(meta_path(weights).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    return {key: str(data.get(key) or UNKNOWN) for key in KEYS}
+
+
+def describe_training(meta: dict[str, str] | None) -> str:
+    """'learnt the choices of TEACHER from DATA (DATE)', or that nothing was recorded."""
+    if meta is None:
+        return f"training {UNKNOWN}"
+    return f"learnt the choices of {meta['teacher']} from {meta['data']} ({meta['date']})"
+
+
+def describe_data(files: Any, games: int, positions: int) -> str:
+    """'951,064 positions of 28,694 games in a.jsonl, b.jsonl' (files: paths or None)."""
+    names = ", ".join(Path(f).name for f in files) if files else "training/*.jsonl"
+    return f"{positions:,} positions of {games:,} games in {names}"
