@@ -41,6 +41,19 @@ from webapi.ratings import NOT_RATED, rating_of
 MAX_FRAMES = 400  # a longer move (Sungka relays) is thinned to this many boards
 
 
+WARM_UP_SPECS = ("minimax:2", "mcts:50", "nmcts:50")  # one of each numba search kernel
+
+
+def warm_up() -> None:
+    """Compile the search kernels (or load them from numba's cache) before serving, so
+    that no request pays for compiling and no deadline is spent on it."""
+    state = GameState.new(houses=3, seeds=2)
+    for spec in WARM_UP_SPECS:
+        player = make_player(spec, seed=0)
+        player.choose_move(state)
+        player.evaluate(state)
+
+
 def sow_frames(state: GameState, move: int) -> Traced:
     """The position after `move`, the boards in between (ending with the final board) and
     the move's events. IllegalMove as `state.play` raises it. A move of more than

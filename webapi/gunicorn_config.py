@@ -4,6 +4,8 @@
 
 Environment: HOST (default 127.0.0.1; the Docker image sets 0.0.0.0), PORT (8000),
 WEB_CONCURRENCY (worker processes, 2), THREADS (threads per worker, 4), TIMEOUT (60 s).
+The master compiles the search kernels before it starts the workers (`on_starting`), so
+each worker inherits them and no request waits for a compiler.
 Threads share a worker's players, so a network is loaded once per worker; a slow
 player (a deep search) holds one thread, not the worker: the searches release the GIL
 and stop at the API's deadline (webapi.api.SEARCH_LIMITS), far below TIMEOUT, so the
@@ -23,3 +25,10 @@ backlog = 256
 accesslog = os.environ.get("ACCESS_LOG") or None  # "-" logs every request to stdout
 errorlog = "-"
 control_socket_disable = True  # gunicorn's runtime control socket: unused, and one path per user
+
+
+def on_starting(server) -> None:
+    from webapi.engine import warm_up
+
+    server.log.info("compiling the search kernels (or loading them from numba's cache)")
+    warm_up()

@@ -27,7 +27,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def wait_healthy(url: str, timeout: float = 60.0, process: subprocess.Popen | None = None) -> None:
+def wait_healthy(url: str, timeout: float = 180.0, process: subprocess.Popen | None = None) -> None:
     """Wait until `url`/api/health answers 200; RuntimeError after `timeout` seconds."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
