@@ -21,19 +21,22 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mancala.nn_lib.training import practice_arguments, run_script
+from mancala.core.cli import command_parser
+from mancala.core.stopping import run_command
+from mancala.nn_lib.training import practice_arguments
 from mancala.nn_lib.zoo import ZOO
 from mancala.random_train import make_pool
 from mancala.recorder import TRAINING_DIR
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = command_parser("adversary", __doc__)
     parser.add_argument("a", help="a network of the zoo")
     parser.add_argument("b", help="another network of the zoo")
-    practice_arguments(parser, TRAINING_DIR / "adversary.jsonl", 100)
+    practice_arguments(parser, TRAINING_DIR / "adversary.jsonl", 100, least_games=2)
     args = parser.parse_args(argv)
-    return run_script("adversary", lambda began: _run(args, began))
+    kept = f"every finished game is in {args.out}; the weights files are whole"
+    return run_command("adversary", lambda: _run(args, time.perf_counter()), kept)
 
 
 def _run(args: argparse.Namespace, began: float) -> int:
@@ -44,8 +47,6 @@ def _run(args: argparse.Namespace, began: float) -> int:
             raise ValueError(f"{name!r} is not a network of the zoo ({', '.join(ZOO)})")
     if args.a == args.b:
         raise ValueError("name two different networks")
-    if args.games < 2 or not 0 <= args.explore <= 1:
-        raise ValueError("--games must be at least 2 and --explore in 0..1")
     nets, players = make_pool([args.a, args.b], args.models, args.seed)
     recorded = sorted(args.out.parent.glob("*.jsonl"))
     practice = Practice(args.out, args.teacher, args.seed, recorded, args.exact_nodes)

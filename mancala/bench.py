@@ -34,6 +34,8 @@ import numpy as np
 
 from mancala import engine
 from mancala.ai.registry import make_player
+from mancala.core.cli import command_parser, int_in
+from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.match import play_game
 from mancala.tournament import _Timed
@@ -202,22 +204,23 @@ def verify(target: int, seed: int) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=10_000, help="random games per engine")
-    parser.add_argument("--timed-games", type=int, default=1, help="games timed per player")
+    parser = command_parser("bench", __doc__)
+    parser.add_argument("--games", type=int_in(1), default=10_000, help="random games per engine")
+    parser.add_argument("--timed-games", type=int_in(1), default=1, help="games timed per player")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--verify",
         nargs="?",
         const=1_000_000,
-        type=int,
+        type=int_in(1),
         metavar="MOVES",
         help="compare engine and rules over MOVES random moves (default a million)",
     )
     args = parser.parse_args(argv)
-    if args.games < 1 or args.timed_games < 1 or (args.verify is not None and args.verify < 1):
-        print("bench: --games, --timed-games and --verify must be at least 1", file=sys.stderr)
-        return 2
+    return run_command("bench", lambda: _run(args), "nothing is written")
+
+
+def _run(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return 1 if verify(args.verify, args.seed) else 0
     print(f"Kalah(6,4), one process, {time.strftime('%Y-%m-%d %H:%M')}")

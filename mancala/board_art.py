@@ -1,7 +1,9 @@
 """The ASCII drawing of a board: the opponent's row on top, stores at the ends.
 
 Houses are labelled a, b, c... (and 1, 2, 3...) in each side's sowing order, so a
-person can name a house either way. `bottom` is the player drawn nearest the reader.
+person can name a house either way. Letters stop at p, so that q always means quit;
+a house past the sixteenth is labelled by its number. `bottom` is the player drawn
+nearest the reader.
 
 >>> from mancala.game_state import GameState
 >>> print(draw_board(GameState.new(houses=3, seeds=2).play(0)))
@@ -22,9 +24,25 @@ if TYPE_CHECKING:
     from mancala.game_state import GameState
 
 
+LETTERS = "abcdefghijklmnop"  # house letters; q is never one (it quits)
+
+
 def house_label(house: int) -> str:
-    """The letter of house number `house` (0 -> 'a')."""
-    return chr(ord("a") + house)
+    """The label of house number `house`: its letter (0 -> 'a'), past p its number.
+
+    >>> house_label(0), house_label(15), house_label(16)
+    ('a', 'p', '17')
+    """
+    return LETTERS[house] if house < len(LETTERS) else str(house + 1)
+
+
+def house_choices(houses: int) -> str:
+    """How to name the houses of a side of `houses`: 'a..f or 1..6'.
+
+    >>> house_choices(6), house_choices(20)
+    ('a..f or 1..6', 'a..p or 1..20')
+    """
+    return f"a..{house_label(min(houses, len(LETTERS)) - 1)} or 1..{houses}"
 
 
 def draw_board(state: GameState, bottom: int = 0, names: tuple[str, str] | None = None) -> str:

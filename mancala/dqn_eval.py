@@ -29,9 +29,12 @@ from tqdm import tqdm
 from mancala.ai.base import Player
 from mancala.ai.dqn import MODELS_DIR, SEATS, DQNPlayer
 from mancala.ai.registry import make_player
+from mancala.core.cli import command_parser, float_in, int_in
+from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.match import play_games
 
+MAX_GAMES = 1_000_000  # games a row
 OPPONENTS = {"random": "luck", "max": "max", "exact": "exact", "self": "dqn"}
 # The paper's win % (Tables II and III); None where the paper gives no figure.
 PAPER_WIN = {
@@ -109,22 +112,25 @@ def format_tables(tables: dict, variant: str, games: int, epsilon: float) -> str
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = command_parser("dqn_eval", __doc__)
     parser.add_argument("--variant", choices=("sungka", "kalah"), default="sungka")
-    parser.add_argument("--games", type=int, default=1000, help="games a row (paper: 1000)")
-    parser.add_argument("--epsilon", type=float, default=0.01)
+    parser.add_argument(
+        "--games", type=int_in(1, MAX_GAMES), default=1000, help="games a row (paper: 1000)"
+    )
+    parser.add_argument("--epsilon", type=float_in(0.0, 1.0), default=0.01)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--models-dir", default=str(MODELS_DIR))
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = parser.parse_args(argv)
+    return run_command("dqn_eval", lambda: _report(args), "nothing is written")
+
+
+def _report(args: argparse.Namespace) -> int:
+    """Play the tables of `args` and print them (or JSON)."""
     began = time.perf_counter()
-    try:
-        tables = evaluate_tables(
-            args.variant, args.games, args.epsilon, args.seed, args.models_dir, not args.json
-        )
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    tables = evaluate_tables(
+        args.variant, args.games, args.epsilon, args.seed, args.models_dir, not args.json
+    )
     if args.json:
         result: dict[str, Any] = {"variant": args.variant, "games": args.games, "tables": tables}
         print(json.dumps(result, indent=1))

@@ -38,6 +38,8 @@ import numpy as np
 
 from mancala.ai.dqn import SEATS, DQNPlayer, encode, weights_path
 from mancala.atomic import atomic_path
+from mancala.core.cli import command_parser, float_in, int_in
+from mancala.core.stopping import run_command
 from mancala.dqn_eval import match_stats
 from mancala.game_state import GameState
 from mancala.nn_lib.base import import_keras, masked_argmax, save_keras
@@ -261,46 +263,50 @@ def _mask(state: GameState) -> np.ndarray:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = command_parser("dqn_train", __doc__)
     parser.add_argument("--variant", choices=("sungka", "kalah"), default="sungka")
     parser.add_argument("--seat", choices=SEATS, default="first", help="the seat it learns")
-    parser.add_argument("--episodes", type=int, default=10_000)
+    parser.add_argument("--episodes", type=int_in(1), default=10_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", help="weights .keras (default mancala/models/dqn-V-SEAT.keras)")
     parser.add_argument(
         "--opponents", default="luck", help="comma-separated players, one drawn per episode"
     )
-    parser.add_argument("--eval-every", type=int, default=100)
-    parser.add_argument("--eval-games", type=int, default=50)
-    parser.add_argument("--train-every", type=int, default=1, help="agent moves per train step")
-    parser.add_argument("--replay", type=int, default=2000, help="replay memory (moves)")
-    parser.add_argument("--learning-rate", type=float, default=5e-4, help="Adam's")
+    parser.add_argument("--eval-every", type=int_in(1), default=100)
+    parser.add_argument("--eval-games", type=int_in(1), default=50)
+    parser.add_argument(
+        "--train-every", type=int_in(1), default=1, help="agent moves per train step"
+    )
+    parser.add_argument("--replay", type=int_in(1), default=2000, help="replay memory (moves)")
+    parser.add_argument("--learning-rate", type=float_in(1e-6, 1.0), default=5e-4, help="Adam's")
     parser.add_argument("--keep", choices=tuple(KEEP), default="best")
     args = parser.parse_args(argv)
     opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
+    out = args.out or weights_path(args.variant, SEATS.index(args.seat))
+    kept = f"{out} holds the weights saved at the last kept evaluation, whole"
+    return run_command("dqn_train", lambda: _train(args, opponents), kept)
+
+
+def _train(args: argparse.Namespace, opponents: tuple[str, ...]) -> int:
     from mancala.ai.registry import make_player
 
-    try:
-        for name in opponents:
-            make_player(name)
-        train(
-            args.variant,
-            SEATS.index(args.seat),
-            args.episodes,
-            args.seed,
-            args.out,
-            opponents or ("luck",),
-            eval_every=args.eval_every,
-            eval_games=args.eval_games,
-            train_every=args.train_every,
-            replay_size=args.replay,
-            learning_rate=args.learning_rate,
-            keep=args.keep,
-            log=lambda line: print(line, flush=True),
-        )
-    except ValueError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
+    for name in opponents:
+        make_player(name)
+    train(
+        args.variant,
+        SEATS.index(args.seat),
+        args.episodes,
+        args.seed,
+        args.out,
+        opponents or ("luck",),
+        eval_every=args.eval_every,
+        eval_games=args.eval_games,
+        train_every=args.train_every,
+        replay_size=args.replay,
+        learning_rate=args.learning_rate,
+        keep=args.keep,
+        log=lambda line: print(line, flush=True),
+    )
     return 0
 
 

@@ -28,11 +28,15 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 
 from tqdm import tqdm
 
-from mancala.ai.registry import make_player, tournament_players
+from mancala.ai.registry import check_can_play, check_names, make_player, tournament_players
+from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.match import play_games
 from mancala.solver import Solver, check_solvable, default_max_seeds
 
+MAX_POSITIONS = 10_000  # positions in the set (each one solved exactly)
+MAX_SET_SEEDS = 48  # seeds in the houses of a set position (Kalah(6,4) holds 48)
 POOL = ("luck", "greedy", "exact", "minimax:2", "minimax:6")  # the players of the sample games
 
 
@@ -185,34 +189,42 @@ def solver_table(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = command_parser("perfect_play", __doc__)
     parser.add_argument("players", nargs="*", help="player names (default: the tournament's)")
-    parser.add_argument("--positions", type=int, default=100, help="positions in the set")
-    parser.add_argument("--games", type=int, default=20, help="starts played against solver")
-    parser.add_argument("--max-seeds", type=int, default=32, help="seeds in houses at most")
+    parser.add_argument(
+        "--positions", type=int_in(1, MAX_POSITIONS), default=100, help="positions in the set"
+    )
+    parser.add_argument(
+        "--games", type=int_in(0, MAX_POSITIONS), default=20, help="starts played against solver"
+    )
+    parser.add_argument(
+        "--max-seeds", type=int_in(1, MAX_SET_SEEDS), default=32, help="seeds in houses at most"
+    )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--houses", type=int)
-    parser.add_argument("--seeds", type=int)
-    parser.add_argument("--empty-capture", action="store_true", help="capture lone seeds too")
+    add_game_options(parser, variants=("kalah",))
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     args = parser.parse_args(argv)
-    options: dict = {k: v for k, v in (("houses", args.houses), ("seeds", args.seeds)) if v}
-    if args.empty_capture:
-        options["empty_capture"] = True
     try:
-        start = GameState.new("kalah", **options)
+        start = GameState.new("kalah", **game_options(args))
         specs = args.players or [s for s in tournament_players("kalah") if s != "solver"]
-        result = run(
-            specs,
-            start,
-            positions=args.positions,
-            games=args.games,
-            seed=args.seed,
-            max_seeds=args.max_seeds,
-        )
+        check_names(specs)
+        check_can_play(specs, start)
     except ValueError as error:
-        print(f"perfect_play: {error}", file=sys.stderr)
-        return 2
+        return fail("perfect_play", str(error))
+    kept = "nothing is written until the end"
+    return run_command("perfect_play", lambda: _report(args, specs, start), kept)
+
+
+def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int:
+    """Measure the players of `args` and print the tables (or JSON)."""
+    result = run(
+        specs,
+        start,
+        positions=args.positions,
+        games=args.games,
+        seed=args.seed,
+        max_seeds=args.max_seeds,
+    )
     if args.json:
         print(json.dumps(result, indent=1))
         return 0

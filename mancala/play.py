@@ -5,12 +5,13 @@
     python mancala/play.py exact --variant sungka
 
 Type a house letter (a, b, c...) or number (1, 2, 3...) counted from your leftmost
-house; `q` quits. Your houses are the bottom row.
+house; `q` quits (exit 0). Your houses are the bottom row. Ctrl+C, SIGTERM or the end of
+the input abandon the game (exit 130, 143 for SIGTERM). A player that cannot play the
+chosen game (a network built for Kalah(6,4), say) is refused before the game starts.
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -18,9 +19,11 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mancala.ai.human import Human, Quit
-from mancala.ai.registry import make_player
-from mancala.board_art import draw_board, house_label
+from mancala.ai.human import Human, InputEnded, Quit, read_line
+from mancala.ai.registry import check_can_play, make_player
+from mancala.board_art import draw_board, house_choices, house_label
+from mancala.core.cli import add_game_options, command_parser, fail, game_options
+from mancala.core.stopping import exit_code, sigterm_as_interrupt
 from mancala.game_state import GameState
 
 
@@ -29,7 +32,7 @@ def play_terminal(
     start: GameState,
     human_seat: int = 0,
     seed: int | None = None,
-    ask: Callable[[str], str] = input,
+    ask: Callable[[str], str] = read_line,
     tell: Callable[[str], None] = print,
 ) -> GameState:
     """Play a game between a person (`ask`/`tell`) and `opponent_spec`; the last position.
@@ -39,11 +42,7 @@ def play_terminal(
     computer = make_player(opponent_spec, seed=seed)
     human = Human(ask=ask, tell=tell)
     names = ["you", opponent_spec] if human_seat == 0 else [opponent_spec, "you"]
-    last = start.houses - 1
-    tell(
-        f"You are the bottom row. Type a house letter (a..{house_label(last)}) "
-        f"or number (1..{last + 1}); q quits."
-    )
+    tell(f"You are the bottom row. Type a house: {house_choices(start.houses)}; q quits.")
     state = start
     tell(draw_board(state, bottom=human_seat, names=tuple(names)))
     while not state.is_over():
@@ -72,28 +71,29 @@ def result_line(state: GameState, human_seat: int) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Play a player of the lab in the terminal.")
+    parser = command_parser("play", __doc__)
     parser.add_argument("player", help="the opponent, e.g. greedy, minimax:6, nn1h128")
     parser.add_argument("--second", action="store_true", help="let the computer move first")
-    parser.add_argument("--variant", choices=["kalah", "sungka"], default="kalah")
-    parser.add_argument("--houses", type=int)
-    parser.add_argument("--seeds", type=int)
-    parser.add_argument("--empty-capture", action="store_true", help="Kalah: capture lone seeds")
+    add_game_options(parser)
     parser.add_argument("--seed", type=int, help="random seed of the computer player")
     args = parser.parse_args(argv)
-    options = {k: v for k, v in (("houses", args.houses), ("seeds", args.seeds)) if v}
-    if args.empty_capture:
-        options["empty_capture"] = True
     seat = 1 if args.second else 0
     try:
-        start = GameState.new(args.variant, **options)
-        end = play_terminal(args.player, start, human_seat=seat, seed=args.seed)
+        start = GameState.new(args.variant, **game_options(args))
+        check_can_play([args.player], start)
+        with sigterm_as_interrupt():
+            end = play_terminal(args.player, start, human_seat=seat, seed=args.seed)
+    except InputEnded:
+        print("\nThe input ended: the game is abandoned.")
+        return 130
     except Quit:
         print("\nYou quit. Bye.")
         return 0
+    except KeyboardInterrupt as stop:
+        print("\nInterrupted: the game is abandoned.")
+        return exit_code(stop)
     except ValueError as error:
-        print(f"play: {error}", file=sys.stderr)
-        return 2
+        return fail("play", str(error))
     print(result_line(end, seat))
     return 0
 

@@ -14,7 +14,8 @@ line a batch, and the learning curve in mancala/models/learning_curve.{json,png}
 With --record-only the networks play with their current weights and nothing is refit:
 the games of a chosen network against chosen opponents, annotated by a deeper teacher,
 for `train.py` to learn from.
-Ctrl+C loses no recorded game and leaves no half-written weights file.
+Ctrl+C (exit 130) or SIGTERM (exit 143) loses no recorded game and leaves no half-written
+weights file.
 """
 
 from __future__ import annotations
@@ -28,7 +29,10 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from mancala.nn_lib.training import practice_arguments, run_script
+from mancala.ai.registry import check_names
+from mancala.core.cli import command_parser, fail, int_in
+from mancala.core.stopping import run_command
+from mancala.nn_lib.training import practice_arguments
 from mancala.nn_lib.zoo import ZOO
 from mancala.recorder import TRAINING_DIR
 
@@ -56,26 +60,29 @@ def make_pool(specs: list[str], models: Path | None, seed: int) -> tuple[dict, d
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = command_parser("random_train", __doc__)
     parser.add_argument(
         "players", nargs="*", help="players (default: the zoo and " + ", ".join(OTHERS) + ")"
     )
-    parser.add_argument("--per-pairing", type=int, default=8, help="games a pairing (8)")
-    parser.add_argument("--epochs", type=int, default=1, help="epochs over the sample")
-    parser.add_argument("--eval", type=int, default=20, help="openings a measurement (x2 seats)")
+    parser.add_argument("--per-pairing", type=int_in(1), default=8, help="games a pairing (8)")
+    parser.add_argument("--epochs", type=int_in(1), default=1, help="epochs over the sample")
+    parser.add_argument(
+        "--eval", type=int_in(1), default=20, help="openings a measurement (x2 seats)"
+    )
     parser.add_argument(
         "--record-only", action="store_true", help="play and record; refit no network"
     )
     practice_arguments(parser, TRAINING_DIR / "random_train.jsonl", 240)
     args = parser.parse_args(argv)
-    if args.games < 1 or args.per_pairing < 1 or not 0 <= args.explore <= 1:
-        print(
-            "random_train: --games and --per-pairing must be positive, --explore in 0..1",
-            file=sys.stderr,
-        )
-        return 2
     specs = args.players or [*ZOO, *OTHERS]
-    return run_script("random_train", lambda began: _run(args, specs, began))
+    try:
+        check_names(specs)
+        if len(set(specs)) < 2:
+            raise ValueError("name at least two different players")
+    except ValueError as error:
+        return fail("random_train", str(error))
+    kept = f"every finished game is in {args.out}; the weights files are whole"
+    return run_command("random_train", lambda: _run(args, specs, time.perf_counter()), kept)
 
 
 def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:
@@ -84,8 +91,6 @@ def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:
     from mancala.nn_lib.base import MODELS_DIR
     from mancala.nn_lib.training import Explorer, LearningCurve, Practice, win_rate
 
-    if len(set(specs)) < 2:
-        raise ValueError("name at least two different players")
     nets, players = make_pool(specs, args.models, args.seed)
     if args.record_only:
         nets = {}

@@ -1,7 +1,7 @@
 """Recorded games: one JSON object a line in training/*.jsonl (the jsonlines library).
 
 Writing appends whole lines with one write each (a line never interleaves with
-another, and Ctrl+C during the write is held until the line is down). A file whose last
+another, and Ctrl+C or SIGTERM during the write is held until the line is down). A file whose last
 line was cut short (a crash mid-write) is first ended with a newline, so the cut line
 stays alone and is skipped on reading instead of spoiling the next game.
 
@@ -14,37 +14,18 @@ from __future__ import annotations
 import io
 import logging
 import os
-import signal
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import jsonlines
 
+from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
 
 FORMAT = 1
 TRAINING_DIR = Path(__file__).resolve().parent.parent / "training"
 log = logging.getLogger(__name__)
-
-
-@contextmanager
-def _sigint_held() -> Iterator[None]:
-    """Delay Ctrl+C until the block ends (only possible in the main thread)."""
-    import threading
-
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[Any] = []
-    previous = signal.signal(signal.SIGINT, lambda *args: caught.append(args))
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if caught and callable(previous):
-            previous(*caught[0])
 
 
 def append_games(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> int:
@@ -60,7 +41,7 @@ def append_games(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> 
         return 0
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    with _sigint_held():
+    with signals_held():
         fd = os.open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             size = os.fstat(fd).st_size

@@ -21,6 +21,8 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mancala.board_art import house_label
+from mancala.core.cli import add_game_options, command_parser, game_options, int_in
+from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.solver import TT_BITS, Solver, check_solvable, default_max_seeds
 
@@ -68,37 +70,44 @@ def parse_position(text: str | None, options: dict) -> GameState:
     return GameState.new("kalah", board, data.get("player", 0), **opts)
 
 
+MAX_DB_SEEDS = 24  # endgame database of Kalah(6,*) with 24 seeds: 1.25e9 boards of a byte
+MAX_TT_BITS = 30  # 2**30 table entries take 16 GiB
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = command_parser("solve", __doc__)
     parser.add_argument("position", nargs="?", help='JSON: {"board": [...], "player": 0}')
-    parser.add_argument("--houses", type=int, help="houses a side (default 6)")
-    parser.add_argument("--seeds", type=int, help="seeds a house at the opening (default 4)")
-    parser.add_argument("--empty-capture", action="store_true", help="capture lone seeds too")
-    parser.add_argument("--variant", default="kalah", help="only kalah can be solved")
+    add_game_options(parser, variants=("kalah",))
     parser.add_argument("--all", action="store_true", help="the exact value of every move")
-    parser.add_argument("--max-seeds", type=int, help="endgame database size (seeds left)")
-    parser.add_argument("--tt-bits", type=int, default=TT_BITS + 1, help="log2 table entries")
+    parser.add_argument(
+        "--max-seeds",
+        type=int_in(0, MAX_DB_SEEDS),
+        help=f"endgame database size (seeds left, 0..{MAX_DB_SEEDS})",
+    )
+    parser.add_argument(
+        "--tt-bits",
+        type=int_in(10, MAX_TT_BITS),
+        default=TT_BITS + 1,
+        help=f"log2 table entries (10..{MAX_TT_BITS}; {TT_BITS + 1})",
+    )
     args = parser.parse_args(argv)
-    options: dict = {k: v for k, v in (("houses", args.houses), ("seeds", args.seeds)) if v}
-    if args.empty_capture:
-        options["empty_capture"] = True
-    try:
-        if args.variant != "kalah":
-            check_solvable(GameState.new(args.variant))
-        state = parse_position(args.position, options)
-        check_solvable(state)
-        began, cpu = time.perf_counter(), time.process_time()
-        total = 2 * state.houses * state.seeds
-        max_seeds = default_max_seeds(state.houses, total)
-        if args.max_seeds is not None:
-            max_seeds = min(args.max_seeds, total)
-        solver = Solver(state.houses, state.empty_capture, max_seeds, tt_bits=args.tt_bits)
-        search_cpu = time.process_time()
-        result = solver.solve(state, all_moves=args.all)
-        search_cpu = time.process_time() - search_cpu
-    except ValueError as error:
-        print(f"solve: {error}", file=sys.stderr)
-        return 2
+    kept = "an endgame database is cached only once it is whole"
+    return run_command("solve", lambda: _solve(args), kept)
+
+
+def _solve(args: argparse.Namespace) -> int:
+    """Solve the position of `args` and print its value, best moves and costs."""
+    state = parse_position(args.position, game_options(args))
+    check_solvable(state)
+    began, cpu = time.perf_counter(), time.process_time()
+    total = 2 * state.houses * state.seeds
+    max_seeds = default_max_seeds(state.houses, total)
+    if args.max_seeds is not None:
+        max_seeds = min(args.max_seeds, total)
+    solver = Solver(state.houses, state.empty_capture, max_seeds, tt_bits=args.tt_bits)
+    search_cpu = time.process_time()
+    result = solver.solve(state, all_moves=args.all)
+    search_cpu = time.process_time() - search_cpu
     rule = "empty capture" if state.empty_capture else "standard capture"
     print(f"Kalah({state.houses},{state.seeds}), {rule}; player {state.player} to move:")
     print(state)

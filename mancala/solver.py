@@ -571,6 +571,11 @@ def check_solvable(state: GameState) -> None:
             f"the solver plays Kalah only; {state.variant!r} is not supported "
             "(Sungka's relay sowing does not fit its database)"
         )
+    if entries(sum(state.board), state.houses) >= 1 << 63:
+        raise ValueError(
+            f"kalah({state.houses},{state.seeds}) is too big for the solver: its boards "
+            "cannot be numbered in 64 bits (try fewer houses or seeds)"
+        )
 
 
 class OutOfBudget(RuntimeError):

@@ -17,7 +17,6 @@ does not parse or is for other rules is ignored with a warning, never trusted.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 import time
@@ -32,11 +31,14 @@ from tqdm import tqdm
 
 from mancala.ai.minimax import Minimax
 from mancala.atomic import atomic_path
+from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.solver import TT_BITS, Solver, relative_board, store_lead
+from mancala.solver import TT_BITS, Solver, check_solvable, relative_board, store_lead
 
 FORMAT = "mancala-kalah-book"
 TURNS = 2  # the game's first turns whose positions are in the book
+MAX_TURNS = 4  # each further turn multiplies the positions (and the proofs) many times
 GUESS_ABOVE, GUESS_DEPTH = 32, 10  # minimax:10 guesses the value above 32 seeds (measured)
 BOOK_DIR = Path(__file__).resolve().parent / "models"
 
@@ -155,25 +157,29 @@ def build_book(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--houses", type=int, default=6)
-    parser.add_argument("--seeds", type=int, default=4)
-    parser.add_argument("--empty-capture", action="store_true", help="capture lone seeds too")
+    parser = command_parser("solver_book", __doc__)
+    add_game_options(parser, variants=("kalah",))
     parser.add_argument(
-        "--turns", type=int, default=TURNS, help=f"the game's first turns ({TURNS})"
+        "--turns",
+        type=int_in(1, MAX_TURNS),
+        default=TURNS,
+        help=f"the game's first turns ({TURNS}; 1..{MAX_TURNS})",
     )
     parser.add_argument("--out", type=Path, help="the book's path (default mancala/models/)")
     args = parser.parse_args(argv)
     try:
-        start = GameState.new(
-            "kalah", houses=args.houses, seeds=args.seeds, empty_capture=args.empty_capture
-        )
+        start = GameState.new("kalah", **game_options(args))
+        check_solvable(start)
     except ValueError as error:
-        print(f"solver_book: {error}", file=sys.stderr)
-        return 2
-    began = time.perf_counter()
+        return fail("solver_book", str(error))
     path = args.out or book_path(start)
-    positions = build_book(start, path, turns=args.turns)
+    kept = f"every position solved so far is in {path}"
+    return run_command("solver_book", lambda: _build(start, path, args.turns), kept)
+
+
+def _build(start: GameState, path: Path, turns: int) -> int:
+    began = time.perf_counter()
+    positions = build_book(start, path, turns=turns)
     print(f"{len(positions)} positions in {time.perf_counter() - began:.0f} s: {path}")
     return 0
 

@@ -29,14 +29,24 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 from tqdm import tqdm
 
 from mancala.ai.minimax import Minimax
-from mancala.ai.registry import make_player, tournament_players
+from mancala.ai.registry import (
+    available_players,
+    check_can_play,
+    check_names,
+    make_player,
+    split_spec,
+    tournament_players,
+)
 from mancala.board_art import house_label
+from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.match import play_games, random_opening
 from mancala.ratings import fit_ratings
 from mancala.recorder import TRAINING_DIR, append_games
 
 BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
+MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
 
 
 def draw_openings(
@@ -218,18 +228,17 @@ def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("games", type=int, help="games per pair of players in each seat")
+    parser = command_parser("tournament", __doc__)
+    parser.add_argument("games", type=int_in(1), help="games per pair of players in each seat")
     parser.add_argument("players", nargs="*", help="player names (default: every available)")
-    parser.add_argument("--variant", choices=["kalah", "sungka"], default="kalah")
-    parser.add_argument("--houses", type=int)
-    parser.add_argument("--seeds", type=int)
-    parser.add_argument("--empty-capture", action="store_true", help="Kalah: capture lone seeds")
+    add_game_options(parser)
     parser.add_argument("--seed", type=int, default=0, help="random seed (openings, players)")
-    parser.add_argument("--plies", type=int, default=4, help="random plies of each opening")
+    parser.add_argument(
+        "--plies", type=int_in(0, MAX_PLIES), default=4, help="random plies of each opening"
+    )
     parser.add_argument(
         "--balanced",
-        type=int,
+        type=int_in(0),
         metavar="SEEDS",
         help=f"only openings that minimax:{BALANCE_DEPTH} judges within SEEDS seeds of even",
     )
@@ -243,24 +252,41 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--heatmap", type=Path, help="write a win-rate heatmap PNG here")
     args = parser.parse_args(argv)
-    options = {k: v for k, v in (("houses", args.houses), ("seeds", args.seeds)) if v}
-    if args.empty_capture:
-        options["empty_capture"] = True
     try:
-        start = GameState.new(args.variant, **options)
+        start = GameState.new(args.variant, **game_options(args))
         specs = args.players or tournament_players(args.variant)
-        result = run_tournament(
-            specs,
-            args.games,
-            start,
-            seed=args.seed,
-            plies=args.plies,
-            balanced=args.balanced,
-            record=args.record,
-        )
+        check_players(specs, start)
     except ValueError as error:
-        print(f"tournament: {error}", file=sys.stderr)
-        return 2
+        return fail("tournament", str(error))
+    kept = f"the finished games are in {args.record}" if args.record else "nothing was recorded"
+    return run_command("tournament", lambda: _report(args, specs, start), kept)
+
+
+def check_players(specs: list[str], start: GameState) -> None:
+    """ValueError unless every spec names a player that can play `start`'s game alone
+    (a person plays in play.py, not in a tournament)."""
+    check_names(specs)
+    interactive = set(available_players()) - set(available_players(include_interactive=False))
+    for spec in specs:
+        if split_spec(spec)[0] in interactive:
+            raise ValueError(
+                f"{spec} needs a person at the terminal and cannot sit in a tournament; "
+                "play any player yourself with `python mancala/play.py PLAYER`"
+            )
+    check_can_play(specs, start)
+
+
+def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int:
+    """Run the tournament of `args` and print (or write) its results."""
+    result = run_tournament(
+        specs,
+        args.games,
+        start,
+        seed=args.seed,
+        plies=args.plies,
+        balanced=args.balanced,
+        record=args.record,
+    )
     if args.heatmap:
         from mancala.plots import win_rate_heatmap
 

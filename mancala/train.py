@@ -22,37 +22,36 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mancala.core.cli import command_parser, float_in, int_in
+from mancala.core.stopping import run_command
 from mancala.nn_lib.zoo import ZOO, network
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser = command_parser("train", __doc__)
     parser.add_argument("name", help="the network: " + ", ".join(ZOO))
     parser.add_argument("paths", nargs="*", type=Path, help="JSONL files (default training/)")
-    parser.add_argument("--epochs", type=int, default=5, help="passes over the data (5)")
-    parser.add_argument("--batch-size", type=int, default=256)
-    parser.add_argument("--chunk", type=int, default=500_000, help="positions held at once")
+    parser.add_argument("--epochs", type=int_in(1), default=5, help="passes over the data (5)")
+    parser.add_argument("--batch-size", type=int_in(1), default=256)
+    parser.add_argument("--chunk", type=int_in(1), default=500_000, help="positions held at once")
     parser.add_argument("--fresh", action="store_true", help="start from untrained weights")
     parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
-    parser.add_argument("--learning-rate", type=float, default=1e-3, help="Adam's (0.001)")
+    parser.add_argument(
+        "--learning-rate", type=float_in(1e-6, 1.0), default=1e-3, help="Adam's (0.001)"
+    )
     parser.add_argument("--objective", choices=["policy", "values"], default="policy")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    try:
-        if min(args.epochs, args.chunk, args.batch_size, args.learning_rate) <= 0:
-            raise ValueError("--epochs, --chunk, --batch-size and --learning-rate must be > 0")
-        for path in args.paths:
-            if not path.is_file():
-                raise ValueError(f"no such file: {path}")
-        net = network(args.name, args.models / f"{args.name}.keras" if args.models else None)
-        net.objective = args.objective
-        return train(net, args)
-    except ValueError as error:
-        print(f"train: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("\ninterrupted: the weights file is left as it was", file=sys.stderr)
-        return 130
+    return run_command("train", lambda: _train(args), "the weights file is left as it was")
+
+
+def _train(args: argparse.Namespace) -> int:
+    for path in args.paths:
+        if not path.is_file():
+            raise ValueError(f"no such file: {path}")
+    net = network(args.name, args.models / f"{args.name}.keras" if args.models else None)
+    net.objective = args.objective
+    return train(net, args)
 
 
 def train(net, args: argparse.Namespace) -> int:

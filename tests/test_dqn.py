@@ -108,12 +108,17 @@ def test_evaluation_prints_the_papers_tables(trained, tmp_path, capsys):
     assert "Table II (sungka): DQN as the first player, 3 games a row" in out
     assert "Table III" in out and f"| {PAPER_WIN['first']['exact']:.1f} |" in out
     assert out.count("| self |") == 2
-    assert eval_main(["--games", "0"]) == 2
+    with pytest.raises(SystemExit) as stop:
+        eval_main(["--games", "0"])
+    assert stop.value.code == 2
 
 
 def test_training_command_refuses_bad_input(tmp_path, capsys):
-    assert train_main(["--episodes", "0", "--out", str(tmp_path / "x.keras")]) == 2
+    with pytest.raises(SystemExit) as stop:
+        train_main(["--episodes", "0", "--out", str(tmp_path / "x.keras")])
+    assert stop.value.code == 2
+    assert "dqn_train: argument --episodes: must be >= 1, not 0" in capsys.readouterr().err
     assert train_main(["--opponents", "nobody"]) == 2
     assert train_main(["--out", str(tmp_path / "x.h5"), "--episodes", "1"]) == 2
     err = capsys.readouterr().err
-    assert "at least 1" in err and "unknown player 'nobody'" in err and ".keras" in err
+    assert "dqn_train: unknown player 'nobody'" in err and ".keras" in err

@@ -111,5 +111,7 @@ def test_bench_verify_compares_moves_and_refuses_bad_counts(capsys):
 
     assert bench.main(["--verify", "3000"]) == 0
     assert "3,000 moves" in capsys.readouterr().out
-    assert bench.main(["--verify", "0"]) == 2
-    assert "at least 1" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        bench.main(["--verify", "0"])
+    assert stop.value.code == 2
+    assert "bench: argument --verify: must be >= 1, not 0" in capsys.readouterr().err

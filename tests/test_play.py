@@ -35,11 +35,13 @@ def test_a_whole_game_against_greedy_through_stdin(second):
     assert "Traceback" not in done.stderr
 
 
-def test_quitting_and_end_of_input_exit_cleanly():
-    for typed in ("q\n", "", "a\n"):
+def test_quitting_exits_0_and_end_of_input_abandons_the_game_with_130():
+    done = run_play(["luck"], "q\n")
+    assert done.returncode == 0 and "You quit" in done.stdout
+    for typed in ("", "a\n"):
         done = run_play(["luck"], typed)
-        assert done.returncode == 0
-        assert "You quit" in done.stdout
+        assert done.returncode == 130
+        assert "The input ended: the game is abandoned." in done.stdout
         assert "Traceback" not in done.stderr
 
 

@@ -273,8 +273,10 @@ def test_solve_refuses_bad_positions_clearly(position, message, capsys):
 
 
 def test_solve_refuses_sungka(capsys):
-    assert solve.main(["--variant", "sungka"]) == 2
-    assert "not supported" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        solve.main(["--variant", "sungka"])
+    assert stop.value.code == 2
+    assert "solve: argument --variant: invalid choice: 'sungka'" in capsys.readouterr().err
 
 
 # ----- the player and the scripts --------------------------------------------------------

@@ -68,7 +68,10 @@ def test_json_output_and_sungka(capsys):
 def test_bad_arguments_exit_2_with_a_message(capsys):
     assert main(["2", "luck", "nobody"]) == 2
     assert "unknown player" in capsys.readouterr().err
-    assert main(["0", "luck", "greedy"]) == 2
+    with pytest.raises(SystemExit) as stop:
+        main(["0", "luck", "greedy"])
+    assert stop.value.code == 2
+    assert "tournament: argument games: must be >= 1, not 0" in capsys.readouterr().err
     assert main(["2", "luck", "luck"]) == 2
 
 

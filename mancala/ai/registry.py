@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from mancala.ai.base import Player
-from mancala.nn_lib.zoo import ZOO
+from mancala.game_state import DEFAULTS, GameState
+from mancala.nn_lib.zoo import ZOO, network
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class Entry:
     interactive: bool = False  # needs a person (left out of tournaments)
     quick: str | None = None  # the spec a default tournament uses, if the default is slow
     variants: tuple[str, ...] = ("kalah", "sungka")  # the variants it can play
+    games: tuple[dict[str, Any], ...] = ()  # built for these games only (variant + options)
 
 
 _REGISTRY: dict[str, Entry] = {}
@@ -86,6 +88,46 @@ def describe_players() -> dict[str, str]:
     return {name: entry.summary for name, entry in _REGISTRY.items()}
 
 
+def check_names(specs: Sequence[str]) -> None:
+    """ValueError naming the first of `specs` that is no registered player."""
+    for spec in specs:
+        name, _ = split_spec(spec)
+        if name not in _REGISTRY:
+            raise ValueError(f"unknown player {name!r}; available: {', '.join(_REGISTRY)}")
+
+
+def can_play(spec: str, state: GameState) -> bool:
+    """True when the player `spec` can play `state`'s game (variant, board, rules).
+
+    >>> can_play("greedy", GameState.new("sungka")), can_play("nn1h128", GameState.new("sungka"))
+    (True, False)
+    """
+    check_names([spec])
+    entry = _REGISTRY[split_spec(spec)[0]]
+    if state.variant not in entry.variants:
+        return False
+    return not entry.games or any(
+        all(getattr(state, key) == value for key, value in game.items()) for game in entry.games
+    )
+
+
+def players_for(state: GameState) -> list[str]:
+    """The available non-interactive players that can play `state`'s game."""
+    return [name for name in available_players(False) if can_play(name, state)]
+
+
+def check_can_play(specs: Sequence[str], state: GameState) -> None:
+    """ValueError naming the first of `specs` that cannot play `state`'s game, and the
+    players that can."""
+    for spec in specs:
+        if not can_play(spec, state):
+            rule = ", empty capture" if state.empty_capture else ""
+            game = f"{state.variant}({state.houses},{state.seeds}{rule})"
+            raise ValueError(
+                f"{spec} cannot play {game}; players that can: {', '.join(players_for(state))}"
+            )
+
+
 def make_player(spec: str, seed: int | None = None, **options: Any) -> Player:
     """The player named by `spec` ('luck', 'minimax:8'...), its randomness seeded by `seed`.
 
@@ -102,11 +144,9 @@ def make_player(spec: str, seed: int | None = None, **options: Any) -> Player:
     """
     if not isinstance(spec, str):
         raise ValueError(f"a player name is text, not {spec!r}")
+    check_names([spec])
     name, param = split_spec(spec)
-    entry = _REGISTRY.get(name)
-    if entry is None:
-        known = ", ".join(_REGISTRY)
-        raise ValueError(f"unknown player {name!r}; available: {known}")
+    entry = _REGISTRY[name]
     if param is not None and not entry.takes_param:
         raise ValueError(f"player {name!r} takes no parameter (got {spec!r})")
     missing = [m for m in entry.requires if importlib.util.find_spec(m) is None]
@@ -167,6 +207,7 @@ register(
         requires=("pyspiel",),
         quick="openspiel-mcts:5000",
         variants=("kalah",),
+        games=({"variant": "kalah", "houses": 6, "seeds": 4},),
     ),
 )
 for _net in ZOO:
@@ -178,6 +219,7 @@ for _net in ZOO:
             summary=f"network {_net}: learnt the choices of minimax:8 from recorded games",
             available=f"mancala.nn_lib.zoo:has_{_net}",
             variants=("kalah",),
+            games=({"variant": network(_net).variant, **network(_net).options},),
         ),
     )
 register(
@@ -198,5 +240,6 @@ register(  # the Sungka paper's DQN (mancala/dqn_train.py); the net trained for 
         "mancala.ai.dqn:DQNPlayer",
         summary="the Sungka paper's DQN from random play: a Q-net per variant and seat",
         available="mancala.ai.dqn:has_weights",
+        games=tuple({"variant": v, **DEFAULTS[v]} for v in DEFAULTS),
     ),
 )

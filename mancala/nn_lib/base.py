@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mancala.atomic import atomic_path
+from mancala.core.quiet import import_tensorflow_quietly
 from mancala.game_state import GameState
 from mancala.nn_lib import encoders
 from mancala.nn_lib.numpy_forward import NumpyForward
@@ -41,8 +42,8 @@ class WeightsError(ValueError):
 
 def import_keras() -> Any:
     """Keras, with TensorFlow held to one thread (the machine is shared) and quiet."""
-    os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    import_tensorflow_quietly()
     import keras
 
     if keras.backend.backend() == "tensorflow":

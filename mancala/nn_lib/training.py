@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -19,11 +18,12 @@ import numpy as np
 
 from mancala.ai.base import Player
 from mancala.atomic import atomic_path
+from mancala.core.cli import float_in, int_in
+from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
 from mancala.match import play_games, random_opening
 from mancala.nn_lib.base import MODELS_DIR, Network, masked_argmax
 from mancala.nn_lib.data import PositionReader, PositionStore, Teacher
-from mancala.recorder import _sigint_held as sigint_held
 from mancala.recorder import append_games
 
 
@@ -92,10 +92,10 @@ class Practice:
         return play_games([one, two], starts, openings=moves, on_game=keep)
 
     def refit(self, net: Network, sample: int, epochs: int, batch_size: int = 512) -> float:
-        """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C waits until
-        the network is saved (interrupting TensorFlow mid-fit can hang the exit)."""
+        """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM wait
+        until the network is saved (interrupting TensorFlow mid-fit can hang the exit)."""
         examples = self.store.sample(sample, self.np_rng)
-        with sigint_held():
+        with signals_held():
             loss = net.fit(*examples, epochs=epochs, batch_size=batch_size)
             net.save()
         return loss
@@ -125,11 +125,11 @@ class LearningCurve:
             self.points = json.loads(self.path.read_text())
 
     def add(self, point: dict[str, Any]) -> None:
-        """Add a point; write the JSON and PNG. Ctrl+C waits until both are written: a
+        """Add a point; write the JSON and PNG. Ctrl+C and SIGTERM wait until both are written: a
         KeyboardInterrupt inside matplotlib's C code surfaces as a ValueError
         ("Invalid affine transformation matrix"), not as an interrupt."""
         self.points.append(point)
-        with sigint_held():
+        with signals_held():
             with atomic_path(self.path) as temp:
                 temp.write_text(json.dumps(self.points, indent=1))
             self.plot(self.path.with_suffix(".png"))
@@ -172,34 +172,31 @@ def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray
     return 100.0 * float(np.mean(gains[np.arange(len(rel)), chosen] >= best))
 
 
-def practice_arguments(parser: Any, out: Path, games: int) -> None:
-    """The options random_train.py and adversary.py share."""
-    parser.add_argument("--batches", type=int, help="stop after this many batches")
-    parser.add_argument("--games", type=int, default=games, help=f"games a batch ({games})")
-    parser.add_argument("--teacher", type=int, default=8, help="teacher search depth (8)")
+MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
+
+
+def practice_arguments(parser: Any, out: Path, games: int, least_games: int = 1) -> None:
+    """The options random_train.py and adversary.py share, each checked on the way in."""
+    parser.add_argument("--batches", type=int_in(1), help="stop after this many batches")
+    parser.add_argument(
+        "--games", type=int_in(least_games), default=games, help=f"games a batch ({games})"
+    )
+    parser.add_argument(
+        "--teacher",
+        type=int_in(1, MAX_TEACHER_DEPTH),
+        default=8,
+        help=f"teacher search depth (8; 1..{MAX_TEACHER_DEPTH})",
+    )
     parser.add_argument(
         "--exact-nodes",
-        type=int,
+        type=int_in(0),
         default=0,
         help="teacher: the solver's exact values where it needs at most this many nodes",
     )
-    parser.add_argument("--explore", type=float, default=0.1, help="random-move rate (0.1)")
-    parser.add_argument("--sample", type=int, default=200_000, help="examples a refit")
+    parser.add_argument(
+        "--explore", type=float_in(0.0, 1.0), default=0.1, help="random-move rate (0.1)"
+    )
+    parser.add_argument("--sample", type=int_in(1), default=200_000, help="examples a refit")
     parser.add_argument("--out", type=Path, default=out, help=f"games go here ({out.name})")
     parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
     parser.add_argument("--seed", type=int, default=0)
-
-
-def run_script(prog: str, body: Any) -> int:
-    """`body(began)`, with ValueError said as `prog: error` (2) and Ctrl+C as 130."""
-    import sys
-
-    began = time.perf_counter()
-    try:
-        return body(began)
-    except ValueError as error:
-        print(f"{prog}: {error}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"\ninterrupted after {time.perf_counter() - began:.0f} s; recorded games are kept")
-        return 130

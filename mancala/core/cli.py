@@ -1,0 +1,112 @@
+"""The command-line convention every command of the lab follows.
+
+* Options and names mix in any order: `train.py cnns1h128 --epochs 10 games.jsonl`.
+* Bad input exits 2 with one line `prog: message` (after the usage line).
+* Numbers are checked on the way in, and the message states the allowed range.
+* The board options (--variant, --houses, --seeds, --empty-capture) are declared once,
+  here, with the sizes the lab admits.
+
+>>> parser = command_parser("demo")
+>>> _ = parser.add_argument("names", nargs="*")
+>>> _ = parser.add_argument("--games", type=int_in(1, 10))
+>>> args = parser.parse_args(["a", "--games", "3", "b"])
+>>> args.names, args.games
+(['a', 'b'], 3)
+>>> int_in(1, 10)("0")
+Traceback (most recent call last):
+...
+argparse.ArgumentTypeError: must be 1..10, not 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+# The rules allow any size; the lab stops where the terminal drawing still reads (houses
+# label a..p, then by number) and where the work of one game stays bounded.
+MAX_HOUSES = 20
+MAX_SEEDS = 20
+VARIANTS = ("kalah", "sungka")
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An ArgumentParser that takes options and positionals in any order and fails with
+    `prog: message` and exit code 2."""
+
+    def parse_args(self, args: Any = None, namespace: Any = None) -> argparse.Namespace:  # type: ignore[override]
+        return self.parse_intermixed_args(args, namespace)
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: {message}\n")
+
+
+def command_parser(prog: str, doc: str | None = None) -> CommandParser:
+    """The parser of command `prog`; its description is the first line of `doc`."""
+    description = doc.strip().split("\n")[0] if doc else None
+    return CommandParser(prog=prog, description=description)
+
+
+def fail(prog: str, message: str) -> int:
+    """Say `prog: message` on stderr; the exit code of bad input (2)."""
+    print(f"{prog}: {message}", file=sys.stderr)
+    return 2
+
+
+def _in_range(kind: Callable[[str], Any], noun: str, lo: Any, hi: Any) -> Callable[[str], Any]:
+    span = f"{lo}..{hi}" if hi is not None else f">= {lo}"
+
+    def parse(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {noun} {span}, not {text!r}") from None
+        if not (lo <= value and (hi is None or value <= hi)):  # NaN fails too
+            raise argparse.ArgumentTypeError(f"must be {span}, not {text}")
+        return value
+
+    parse.__name__ = f"{noun} {span}"  # argparse names the type in some messages
+    return parse
+
+
+def int_in(lo: int, hi: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number in lo..hi (no upper bound when hi is None)."""
+    return _in_range(int, "a whole number", lo, hi)
+
+
+def float_in(lo: float, hi: float | None = None) -> Callable[[str], float]:
+    """An argparse type: a number in lo..hi (no upper bound when hi is None)."""
+    return _in_range(float, "a number", lo, hi)
+
+
+def add_game_options(
+    parser: argparse.ArgumentParser,
+    variants: tuple[str, ...] = VARIANTS,
+    default: str | None = None,
+    max_houses: int = MAX_HOUSES,
+    max_seeds: int = MAX_SEEDS,
+) -> None:
+    """--variant, --houses, --seeds and --empty-capture, each checked on the way in."""
+    parser.add_argument("--variant", choices=variants, default=default or variants[0])
+    parser.add_argument(
+        "--houses", type=int_in(1, max_houses), help=f"houses a side (1..{max_houses})"
+    )
+    parser.add_argument(
+        "--seeds", type=int_in(1, max_seeds), help=f"seeds a house at the start (1..{max_seeds})"
+    )
+    parser.add_argument("--empty-capture", action="store_true", help="Kalah: capture lone seeds")
+
+
+def game_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The rule options of `add_game_options`'s arguments, for `GameState.new`."""
+    if getattr(args, "empty_capture", False) and args.variant != "kalah":
+        raise ValueError(f"--empty-capture is a Kalah rule; {args.variant} has no such option")
+    options: dict[str, Any] = {
+        key: value for key in ("houses", "seeds") if (value := getattr(args, key, None)) is not None
+    }
+    if getattr(args, "empty_capture", False):
+        options["empty_capture"] = True
+    return options

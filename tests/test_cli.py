@@ -1,0 +1,263 @@
+"""The command-line convention (mancala/core): every bad input a user met, as a case.
+
+Commands run in-process through `main([...])` where they can; signals, the prompt's
+stream and TensorFlow's start-up lines need a real process.
+"""
+
+import importlib
+import os
+import pty
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from mancala import play, random_train, solve, tournament, train
+from mancala.ai.human import parse_move
+from mancala.board_art import house_label
+from mancala.core.cli import MAX_HOUSES
+from mancala.core.stopping import Terminated, run_command, signals_held, sigterm_as_interrupt
+from mancala.game_state import GameState
+from mancala.recorder import GameLog
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1")
+
+
+def refused(main, argv, capsys) -> str:
+    """The stderr of `main(argv)`, which must stop with exit code 2 (returned or raised)."""
+    try:
+        code = main(argv)
+    except SystemExit as stop:
+        code = stop.code
+    assert code == 2
+    return capsys.readouterr().err
+
+
+# ----- one convention for every command ---------------------------------------------------
+
+
+def commands() -> list[str]:
+    """Every command module: a file directly in mancala/ (or nn_lib/bench.py) with main()."""
+    files = [*sorted((ROOT / "mancala").glob("*.py")), ROOT / "mancala" / "nn_lib" / "bench.py"]
+    return [
+        ".".join(path.relative_to(ROOT).with_suffix("").parts)
+        for path in files
+        if "\ndef main(argv" in path.read_text()
+    ]
+
+
+def test_every_command_is_found():
+    assert {"mancala.play", "mancala.tournament", "mancala.solve", "mancala.random_train"} <= set(
+        commands()
+    )
+    assert len(commands()) >= 12
+
+
+@pytest.mark.parametrize("module", commands())
+def test_every_command_says_prog_colon_message_and_exits_2(module, capsys):
+    main = importlib.import_module(module).main
+    err = refused(main, ["--no-such-option"], capsys)
+    prog = module.split(".", 1)[1] if module.endswith("nn_lib.bench") else module.split(".")[-1]
+    last = err.splitlines()[-1]  # unrecognized, or a required name missing first
+    assert last.startswith(f"{prog}: ") and ("--no-such-option" in last or "required" in last)
+
+
+def test_options_before_names_parse(tmp_path, capsys):
+    # train.py's own example: the options between the network and the files
+    missing = tmp_path / "games.jsonl"
+    err = refused(train.main, ["cnns1h128", "--epochs", "10", str(missing)], capsys)
+    assert err == f"train: no such file: {missing}\n"
+    # tournament.py: a player after --variant
+    argv = ["1", "greedy", "luck", "--variant", "sungka", "max", "--json", "--plies", "0"]
+    assert tournament.main(argv) == 0
+    assert '"players": [\n  "greedy",\n  "luck",\n  "max"\n ]' in capsys.readouterr().out
+
+
+# ----- sizes and numbers are checked, with the range in the message -----------------------
+
+
+@pytest.mark.parametrize(
+    "main, argv, message",
+    [
+        (play.main, ["greedy", "--houses", "0"], "play: argument --houses: must be 1..20, not 0"),
+        (play.main, ["greedy", "--houses", "100"], "argument --houses: must be 1..20, not 100"),
+        (play.main, ["greedy", "--seeds", "x"], "--seeds: must be a whole number 1..20, not 'x'"),
+        (solve.main, ["--houses", "0"], "solve: argument --houses: must be 1..20, not 0"),
+        (solve.main, ["--houses", "40"], "solve: argument --houses: must be 1..20, not 40"),
+        (solve.main, ["--houses", "10", "--seeds", "5"], "kalah(10,5) is too big for the solver"),
+        (solve.main, ["--tt-bits", "99"], "solve: argument --tt-bits: must be 10..30, not 99"),
+        (solve.main, ["--max-seeds", "-1"], "argument --max-seeds: must be 0..24, not -1"),
+        (tournament.main, ["2", "greedy", "luck", "--plies", "-1"], "must be 0..40, not -1"),
+        (tournament.main, ["0", "greedy", "luck"], "argument games: must be >= 1, not 0"),
+        (random_train.main, ["--batches", "-3"], "--batches: must be >= 1, not -3"),
+        (random_train.main, ["--explore", "1.5"], "--explore: must be 0.0..1.0, not 1.5"),
+        (train.main, ["nn1h128", "--learning-rate", "0"], "must be 1e-06..1.0, not 0"),
+        (play.main, ["greedy", "--variant", "sungka", "--empty-capture"], "a Kalah rule"),
+    ],
+)
+def test_sizes_and_counts_out_of_range_are_refused(main, argv, message, capsys):
+    assert message in refused(main, argv, capsys)
+
+
+# ----- players: unknown, unfit for the game, or a person ----------------------------------
+
+
+@pytest.mark.parametrize(
+    "main, argv, message",
+    [
+        (tournament.main, ["3", "nosuchplayer", "greedy"], "unknown player 'nosuchplayer'"),
+        (random_train.main, ["nosuch"], "random_train: unknown player 'nosuch'"),
+        (play.main, ["nobody"], "play: unknown player 'nobody'"),
+        (
+            play.main,
+            ["nn1h128", "--variant", "sungka"],
+            "play: nn1h128 cannot play sungka(7,7); players that can: luck, greedy,",
+        ),
+        (play.main, ["nn1h128", "--houses", "4"], "nn1h128 cannot play kalah(4,4)"),
+        (play.main, ["dqn", "--houses", "5"], "dqn cannot play kalah(5,4)"),
+        (play.main, ["nn1h128", "--empty-capture"], "cannot play kalah(6,4, empty capture)"),
+        (
+            tournament.main,
+            ["3", "greedy", "luck", "--variant", "sungka", "nn1h128"],
+            "tournament: nn1h128 cannot play sungka(7,7)",
+        ),
+        (tournament.main, ["1", "human", "greedy"], "`python mancala/play.py PLAYER`"),
+    ],
+)
+def test_players_are_named_and_checked_before_anything_runs(main, argv, message, capsys):
+    assert message in refused(main, argv, capsys)
+
+
+def test_the_list_of_players_that_can_play_is_right(capsys):
+    err = refused(play.main, ["nn1h128", "--variant", "sungka"], capsys)
+    can = err.split("players that can: ")[1].strip().split(", ")
+    assert "dqn" in can and "greedy" in can and "nn1h128" not in can and "human" not in can
+
+
+# ----- house labels ------------------------------------------------------------------------
+
+
+def test_house_labels_are_distinct_never_q_and_read_back_at_every_size():
+    for houses in range(1, MAX_HOUSES + 1):
+        state = GameState.new(houses=houses, seeds=1)
+        labels = [house_label(h) for h in range(houses)]
+        assert len(set(labels)) == houses and "q" not in labels
+        assert all(label.isprintable() and len(label) <= 2 for label in labels)
+        assert [parse_move(label, state) for label in labels] == list(range(houses))
+
+
+# ----- stopping: SIGTERM like Ctrl+C -------------------------------------------------------
+
+
+def test_run_command_says_what_was_kept_and_exits_130_or_143(capsys):
+    def stopped(error):
+        def body():
+            raise error
+
+        return body
+
+    assert run_command("demo", stopped(KeyboardInterrupt()), "the games are kept") == 130
+    assert "demo: interrupted after 0 s; the games are kept" in capsys.readouterr().err
+    assert run_command("demo", stopped(Terminated()), "the games are kept") == 143
+    assert "demo: terminated (SIGTERM) after 0 s; the games are kept" in capsys.readouterr().err
+    assert run_command("demo", stopped(ValueError("bad")), "-") == 2
+    assert capsys.readouterr().err == "demo: bad\n"
+
+
+def test_signals_held_deliver_sigterm_when_the_block_ends():
+    written = []
+    with pytest.raises(Terminated), sigterm_as_interrupt():
+        with signals_held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            written.append("the whole line")
+    assert written == ["the whole line"]
+
+
+def test_sigterm_stops_random_train_with_143_and_keeps_every_game(tmp_path):
+    out = tmp_path / "games.jsonl"
+    command = [sys.executable, "mancala/random_train.py", "luck", "greedy", "--record-only"]
+    command += ["--batches", "100", "--games", "8", "--per-pairing", "4", "--teacher", "2"]
+    command += ["--out", str(out), "--models", str(tmp_path / "models")]
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 60
+    while not (out.exists() and out.stat().st_size) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)  # well into the games
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143, err
+    assert "random_train: terminated (SIGTERM) after" in err
+    assert f"every finished game is in {out}" in err
+    log = GameLog([out])
+    assert len(list(log)) >= 1 and log.skipped == 0
+
+
+def test_ctrl_c_and_sigterm_in_play_abandon_the_game(tmp_path):
+    for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
+        process = subprocess.Popen(
+            [sys.executable, "mancala/play.py", "greedy"],
+            cwd=ROOT,
+            env=ENV,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        seen = ""
+        while "Your move" not in seen:  # waiting for the person's move
+            seen += process.stdout.read(1)
+        process.send_signal(sig)
+        out, err = process.communicate(timeout=30)
+        assert process.returncode == code, err
+        assert "Interrupted: the game is abandoned." in out and "Traceback" not in err
+
+
+# ----- the terminal's streams ---------------------------------------------------------------
+
+
+def test_the_prompt_goes_to_stdout_even_on_a_terminal():
+    """On a terminal Python's input() writes its prompt to stderr; play.py must not."""
+    leader, follower = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "mancala/play.py", "greedy"],
+        cwd=ROOT,
+        env=ENV,
+        stdin=follower,
+        stdout=follower,
+        stderr=subprocess.DEVNULL,
+    )
+    os.close(follower)
+    seen = b""
+    deadline = time.monotonic() + 30
+    while b"Your move" not in seen and time.monotonic() < deadline:
+        if select.select([leader], [], [], 0.5)[0]:
+            seen += os.read(leader, 4096)
+    os.write(leader, b"q\n")
+    assert process.wait(timeout=30) == 0
+    os.close(leader)
+    assert b"Your move (a, b, c, d, e, f, or q to quit):" in seen
+
+
+def test_no_tensorflow_start_up_lines():
+    env = {key: value for key, value in ENV.items() if key != "TF_CPP_MIN_LOG_LEVEL"}
+    done = subprocess.run(
+        [sys.executable, "mancala/play.py", "nn1h128"],
+        cwd=ROOT,
+        env=env,
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Your move" in done.stdout
+    for noise in ("oneDNN", "absl", "cuda", "cpu_feature_guard"):
+        assert noise not in done.stderr, done.stderr
