@@ -21,7 +21,6 @@ the predecessor could do against the rest of the zoo.
 from __future__ import annotations
 
 import math
-import os
 import random
 import shutil
 from collections.abc import Sequence
@@ -32,6 +31,7 @@ from typing import Any
 
 from mancala.ai.base import Player
 from mancala.ai.registry import make_player
+from mancala.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.match import play_games, random_opening
 
@@ -147,7 +147,6 @@ def promote(candidate: Path, target: Path, keep: Path) -> Path | None:
         keep.mkdir(parents=True, exist_ok=True)
         kept = keep / f"{target.stem}-{stamp}{target.suffix}"
         shutil.copy2(target, kept)
-    temp = target.with_name(f".{target.name}.promoting")
-    shutil.copy2(candidate, temp)
-    os.replace(temp, target)
+    with atomic_path(target) as temp:
+        shutil.copyfile(candidate, temp)
     return kept
