@@ -88,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run", help="the run's name in runs/, or a folder (default: the time)")
     parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
     parser.add_argument(
-        "--gate-every", type=int_in(1), default=5, help="batches between promotion gates (5)"
+        "--gate-every", type=int_in(1), default=1, help="batches between promotion gates (1)"
     )
     parser.add_argument(
         "--gate-openings",
@@ -98,8 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--gate-opponents",
-        default="greedy,minimax:2",
-        help="fixed opponents of the gate, comma-separated (greedy,minimax:2)",
+        default="greedy,minimax:4",
+        help="fixed opponents of the gate, comma-separated (greedy,minimax:4)",
     )
     practice_arguments(parser, None, 240)
     args = parser.parse_args(argv)
