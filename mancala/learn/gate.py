@@ -6,14 +6,17 @@ each other from `openings` random openings of `plies` plies, each opening once i
 seat, and each of them plays every fixed opponent over the same games. The candidate is
 promoted when
 
-1. it scores at least half against the incumbent (a win counts 1, a draw 1/2), and
-2. against no fixed opponent is it significantly worse than the incumbent: its mean
+1. it scores at least half against the incumbent (a win counts 1, a draw 1/2),
+2. it scores at least as much as the incumbent against the fixed opponents together, and
+3. against no fixed opponent is it significantly worse than the incumbent: its mean
    score per game may fall below the incumbent's by at most `z` standard errors of the
    paired differences (the same opening and seat for both), one-sided.
 
-A weaker candidate fails the first test most of the time and a clearly weaker one always;
-the second keeps a candidate that only learnt to beat its predecessor from losing what
-the predecessor could do against the rest of the zoo.
+A weaker candidate fails the first two tests most of the time and a clearly weaker one
+always; the second and third keep a candidate that only learnt to beat its predecessor
+from losing what the predecessor could do against the rest of the zoo. Because every
+promotion needs the candidate to be seen at least level on both counts, noise cannot walk
+the shipped weights downhill one small step at a time.
 
 `promote` then moves the candidate onto the incumbent's path, keeping the replaced file.
 """
@@ -117,11 +120,12 @@ def gate(
     starts, moves = gate_openings(start, openings, plies, seed)
     head = _both_seats(candidate, incumbent, starts, moves)
     head_to_head = sum(head) / len(head)
-    against, weaker = {}, []
+    against, weaker, mine_all, theirs_all = {}, [], 0.0, 0.0
     for spec in opponents:  # made afresh for each side: the same dice for both
         mine = _both_seats(candidate, make_player(spec, seed=seed), starts, moves)
         theirs = _both_seats(incumbent, make_player(spec, seed=seed), starts, moves)
         passes, margin = not_worse(mine, theirs, z)
+        mine_all, theirs_all = mine_all + sum(mine), theirs_all + sum(theirs)
         against[spec] = {
             "candidate": sum(mine) / len(mine),
             "incumbent": sum(theirs) / len(theirs),
@@ -131,6 +135,8 @@ def gate(
             weaker.append(spec)
     if head_to_head < 0.5:
         promoted, reason = False, f"scored {head_to_head:.1%} against the weights it would replace"
+    elif mine_all < theirs_all:
+        promoted, reason = False, "scored less than them against the fixed opponents"
     elif weaker:
         promoted, reason = False, f"significantly weaker than them against {', '.join(weaker)}"
     else:
