@@ -1,21 +1,26 @@
-"""Forever (until Ctrl+C or --batches K): random matches -> JSONL -> refit every network.
+"""Forever (until Ctrl+C or --batches K): random matches -> JSONL -> refit -> gated promotion.
 
     python mancala/random_train.py                       # the zoo, luck, greedy, minimax
-    python mancala/random_train.py --batches 20 --games 200
-    python mancala/random_train.py nn1h128 greedy minimax:4 --explore 0.2
+    python mancala/random_train.py --resume              # continue the last run
+    python mancala/random_train.py nn1h128 greedy minimax:4 --explore 0.2 --run small
     python mancala/random_train.py nnx2h256 greedy --record-only --teacher 10
 
-Each batch plays random pairings of the players (each move a random legal one with
-probability --explore), annotates every game with the teacher's value of each legal move
-(alpha-beta to --teacher plies) and appends it to --out the moment it ends. Then every
-network is refit on the examples recorded so far (a sample of at most --sample of them),
-saved atomically to mancala/models/NAME.keras, and played against greedy and luck; one
-line a batch, and the learning curve in mancala/models/learning_curve.{json,png}.
+A run lives in runs/<name>/ (see mancala/learn/runs.py): its games, its candidate
+weights, its learning curve, its gate decisions and its log. Each batch plays random
+pairings of the players (each move a random legal one with probability --explore),
+annotates every game with the teacher's value of each legal move (alpha-beta to
+--teacher plies) and appends it to the run's games the moment it ends. Then every
+network is refit on the examples recorded so far (a sample of at most --sample of them,
+the run's games and those beside --out) and saved as the run's candidate. Every
+--gate-every batches each candidate meets the promotion gate (mancala/learn/gate.py):
+only a candidate at least as strong as the weights in mancala/models/ replaces them,
+and the replaced file is kept in mancala/models/replaced/. So a run can only make the
+shipped zoo stronger.
 With --record-only the networks play with their current weights and nothing is refit:
 the games of a chosen network against chosen opponents, annotated by a deeper teacher,
 for `train.py` to learn from.
 Ctrl+C (exit 130) or SIGTERM (exit 143) loses no recorded game and leaves no half-written
-weights file.
+weights file; --resume continues from there.
 """
 
 from __future__ import annotations
@@ -32,16 +37,20 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 from mancala.ai.registry import check_names
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
+from mancala.learn.runs import Run
 from mancala.nn_lib.training import practice_arguments
 from mancala.nn_lib.zoo import ZOO
-from mancala.recorder import TRAINING_DIR
 
 OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
 
 
-def make_pool(specs: list[str], models: Path | None, seed: int) -> tuple[dict, dict]:
+def make_pool(
+    specs: list[str], models: Path | None, seed: int, run: Run | None = None
+) -> tuple[dict, dict]:
     """(networks by name, players by spec): zoo names become networks (their weights
-    loaded when the file exists, else fresh, which is said), the rest registry players."""
+    loaded when the file exists, else fresh, which is said), the rest registry players.
+    With a `run`, a network starts from the run's candidate when it has one, and saves
+    there."""
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
     from mancala.nn_lib.zoo import ZOO, network
@@ -50,8 +59,12 @@ def make_pool(specs: list[str], models: Path | None, seed: int) -> tuple[dict, d
     for i, spec in enumerate(specs):
         if spec in ZOO:
             path = models / f"{spec}.keras" if models else None
+            if run is not None and run.candidate(spec).is_file():
+                path = run.candidate(spec)
             net, loaded = network(spec, path).load_or_fresh(seed + i)
             print(f"{spec}: {'weights from ' + str(net.path) if loaded else 'fresh weights'}")
+            if run is not None:
+                net.path = run.candidate(spec)
             nets[spec] = net
             players[spec] = NetworkPlayer(seed=seed + i, net=net)
         else:
@@ -72,38 +85,63 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--record-only", action="store_true", help="play and record; refit no network"
     )
-    practice_arguments(parser, TRAINING_DIR / "random_train.jsonl", 240)
+    parser.add_argument("--run", help="the run's name in runs/, or a folder (default: the time)")
+    parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
+    parser.add_argument(
+        "--gate-every", type=int_in(1), default=1, help="batches between promotion gates (1)"
+    )
+    parser.add_argument(
+        "--gate-openings",
+        type=int_in(1, 10_000),
+        default=100,
+        help="openings of the gate, each played in both seats (100)",
+    )
+    parser.add_argument(
+        "--gate-opponents",
+        default="greedy,minimax:4",
+        help="fixed opponents of the gate, comma-separated (greedy,minimax:4)",
+    )
+    practice_arguments(parser, None, 240)
     args = parser.parse_args(argv)
     specs = args.players or [*ZOO, *OTHERS]
+    args.gate_opponents = [spec for spec in args.gate_opponents.split(",") if spec]
     try:
-        check_names(specs)
+        check_names(specs + args.gate_opponents)
         if len(set(specs)) < 2:
             raise ValueError("name at least two different players")
+        run = Run.open(args.run, args.resume)
     except ValueError as error:
         return fail("random_train", str(error))
-    kept = f"every finished game is in {args.out}; the weights files are whole"
-    return run_command("random_train", lambda: _run(args, specs, time.perf_counter()), kept)
+    args.out = args.out or run.games
+    kept = (
+        f"every finished game is in {args.out}; the weights files are whole; "
+        f"continue with --resume --run {run.name}"
+    )
+    return run_command("random_train", lambda: _run(args, specs, run, time.perf_counter()), kept)
 
 
-def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:
+def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> int:
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
     from mancala.nn_lib.base import MODELS_DIR
     from mancala.nn_lib.training import Explorer, LearningCurve, Practice, win_rate
 
-    nets, players = make_pool(specs, args.models, args.seed)
+    run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
+    models = args.models or MODELS_DIR
+    nets, players = make_pool(specs, models, args.seed, run)
     if args.record_only:
         nets = {}
-    recorded = sorted(args.out.parent.glob("*.jsonl"))
+    recorded = sorted({run.games, *args.out.parent.glob("*.jsonl")})
+    recorded = [path for path in recorded if path.is_file()]
     practice = Practice(
         args.out, args.teacher, args.seed, recorded if nets else None, args.exact_nodes
     )
     if nets:
-        print(
+        run.log(
             f"{practice.store.games} annotated game(s) ({len(practice.store)} positions) "
-            f"already in {args.out.parent}; teacher {practice.teacher.name}"
+            f"already recorded; teacher {practice.teacher.name}"
         )
-    curve = LearningCurve((args.models or MODELS_DIR) / "learning_curve.json", fresh=not recorded)
+    curve = LearningCurve(run.curve)
     offset = curve.points[-1]["minutes"] if curve.points else 0.0
     rng = random.Random(args.seed)
     judges = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
@@ -149,14 +187,51 @@ def _run(args: argparse.Namespace, specs: list[str], began: float) -> int:
             }
         )
         against = " ".join(f"{n} {r:.0f}" for n, r in rates["greedy"].items()) or "-"
-        print(
+        run.log(
             f"batch {batch}: {practice.recorded} games recorded ({practice.store.games} in all, "
             f"{len(practice.store)} positions) | % won vs greedy: {against} | "
             f"play {played:.0f} s, batch {time.perf_counter() - start:.0f} s, "
-            f"total {minutes:.1f} min",
-            flush=True,
+            f"total {minutes:.1f} min"
         )
+        if batch % args.gate_every == 0 or batch == args.batches:
+            for net in nets.values():
+                run.log(gate_and_promote(run, net, models, args, seed=batch))
     return 0
+
+
+def gate_and_promote(run: Run, net, models: Path, args: argparse.Namespace, seed: int) -> str:
+    """Put the run's candidate `net` through the gate against the weights in `models`;
+    promote it when it passes. A line saying what was decided."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.game_state import GameState
+    from mancala.learn.gate import gate, promote
+    from mancala.nn_lib.base import WeightsError
+    from mancala.nn_lib.zoo import network
+
+    target, keep = models / f"{net.name}.keras", models / "replaced"
+    if target.is_file():
+        try:
+            incumbent = NetworkPlayer(net=network(net.name, target).load())
+        except WeightsError as error:
+            decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
+        else:
+            result = gate(
+                NetworkPlayer(net=net),
+                incumbent,
+                args.gate_opponents,
+                GameState.new(),
+                openings=args.gate_openings,
+                seed=seed,
+            )
+            decision = result.to_dict()
+    else:
+        decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
+    if decision["promoted"]:
+        kept = promote(net.path, target, keep)
+        decision["kept"] = str(kept) if kept else None
+    run.record_gate(net.name, decision)
+    verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
+    return f"gate {net.name}: {verdict}: {decision['reason']}"
 
 
 if __name__ == "__main__":

@@ -223,13 +223,16 @@ def test_random_train_survives_ctrl_c(tmp_path):
         str(out),
         "--models",
         str(models),
+        "--run",
+        str(tmp_path / "run"),
     ]
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="2")
     process = subprocess.Popen(
         command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True
     )
     deadline = time.monotonic() + 120
-    while not (models / "nn1h128.keras").exists() and time.monotonic() < deadline:
+    candidate = tmp_path / "run" / "candidates" / "nn1h128.keras"
+    while not candidate.exists() and time.monotonic() < deadline:
         time.sleep(0.2)
     time.sleep(1.5)  # into the next batch: playing, recording or refitting
     process.send_signal(signal.SIGINT)
@@ -240,8 +243,9 @@ def test_random_train_survives_ctrl_c(tmp_path):
     games = list(log)
     assert games and log.skipped == 0
     assert all(len(g["values"]) == len(g["moves"]) for g in games)
-    assert sorted(p.name for p in models.iterdir() if p.name.startswith(".")) == []
-    network("nn1h128", models / "nn1h128.keras").load()
+    assert not models.exists() or not [p for p in models.iterdir() if p.name.startswith(".")]
+    assert not [p for p in candidate.parent.iterdir() if p.name.startswith(".")]
+    network("nn1h128", candidate).load()
 
 
 def test_random_train_record_only_leaves_the_weights_alone(tmp_path, capsys):
@@ -257,6 +261,7 @@ def test_random_train_record_only_leaves_the_weights_alone(tmp_path, capsys):
     out = tmp_path / "games.jsonl"
     argv = ["nnx1h128", "greedy", "--record-only", "--batches", "1", "--games", "4"]
     argv += ["--per-pairing", "2", "--teacher", "3", "--out", str(out), "--models", str(models)]
+    argv += ["--run", str(tmp_path / "run")]
     assert random_train.main(argv) == 0
     assert "batch 1: 4 games recorded" in capsys.readouterr().out
     games = list(GameLog([out]))

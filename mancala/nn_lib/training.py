@@ -181,7 +181,7 @@ def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
 
 
-def practice_arguments(parser: Any, out: Path, games: int, least_games: int = 1) -> None:
+def practice_arguments(parser: Any, out: Path | None, games: int, least_games: int = 1) -> None:
     """The options random_train.py and adversary.py share, each checked on the way in."""
     parser.add_argument("--batches", type=int_in(1), help="stop after this many batches")
     parser.add_argument(
@@ -203,6 +203,7 @@ def practice_arguments(parser: Any, out: Path, games: int, least_games: int = 1)
         "--explore", type=float_in(0.0, 1.0), default=0.1, help="random-move rate (0.1)"
     )
     parser.add_argument("--sample", type=int_in(1), default=200_000, help="examples a refit")
-    parser.add_argument("--out", type=Path, default=out, help=f"games go here ({out.name})")
+    where = out.name if out else "the run's games.jsonl"
+    parser.add_argument("--out", type=Path, default=out, help=f"games go here ({where})")
     parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
     parser.add_argument("--seed", type=int, default=0)

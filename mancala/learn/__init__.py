@@ -1,0 +1,1 @@
+"""Learning: the practice loop's parts (recording, refitting, the promotion gate)."""

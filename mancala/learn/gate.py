@@ -1,0 +1,158 @@
+"""The promotion gate: new weights replace the shipped ones only when they are at least
+as strong, and the replaced file is kept.
+
+The rule (`gate`): the candidate and the incumbent (the weights it would replace) play
+each other from `openings` random openings of `plies` plies, each opening once in each
+seat, and each of them plays every fixed opponent over the same games. The candidate is
+promoted when
+
+1. it scores at least half against the incumbent (a win counts 1, a draw 1/2),
+2. it scores at least as much as the incumbent against the fixed opponents together, and
+3. against no fixed opponent is it significantly worse than the incumbent: its mean
+   score per game may fall below the incumbent's by at most `z` standard errors of the
+   paired differences (the same opening and seat for both), one-sided.
+
+A weaker candidate fails the first two tests most of the time and a clearly weaker one
+always; the second and third keep a candidate that only learnt to beat its predecessor
+from losing what the predecessor could do against the rest of the zoo. Because every
+promotion needs the candidate to be seen at least level on both counts, noise cannot walk
+the shipped weights downhill one small step at a time.
+
+`promote` then moves the candidate onto the incumbent's path, keeping the replaced file.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import shutil
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from mancala.ai.base import Player
+from mancala.ai.registry import make_player
+from mancala.atomic import atomic_path
+from mancala.game_state import GameState
+from mancala.match import play_games, random_opening
+
+Z_ONE_SIDED_95 = 1.645
+
+
+@dataclass(frozen=True)
+class GateResult:
+    """What the gate saw and decided; `to_dict()` is JSON-safe for the run's records."""
+
+    promoted: bool
+    reason: str
+    games: int
+    head_to_head: float  # the candidate's mean score against the incumbent, 0..1
+    against: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def scores(records: Sequence[dict[str, Any]], seats: Sequence[int]) -> list[float]:
+    """The score of the player in `seats[k]` of game k: 1 a win, 1/2 a draw, 0 a loss.
+
+    >>> scores([{"winner": 0}, {"winner": None}, {"winner": 0}], [0, 0, 1])
+    [1.0, 0.5, 0.0]
+    """
+    return [
+        0.5 if record["winner"] is None else float(record["winner"] == seat)
+        for record, seat in zip(records, seats)
+    ]
+
+
+def gate_openings(
+    start: GameState, openings: int, plies: int, seed: int
+) -> tuple[list[GameState], list[list[int]]]:
+    """`openings` starts of `plies` random plies from `start`: (positions, their moves)."""
+    rng = random.Random(seed)
+    drawn = [random_opening(start, plies, rng) for _ in range(openings)]
+    return [state for state, _ in drawn], [moves for _, moves in drawn]
+
+
+def _both_seats(
+    player: Player, other: Player, starts: list[GameState], moves: list[list[int]]
+) -> list[float]:
+    """`player`'s score in each game: every start once in each seat."""
+    first = play_games([player, other], starts, openings=moves)
+    second = play_games([other, player], starts, openings=moves)
+    return scores(first, [0] * len(first)) + scores(second, [1] * len(second))
+
+
+def not_worse(candidate: list[float], incumbent: list[float], z: float) -> tuple[bool, float]:
+    """(passes, margin): the candidate's mean is within `z` standard errors of the paired
+    differences below the incumbent's.
+
+    >>> not_worse([1.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0], 1.645)[0]
+    True
+    >>> not_worse([0.0] * 20, [1.0] * 20, 1.645)[0]
+    False
+    """
+    n = len(candidate)
+    diffs = [c - i for c, i in zip(candidate, incumbent)]
+    mean = sum(diffs) / n
+    variance = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
+    margin = z * math.sqrt(variance / n)
+    return mean >= -margin, margin
+
+
+def gate(
+    candidate: Player,
+    incumbent: Player,
+    opponents: Sequence[str],
+    start: GameState,
+    *,
+    openings: int = 100,
+    plies: int = 4,
+    seed: int = 0,
+    z: float = Z_ONE_SIDED_95,
+) -> GateResult:
+    """Play the gate's games and apply its rule (see the module's docstring);
+    `opponents` are registry specs, each made with `seed` for either side's games."""
+    if openings < 1:
+        raise ValueError(f"the gate needs at least 1 opening, not {openings}")
+    starts, moves = gate_openings(start, openings, plies, seed)
+    head = _both_seats(candidate, incumbent, starts, moves)
+    head_to_head = sum(head) / len(head)
+    against, weaker, mine_all, theirs_all = {}, [], 0.0, 0.0
+    for spec in opponents:  # made afresh for each side: the same dice for both
+        mine = _both_seats(candidate, make_player(spec, seed=seed), starts, moves)
+        theirs = _both_seats(incumbent, make_player(spec, seed=seed), starts, moves)
+        passes, margin = not_worse(mine, theirs, z)
+        mine_all, theirs_all = mine_all + sum(mine), theirs_all + sum(theirs)
+        against[spec] = {
+            "candidate": sum(mine) / len(mine),
+            "incumbent": sum(theirs) / len(theirs),
+            "margin": margin,
+        }
+        if not passes:
+            weaker.append(spec)
+    if head_to_head < 0.5:
+        promoted, reason = False, f"scored {head_to_head:.1%} against the weights it would replace"
+    elif mine_all < theirs_all:
+        promoted, reason = False, "scored less than them against the fixed opponents"
+    elif weaker:
+        promoted, reason = False, f"significantly weaker than them against {', '.join(weaker)}"
+    else:
+        promoted, reason = True, f"scored {head_to_head:.1%} against them, no weaker elsewhere"
+    return GateResult(promoted, reason, len(head), head_to_head, against)
+
+
+def promote(candidate: Path, target: Path, keep: Path) -> Path | None:
+    """Copy `candidate` onto `target` atomically; the file it replaces is moved into the
+    folder `keep` first (named with the time), and that path returned (None if none)."""
+    kept = None
+    if target.is_file():
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        keep.mkdir(parents=True, exist_ok=True)
+        kept = keep / f"{target.stem}-{stamp}{target.suffix}"
+        shutil.copy2(target, kept)
+    with atomic_path(target) as temp:
+        shutil.copyfile(candidate, temp)
+    return kept

@@ -1,0 +1,82 @@
+"""A training run's folder, `runs/<name>/` (git-ignored), that a stopped run resumes from.
+
+    games.jsonl        every recorded game, appended whole
+    candidates/        each network's latest refit weights (never the shipped ones)
+    curve.json, .png   the learning curve
+    gates.jsonl        every promotion decision, with the games behind it
+    log.txt            the lines the run printed
+
+A new run refuses a folder that already holds a run (say `--resume` to continue it);
+`--resume` without a name continues the most recent run.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from mancala.core.stopping import signals_held
+
+RUNS_DIR = Path(__file__).resolve().parents[2] / "runs"
+
+
+class Run:
+    """The folder of one run and the files in it."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.games = folder / "games.jsonl"
+        self.candidates = folder / "candidates"
+        self.curve = folder / "curve.json"
+        self.gates = folder / "gates.jsonl"
+        self.log_file = folder / "log.txt"
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    @classmethod
+    def open(cls, name: str | None, resume: bool, root: Path = RUNS_DIR) -> Run:
+        """A new run `name` (the time by default), or with `resume` the stopped run
+        `name` (the most recent when None); ValueError saying what to do otherwise."""
+        if resume:
+            folder = root / name if name else _latest(root)
+            if folder is None or not (folder / "games.jsonl").exists():
+                where = f"run {name!r}" if name else "any run"
+                raise ValueError(f"--resume: found no {where} in {root}; start one without it")
+            return cls(folder)
+        name = name or datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        folder = root / name
+        if folder.exists() and any(folder.iterdir()):
+            raise ValueError(
+                f"run {name!r} already exists in {root}; add --resume to continue it, "
+                "or name another run"
+            )
+        folder.mkdir(parents=True, exist_ok=True)
+        run = cls(folder)
+        run.games.touch()
+        return run
+
+    def candidate(self, network: str) -> Path:
+        """Where the run keeps `network`'s refit weights."""
+        return self.candidates / f"{network}.keras"
+
+    def log(self, line: str) -> None:
+        """Print `line` and append it to the run's log."""
+        print(line, flush=True)
+        with signals_held(), self.log_file.open("a", encoding="utf-8") as out:
+            out.write(line + "\n")
+
+    def record_gate(self, network: str, decision: dict[str, Any]) -> None:
+        """Append one promotion decision to gates.jsonl (one whole line)."""
+        line = {"network": network, "time": datetime.now(UTC).isoformat(timespec="seconds")}
+        text = json.dumps(line | decision) + "\n"
+        with signals_held(), self.gates.open("a", encoding="utf-8") as out:
+            out.write(text)
+
+
+def _latest(root: Path) -> Path | None:
+    runs = [p for p in root.glob("*/games.jsonl")] if root.is_dir() else []
+    return max(runs, key=lambda p: p.stat().st_mtime).parent if runs else None

@@ -1,0 +1,107 @@
+"""The promotion gate refuses weaker weights, passes equal ones, and keeps what it replaces;
+random_train.py puts every candidate through it."""
+
+import json
+
+from mancala.ai.network import NetworkPlayer
+from mancala.ai.registry import make_player
+from mancala.game_state import GameState
+from mancala.learn.gate import gate, promote
+from mancala.learn.runs import Run
+from mancala.nn_lib.zoo import network
+
+
+def test_an_untrained_candidate_is_refused(tmp_path):
+    shipped = NetworkPlayer(network="nn1h128")
+    weakened = NetworkPlayer(net=network("nn1h128", tmp_path / "fresh.keras").fresh(seed=3))
+    result = gate(weakened, shipped, ["greedy"], GameState.new(), openings=20)
+    assert not result.promoted
+    assert result.games == 40
+    assert result.head_to_head < 0.5
+    assert "against the weights it would replace" in result.reason
+
+
+def test_the_record_shows_both_sides_against_the_fixed_opponents():
+    result = gate(
+        make_player("luck", seed=2),
+        make_player("minimax:4", seed=2),
+        ["greedy"],
+        GameState.new(),
+        openings=20,
+    )
+    assert not result.promoted
+    greedy = result.against["greedy"]
+    assert greedy["candidate"] < greedy["incumbent"] - greedy["margin"]
+
+
+def test_the_same_weights_pass_the_gate():
+    # Deterministic and identical: each opening's two games mirror each other.
+    one, two = NetworkPlayer(network="nn1h128"), NetworkPlayer(network="nn1h128")
+    result = gate(one, two, ["greedy"], GameState.new(), openings=20)
+    assert result.promoted, result.reason
+    assert result.head_to_head == 0.5
+    greedy = result.against["greedy"]
+    assert greedy["candidate"] == greedy["incumbent"]
+
+
+def test_promote_keeps_the_replaced_file(tmp_path):
+    target, candidate = tmp_path / "models" / "n.keras", tmp_path / "run" / "n.keras"
+    target.parent.mkdir()
+    candidate.parent.mkdir()
+    target.write_bytes(b"old weights")
+    candidate.write_bytes(b"new weights")
+    kept = promote(candidate, target, tmp_path / "models" / "replaced")
+    assert target.read_bytes() == b"new weights"
+    assert kept is not None and kept.read_bytes() == b"old weights"
+    assert kept.parent == tmp_path / "models" / "replaced"
+    assert promote(candidate, tmp_path / "models" / "new.keras", tmp_path / "kept") is None
+
+
+def _train(tmp_path, *extra):
+    from mancala import random_train
+
+    argv = ["nn1h128", "greedy", "--run", str(tmp_path / "run"), "--models"]
+    argv += [str(tmp_path / "models"), "--batches", "1", "--games", "4", "--per-pairing", "2"]
+    argv += ["--teacher", "2", "--eval", "2", "--sample", "2000", "--gate-openings", "20"]
+    argv += ["--gate-opponents", "greedy", *extra]
+    return random_train.main(argv)
+
+
+def _gates(tmp_path):
+    lines = (tmp_path / "run" / "gates.jsonl").read_text().splitlines()
+    return [json.loads(line) for line in lines]
+
+
+def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(tmp_path, capsys):
+    models = tmp_path / "models"
+    models.mkdir()
+    shipped = models / "nn1h128.keras"
+    shipped.write_bytes(network("nn1h128").path.read_bytes())
+    run = Run.open(str(tmp_path / "run"), resume=False)
+    network("nn1h128", run.candidate("nn1h128")).fresh(seed=3).save()  # untrained weights
+    assert _train(tmp_path, "--resume") == 0
+    assert "gate nn1h128: kept the current weights" in capsys.readouterr().out
+    assert shipped.read_bytes() == network("nn1h128").path.read_bytes()
+    assert sorted(p.name for p in models.iterdir()) == ["nn1h128.keras"]
+    (decision,) = _gates(tmp_path)
+    assert decision["network"] == "nn1h128" and not decision["promoted"]
+    assert decision["games"] == 40 and decision["head_to_head"] < 0.5
+
+
+def test_random_train_promotes_where_there_is_nothing_to_replace(tmp_path, capsys):
+    assert _train(tmp_path) == 0
+    assert "gate nn1h128: promoted to" in capsys.readouterr().out
+    network("nn1h128", tmp_path / "models" / "nn1h128.keras").load()
+    (decision,) = _gates(tmp_path)
+    assert decision["promoted"] and decision["kept"] is None
+    assert (tmp_path / "run" / "curve.json").is_file()
+    assert (tmp_path / "run" / "log.txt").read_text().count("batch 1:") == 1
+
+
+def test_runs_are_not_overwritten_and_resume_needs_a_run(tmp_path, capsys):
+    Run.open(str(tmp_path / "run"), resume=False)
+    (tmp_path / "run" / "log.txt").write_text("an earlier run\n")
+    assert _train(tmp_path) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert _train(tmp_path, "--run", str(tmp_path / "none"), "--resume") == 2
+    assert "found no run" in capsys.readouterr().err
