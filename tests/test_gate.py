@@ -8,6 +8,7 @@ from mancala.ai.registry import make_player
 from mancala.game_state import GameState
 from mancala.learn.gate import gate, promote
 from mancala.learn.runs import Run
+from mancala.nn_lib.meta import meta_path
 from mancala.nn_lib.zoo import network
 
 
@@ -50,8 +51,10 @@ def test_promote_keeps_the_replaced_file(tmp_path):
     candidate.parent.mkdir()
     target.write_bytes(b"old weights")
     candidate.write_bytes(b"new weights")
+    meta_path(candidate).write_text("new metadata")
     kept = promote(candidate, target, tmp_path / "models" / "replaced")
     assert target.read_bytes() == b"new weights"
+    assert meta_path(target).read_text() == "new metadata"
     assert kept is not None and kept.read_bytes() == b"old weights"
     assert kept.parent == tmp_path / "models" / "replaced"
     assert promote(candidate, tmp_path / "models" / "new.keras", tmp_path / "kept") is None

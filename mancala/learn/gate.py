@@ -37,6 +37,7 @@ from mancala.ai.registry import make_player
 from mancala.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.match import play_games, random_opening
+from mancala.nn_lib.meta import meta_path
 
 Z_ONE_SIDED_95 = 1.645
 
@@ -145,14 +146,19 @@ def gate(
 
 
 def promote(candidate: Path, target: Path, keep: Path) -> Path | None:
-    """Copy `candidate` onto `target` atomically; the file it replaces is moved into the
-    folder `keep` first (named with the time), and that path returned (None if none)."""
-    kept = None
-    if target.is_file():
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        keep.mkdir(parents=True, exist_ok=True)
-        kept = keep / f"{target.stem}-{stamp}{target.suffix}"
-        shutil.copy2(target, kept)
-    with atomic_path(target) as temp:
-        shutil.copyfile(candidate, temp)
-    return kept
+    """Copy the weights `candidate` (and the metadata file beside it) onto `target`
+    atomically; the files they replace are first copied into the folder `keep`, named
+    with the time. The kept weights' path, or None where there were none."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    pairs = [(candidate, target), (meta_path(candidate), meta_path(target))]
+    kept = []
+    for source, destination in pairs:
+        if not source.is_file():
+            continue
+        if destination.is_file():
+            keep.mkdir(parents=True, exist_ok=True)
+            kept.append(keep / destination.name.replace(target.stem, f"{target.stem}-{stamp}", 1))
+            shutil.copy2(destination, kept[-1])
+        with atomic_path(destination) as temp:
+            shutil.copyfile(source, temp)
+    return kept[0] if kept and kept[0].suffix == target.suffix else None
