@@ -93,8 +93,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--gate-openings",
         type=int_in(1, 10_000),
-        default=100,
-        help="openings of the gate, each played in both seats (100)",
+        default=200,
+        help="openings of the gate, each played in both seats (200)",
     )
     parser.add_argument(
         "--gate-opponents",
