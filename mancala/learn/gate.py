@@ -19,7 +19,8 @@ tests each network many times, so the bar is set high: with one standard error i
 of two, runs promoted networks that lost ground on openings the gate had not seen.
 The first and third keep a candidate that only learnt to beat the fixed opponents from
 losing to its predecessor, and one that only learnt to beat its predecessor from losing
-what the predecessor could do against the rest of the zoo. Identical weights (every paired difference 0) pass.
+what the predecessor could do against the rest of the zoo. Identical weights (every
+paired difference 0) pass.
 
 `promote` then moves the candidate onto the incumbent's path, keeping the replaced file.
 """
