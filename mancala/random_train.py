@@ -131,8 +131,8 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
     nets, players = make_pool(specs, models, args.seed, run)
     if args.record_only:
         nets = {}
-    recorded = sorted({run.games, *args.out.parent.glob("*.jsonl")})
-    recorded = [path for path in recorded if path.is_file()]
+    beside = [] if args.out == run.games else args.out.parent.glob("*.jsonl")
+    recorded = sorted(path for path in {run.games, *beside} if path.is_file())
     practice = Practice(
         args.out, args.teacher, args.seed, recorded if nets else None, args.exact_nodes
     )

@@ -91,7 +91,7 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(tmp
     assert decision["games"] == 40 and decision["head_to_head"] < 0.5
 
 
-def test_random_train_promotes_where_there_is_nothing_to_replace(tmp_path, capsys):
+def test_random_train_promotes_where_there_is_nothing_to_replace(tmp_path, capsys, caplog):
     assert _train(tmp_path) == 0
     assert "gate nn1h128: promoted to" in capsys.readouterr().out
     network("nn1h128", tmp_path / "models" / "nn1h128.keras").load()
@@ -99,6 +99,9 @@ def test_random_train_promotes_where_there_is_nothing_to_replace(tmp_path, capsy
     assert decision["promoted"] and decision["kept"] is None
     assert (tmp_path / "run" / "curve.json").is_file()
     assert (tmp_path / "run" / "log.txt").read_text().count("batch 1:") == 1
+    assert _train(tmp_path, "--resume") == 0  # reads the run's games, not its gate records
+    assert "4 annotated game(s)" in capsys.readouterr().out
+    assert "corrupt" not in caplog.text
 
 
 def test_runs_are_not_overwritten_and_resume_needs_a_run(tmp_path, capsys):
