@@ -110,16 +110,25 @@ def describe_player(spec: str) -> str:
     >>> describe_player("minimax")
     'Minimax search, 0.5 s a move'
     """
+    _, entry, values = _resolve(spec, REGISTRY_LIMITS)
+    if entry.describer:
+        return entry.summary.format(param=_load(entry.describer)(**entry.kwargs))
+    words = ", ".join(entry.words[kind].format(value) for kind, value in values.items())
+    return entry.summary.format(param=words)
+
+
+def _resolve(spec: str, limits: Limits) -> tuple[str, Entry, dict[str, float]]:
+    """The name, the entry and the parameter values of `spec` (the entry's defaults where
+    it gives none), checked against `limits`; ValueError saying what is wrong."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a player name is text, not {spec!r}")
     check_names([spec])
     name, param = split_spec(spec)
     entry = _REGISTRY[name]
-    if entry.describer:
-        return entry.summary.format(param=_load(entry.describer)(**entry.kwargs))
     if param is not None and not entry.params:
         raise ValueError(f"player {name!r} takes no parameter (got {spec!r})")
-    values = parse_param(name, entry.params, param) if entry.params else {}
-    words = ", ".join(entry.words[kind].format(value) for kind, value in values.items())
-    return entry.summary.format(param=words)
+    values = parse_param(name, entry.params, param, limits) if entry.params else {}
+    return name, entry, values
 
 
 def check_names(specs: Sequence[str]) -> None:
@@ -188,20 +197,14 @@ def make_player(
     ...
     ValueError: minimax depth must be 1..100, not 101
     """
-    if not isinstance(spec, str):
-        raise ValueError(f"a player name is text, not {spec!r}")
-    check_names([spec])
-    name, param = split_spec(spec)
-    entry = _REGISTRY[name]
-    if param is not None and not entry.params:
-        raise ValueError(f"player {name!r} takes no parameter (got {spec!r})")
+    limits = limits or REGISTRY_LIMITS
+    name, entry, values = _resolve(spec, limits)
     missing = [m for m in entry.requires if importlib.util.find_spec(m) is None]
     if missing:
         raise ValueError(f"player {name!r} needs the package(s): {', '.join(missing)}")
-    limits = limits or REGISTRY_LIMITS
     kwargs = dict(entry.kwargs, **options)
     if entry.params:
-        kwargs.update(parse_param(name, entry.params, param, limits), limits=limits)
+        kwargs.update(values, limits=limits)
     player = _load(entry.factory)(seed=seed, **kwargs)
     player.name = spec
     return player

@@ -12,12 +12,12 @@ A new run refuses a folder that already holds a run (say `--resume` to continue 
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from mancala.core.stopping import signals_held
+from mancala.recorder import append_games
 
 RUNS_DIR = Path(__file__).resolve().parents[2] / "runs"
 
@@ -72,9 +72,7 @@ class Run:
     def record_gate(self, network: str, decision: dict[str, Any]) -> None:
         """Append one promotion decision to gates.jsonl (one whole line)."""
         line = {"network": network, "time": datetime.now(UTC).isoformat(timespec="seconds")}
-        text = json.dumps(line | decision) + "\n"
-        with signals_held(), self.gates.open("a", encoding="utf-8") as out:
-            out.write(text)
+        append_games(self.gates, [line | decision])  # the recorder's whole-line append
 
 
 def _latest(root: Path) -> Path | None:
