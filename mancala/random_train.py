@@ -13,7 +13,7 @@ annotates every game with the teacher's value of each legal move (alpha-beta to
 network is refit on the examples recorded so far (a sample of at most --sample of them,
 the run's games and those beside --out) and saved as the run's candidate. Every
 --gate-every batches each candidate meets the promotion gate (mancala/learn/gate.py):
-only a candidate at least as strong as the weights in mancala/models/ replaces them,
+only a candidate shown stronger than the weights in mancala/models/ replaces them,
 and the replaced file is kept in mancala/models/replaced/. So a run can only make the
 shipped zoo stronger.
 With --record-only the networks play with their current weights and nothing is refit:
