@@ -3,6 +3,7 @@
     python mancala/bench.py                 # the table (Kalah(6,4)), about a minute
     python mancala/bench.py --games 20000   # more random games for the engines' rows
     python mancala/bench.py --verify        # a million moves through engine and rules
+    python mancala/bench.py --teacher       # positions annotated a second, before and after
 
 Every number comes from this one run, so the ratios compare like with like on a shared,
 noisy machine. Rates are per second of this process's CPU time (`time.process_time`:
@@ -16,6 +17,11 @@ it its rows are left out.
 through both `mancala.engine` and `mancala.game_state` until a million moves have been
 compared, board and player to move after every move, and reports the mismatches (it
 exits 1 if there is any).
+
+`--teacher` annotates the recorded games of training/sample_kalah.jsonl twice with the
+exact teacher of the learning loop (the solver's values within 20,000 nodes, minimax:10
+elsewhere): valuing each position on its own in game order, as the first version did,
+then chained from each game's end back to its start (`mancala.nn_lib.data.Teacher`).
 """
 
 from __future__ import annotations
@@ -203,6 +209,39 @@ def verify(target: int, seed: int) -> int:
     return mismatches
 
 
+def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str:
+    """Markdown: positions annotated a second of CPU time by each way of the teacher."""
+    import itertools
+
+    from mancala.ai.solver import shared_solver
+    from mancala.nn_lib.data import Teacher
+    from mancala.recorder import TRAINING_DIR, GameLog
+
+    records = list(itertools.islice(GameLog([TRAINING_DIR / "sample_kalah.jsonl"]), games))
+    shared_solver(GameState.new())  # the endgame database: loaded (or built) before timing
+    lines = [
+        f"| teacher minimax:{depth}+solver:n={exact_nodes}, {len(records)} games "
+        "| positions/s | exact | x first version |",
+        "|---|---|---|---|",
+    ]
+    first = None
+    for label, chain in (("each position alone (first version)", False), ("chained", True)):
+        teacher = Teacher(depth, exact_nodes, chain=chain)
+        _say(f"teacher: {label} ...")
+        began = time.process_time()
+        for record in records:
+            teacher.annotate(dict(record))
+        took = time.process_time() - began
+        count = teacher.exact + teacher.searched
+        rate = count / took
+        first = first or rate
+        lines.append(
+            f"| {label} | {rate:,.0f} | {100 * teacher.exact / count:.0f}% "
+            f"| {rate / first:.2f} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("bench", __doc__)
     parser.add_argument("--games", type=int_in(1), default=10_000, help="random games per engine")
@@ -216,6 +255,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="MOVES",
         help="compare engine and rules over MOVES random moves (default a million)",
     )
+    parser.add_argument(
+        "--teacher",
+        nargs="?",
+        const=160,
+        type=int_in(1, 160),
+        metavar="GAMES",
+        help="annotation rates of the learning loop's teacher over GAMES recorded games (160)",
+    )
     args = parser.parse_args(argv)
     return run_command("bench", lambda: _run(args), "nothing is written")
 
@@ -223,6 +270,10 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return 1 if verify(args.verify, args.seed) else 0
+    if args.teacher is not None:
+        print(f"Kalah(6,4), one process, {time.strftime('%Y-%m-%d %H:%M')}")
+        print(teacher_rates(args.teacher))
+        return 0
     print(f"Kalah(6,4), one process, {time.strftime('%Y-%m-%d %H:%M')}")
     print(bench(args.games, args.timed_games, args.seed))
     return 0

@@ -1,0 +1,1 @@
+"""The arena: what players are measured against (matches, sets of solved positions)."""

@@ -1,0 +1,185 @@
+"""The whole-game set: positions from every stage of real Kalah games, solved exactly.
+
+A set is a JSONL file. Its first line is a header (what the set is and the command that
+made it); each further line is one position: the moves that lead to it from the start
+(so it replays through the rules), its ply, the seeds left in its houses and the exact
+value of every legal move (the final store difference for the mover, perfect play from
+both sides), with the nodes and seconds the proof took.
+
+The positions come from games between randomly paired players of a mixed pool (seeded).
+Position i of n is taken from game i at the fraction (i + u) / n of the game's length (u
+uniform in [0, 1)), so the set covers the game evenly from the first move to the last.
+Solving goes from the endgame to the opening (the early positions take minutes each),
+appends each position the moment it is proved, and resumes where it stopped.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mancala.game_state import GameState
+from mancala.recorder import append_games
+
+FORMAT = "mancala-solved-set"
+POOL = ("luck", "greedy", "exact", "minimax:2", "minimax:6")  # the players of the games
+DATA_DIR = Path(__file__).resolve().parents[1] / "data"
+WHOLE_GAME = DATA_DIR / "kalah-h6-s4-whole-game.jsonl"  # the shipped set
+
+
+@dataclass(frozen=True)
+class SolvedPosition:
+    """One position of a set and the exact value of each of its legal moves."""
+
+    moves: tuple[int, ...]  # from the start
+    state: GameState
+    values: dict[int, int]
+
+    @property
+    def best(self) -> int:
+        return max(self.values.values())
+
+    def loss(self, move: int) -> int:
+        """Seeds the mover gives away by `move` (0 when it keeps the value)."""
+        return self.best - self.values[move]
+
+
+def seeds_in_houses(state: GameState) -> int:
+    return sum(state.side(0)) + sum(state.side(1))
+
+
+def sample_paths(
+    start: GameState, count: int, seed: int, pool: tuple[str, ...] = POOL
+) -> list[list[int]]:
+    """The move paths (from `start`) of `count` positions, one from each of `count` games
+    of randomly paired `pool` players, spread evenly over the games' stages."""
+    from mancala.ai.registry import make_player
+
+    rng = random.Random(seed)
+    players = {spec: make_player(spec, seed=seed + i) for i, spec in enumerate(pool)}
+    paths = []
+    for i in range(count):
+        seats = [players[rng.choice(pool)], players[rng.choice(pool)]]
+        state, moves = start, []
+        while not state.is_over():
+            moves.append(seats[state.player].choose_move(state))
+            state = state.play(moves[-1])
+        ply = int((i + rng.random()) / count * len(moves))
+        paths.append(moves[:ply])
+    return paths
+
+
+def replayed(start: GameState, moves: list[int]) -> GameState:
+    state = start
+    for move in moves:
+        state = state.play(move)
+    return state
+
+
+def header(start: GameState, count: int, seed: int, command: str) -> dict[str, Any]:
+    return {
+        "kind": "header",
+        "format": FORMAT,
+        "variant": start.variant,
+        "options": start.options(),
+        "positions": count,
+        "seed": seed,
+        "pool": list(POOL),
+        "command": command,
+    }
+
+
+def read_lines(path: Path) -> Iterator[dict[str, Any]]:
+    """The JSON objects of `path`, one a line; a cut-short last line is skipped."""
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            try:
+                obj = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(obj, dict):
+                yield obj
+
+
+def build(
+    path: Path,
+    start: GameState,
+    count: int,
+    seed: int,
+    command: str,
+    solve: Callable[[GameState], dict],
+    progress: Callable[[int, int, dict], None] | None = None,
+) -> int:
+    """Solve the set's positions not yet in `path` (from the endgame back), appending
+    each as it is proved; how many were solved now. ValueError when `path` holds another
+    set."""
+    wanted = header(start, count, seed, command)
+    done: set[int] = set()
+    if path.is_file() and path.stat().st_size:
+        lines = list(read_lines(path))
+        found = lines[0] if lines else {}
+        same = ("format", "variant", "options", "positions", "seed", "pool")
+        if any(found.get(key) != wanted[key] for key in same):
+            raise ValueError(f"{path} holds another set (its header: {found}); choose another file")
+        done = {line["index"] for line in lines[1:] if "index" in line}
+    else:
+        append_games(path, [wanted])
+    paths = sample_paths(start, count, seed)
+    todo = sorted(
+        (i for i in range(count) if i not in done),
+        key=lambda i: seeds_in_houses(replayed(start, paths[i])),
+    )
+    for n, i in enumerate(todo):
+        state = replayed(start, paths[i])
+        began = time.perf_counter()
+        result = solve(state)
+        line = {
+            "index": i,
+            "moves": paths[i],
+            "ply": len(paths[i]),
+            "seeds": seeds_in_houses(state),
+            "values": {str(m): v for m, v in result["moves"].items()},
+            "nodes": result["nodes"],
+            "seconds": round(time.perf_counter() - began, 3),
+        }
+        append_games(path, [line])
+        if progress:
+            progress(n + 1, len(todo), line)
+    return len(todo)
+
+
+def load(path: Path = WHOLE_GAME) -> tuple[dict[str, Any], list[SolvedPosition]]:
+    """(header, solved positions in index order) of the set in `path`. ValueError when
+    the file is missing or is not a set; a damaged line is left out."""
+    if not path.is_file():
+        raise ValueError(f"no solved set at {path}: make it with `python mancala/solved_set.py`")
+    lines = list(read_lines(path))
+    if not lines or lines[0].get("format") != FORMAT:
+        raise ValueError(f"{path} is not a solved set")
+    head = lines[0]
+    start = GameState.new(head["variant"], **head["options"])
+    positions = {}
+    for line in lines[1:]:
+        try:
+            state = replayed(start, line["moves"])
+            values = {int(m): int(v) for m, v in line["values"].items()}
+        except (KeyError, TypeError, ValueError):
+            continue
+        if sorted(values) == state.legal_moves():
+            positions[line["index"]] = SolvedPosition(tuple(line["moves"]), state, values)
+    return head, [positions[i] for i in sorted(positions)]
+
+
+def move_quality(choose: Callable[[list[GameState]], list[int]], positions) -> dict[str, float]:
+    """Share of value-keeping moves and seeds lost per move of a chooser of moves."""
+    moves = choose([p.state for p in positions])
+    losses = [p.loss(m) for p, m in zip(positions, moves)]
+    return {
+        "kept": sum(loss == 0 for loss in losses) / len(losses),
+        "seeds_lost": sum(losses) / len(losses),
+    }
