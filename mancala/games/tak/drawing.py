@@ -1,18 +1,18 @@
 """The terminal drawing of a Tak position: each square shows its stack from bottom to
 top (`w`/`b` for white's and black's pieces, upper case for the top piece, `S` after a
 wall, `C` after a capstone), ranks numbered on the left, files lettered underneath,
-then whose turn it is and the pieces each player has left.
+then whose turn it is (or the result), the flats on top and the pieces left to place.
 
 >>> from mancala.games.tak.state import from_tps
 >>> print(from_tps("x5/x4,1/x,12S,x3/2C,x,21,x2/x5 2 4"))
-5  .    .    .    .    .
-4  .    .    .    .    W
-3  .    wBS  .    .    .
-2  BC   .    bW   .    .
-1  .    .    .    .    .
-   a    b    c    d    e
-black to move (move 4); white has 18 stones and 1 capstone, black has 19 stones and 0
-capstones; flats 2-0
+5  .   .    .   .  .
+4  .   .    .   .  W
+3  .   wBS  .   .  .
+2  BC  .    bW  .  .
+1  .   .    .   .  .
+   a   b    c   d  e
+black to move (move 4); flats on top: white 2, black 0
+left to place: white 18 stones and 1 capstone, black 19 stones and 0 capstones
 """
 
 from __future__ import annotations
@@ -37,19 +37,19 @@ def stack_text(stack: Stack) -> str:
 
 
 def draw(state: TakState) -> str:
-    """The board, then the turn (or the result), the reserves and the flat counts."""
+    """The board, then the turn (or the result), the flats on top and the reserves."""
     n = state.size
     cells = [stack_text(stack) for stack in state.board]
-    width = max(3, *map(len, cells)) + 2
+    widths = [max(len(cells[row * n + column]) for row in range(n)) + 2 for column in range(n)]
     label = len(str(n)) + 2
     lines = []
     for row in reversed(range(n)):
-        squares = "".join(cell.ljust(width) for cell in cells[row * n : (row + 1) * n])
+        squares = "".join(cells[row * n + c].ljust(widths[c]) for c in range(n))
         lines.append(f"{row + 1:<{label}}{squares}".rstrip())
-    lines.append(" " * label + "".join(f.ljust(width) for f in FILES[:n]).rstrip())
-    lines.append(
-        f"{_status(state)}; {_reserves(state)}; flats {'-'.join(map(str, state.flat_counts()))}"
-    )
+    lines.append(" " * label + "".join(FILES[c].ljust(widths[c]) for c in range(n)).rstrip())
+    white, black = state.flat_counts()
+    lines.append(f"{_status(state)}; flats on top: white {white}, black {black}")
+    lines.append(f"left to place: {_reserves(state)}")
     return "\n".join(lines)
 
 
@@ -68,5 +68,5 @@ def _reserves(state: TakState) -> str:
         stones, caps = state.reserves(player)
         has_caps = PIECES[state.size][1] > 0
         capstones = f" and {caps} capstone{'s' * (caps != 1)}" if has_caps else ""
-        said.append(f"{COLOURS[player]} has {stones} stones{capstones}")
+        said.append(f"{COLOURS[player]} {stones} stones{capstones}")
     return ", ".join(said)

@@ -251,7 +251,9 @@ def has_road(meta, colours, player):
     road = np.zeros(squares, np.bool_)
     for square in range(squares):
         kind = meta[HEIGHTS + squares + square]
-        road[square] = kind != EMPTY and kind != WALL and _top_colour(meta, colours, square) == player
+        road[square] = (
+            kind != EMPTY and kind != WALL and _top_colour(meta, colours, square) == player
+        )
     return _joins(road, n_side, True) or _joins(road, n_side, False)
 
 

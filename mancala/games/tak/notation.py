@@ -20,7 +20,7 @@ import re
 
 from mancala.game_state import IllegalMove
 from mancala.games.tak.actions import DIRECTIONS, Move, Place, Shift
-from mancala.games.tak.pieces import Piece, Stack
+from mancala.games.tak.pieces import PIECES, Piece, Stack
 
 FILES = "abcdefgh"
 _PLACE = re.compile(r"([FSC]?)([a-h])([1-9])")
@@ -112,6 +112,8 @@ def parse_tps(text: str) -> tuple[tuple[Stack, ...], int, int]:
         raise ValueError(f"TPS: the player is 1 or 2 and the move number 1 or more: {text!r}")
     rows = rows_text.split("/")
     size = len(rows)
+    if size not in PIECES:
+        raise ValueError(f"TPS: a Tak board has 3..8 rows, not {size}: {text!r}")
     board: list[Stack] = []
     for row_text in reversed(rows):
         row = [stack for cell in row_text.split(",") for stack in _cell_stacks(cell, text)]
