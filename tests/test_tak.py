@@ -11,6 +11,7 @@ from mancala.game_state import IllegalMove
 from mancala.games.tak import fast
 from mancala.games.tak.actions import Place, Shift, decode, encode, num_actions
 from mancala.games.tak.perft import OPENINGS, POSITIONS, perft
+from mancala.games.tak.perft import main as perft_command
 from mancala.games.tak.state import TakState, from_tps, new_tak, state_from_dict
 
 
@@ -300,3 +301,11 @@ def test_fast_random_games_end_as_the_rules_say():
         for action in actions:
             state = state.play(int(action))
         assert code >= 0 and state.outcome == fast.outcome_of(code, meta, colours)
+
+
+def test_the_perft_command_prints_counts_and_refuses_bad_input(capsys):
+    assert perft_command(["--depth", "2", "--engine", "both"]) == 0
+    out = capsys.readouterr().out
+    assert "depth 2  fast 600 (" in out and "readable 600 (" in out and "published 600" in out
+    assert perft_command(["--tps", "x5/x5 1 1"]) == 2
+    assert "perft: TPS: a Tak board has 3..8 rows, not 2" in capsys.readouterr().err

@@ -94,7 +94,7 @@ def random_game(meta, colours, max_plies, seed):
     """Play random legal moves in place until the game ends or `max_plies` are played;
     the result code (-1 if not over) and the actions played."""
     np.random.seed(seed)
-    moves = np.empty(3 * meta[SIZE] ** 2 + 4 * meta[SIZE] ** 2 * (2 ** meta[SIZE] - 1), np.int64)
+    moves = np.empty(_num_actions(meta[SIZE]), np.int64)
     played = np.empty(max_plies, np.int64)
     for ply in range(max_plies):
         code = result(meta, colours)
@@ -107,6 +107,12 @@ def random_game(meta, colours, max_plies, seed):
 
 
 @njit(cache=True, nogil=True)
+def _num_actions(n_side):
+    """`actions.num_actions`, compiled."""
+    return 3 * n_side * n_side + 4 * n_side * n_side * (2**n_side - 1)
+
+
+@njit(cache=True, nogil=True)
 def _top_colour(meta, colours, square):
     return colours[square, meta[HEIGHTS + square] - 1]
 
@@ -114,13 +120,14 @@ def _top_colour(meta, colours, square):
 @njit(cache=True, nogil=True)
 def count_moves(meta, colours):
     """How many legal moves the player to move has."""
-    moves = np.empty(3 * meta[SIZE] ** 2 + 4 * meta[SIZE] ** 2 * (2 ** meta[SIZE] - 1), np.int64)
+    moves = np.empty(_num_actions(meta[SIZE]), np.int64)
     return legal_moves(meta, colours, moves)
 
 
 @njit(cache=True, nogil=True)
 def legal_moves(meta, colours, out):
-    """Write the legal action ids, in increasing order, to `out`; return how many."""
+    """Write the legal action ids, in increasing order, to `out`; return how many. The
+    game must not be over (see `result`)."""
     n_side = meta[SIZE]
     squares = n_side * n_side
     kinds = HEIGHTS + squares
