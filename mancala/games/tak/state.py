@@ -25,6 +25,7 @@ mancala.game_state.IllegalMove: a1+: a1 is controlled by black
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import product
@@ -122,7 +123,8 @@ class TakState:
         )
         return bottom_to_top or left_to_right
 
-    def _joined(self, road: set[int], start: set[int], is_goal) -> bool:
+    def _joined(self, road: set[int], start: set[int], is_goal: Callable[[int], bool]) -> bool:
+        """Whether a chain of `road` squares leads from `start` to a goal square."""
         seen, frontier = set(start), list(start)
         while frontier:
             square = frontier.pop()
@@ -159,7 +161,8 @@ class TakState:
         """The action ids the player to move may play, in increasing order."""
         if self.is_over():
             return []
-        return sorted(actions.encode(self.size, m) for m in self._candidates() if self._allows(m))
+        legal = [m for m in self._candidates() if self._problem(m) is None]
+        return sorted(actions.encode(self.size, m) for m in legal)
 
     def _candidates(self) -> list[Move]:
         """Every placement on an empty square and every stack move from a stack of the
@@ -181,9 +184,6 @@ class TakState:
         while (square := self._step(square, direction)) is not None:
             path.append(square)
         return path
-
-    def _allows(self, move: Move) -> bool:
-        return self._problem(move) is None
 
     def _problem(self, move: Move) -> str | None:
         """Why `move` is illegal here, or None when it is legal."""
