@@ -1,0 +1,318 @@
+"""A fast Tak engine: the rules of `state.py` compiled with numba on int arrays, for perft
+and random playouts. It agrees with `state.py` move for move (tests/test_tak.py replays
+random games through both); the action ids are those of `actions`.
+
+A position is two arrays made by `to_arrays(state)`:
+
+- `meta` (int64): size, ply, komi, white's stones and capstones, black's stones and
+  capstones (indices 0..6), then each square's stack height, then each square's top
+  kind (0 flat, 1 wall, 2 capstone; -1 when empty).
+- `colours` (int8, squares x pieces of both sets): the owner of each piece of each
+  stack, bottom first.
+
+`play` changes them in place. `result` is -1 while the game goes on, else one of
+WHITE_ROAD, BLACK_ROAD, WHITE_FLATS, BLACK_FLATS, DRAW.
+
+>>> from mancala.games.tak.state import new_tak
+>>> meta, colours = to_arrays(new_tak(5))
+>>> int(count_moves(meta, colours)), perft(new_tak(5), 3)
+(25, 43320)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from mancala.games.tak.actions import num_actions
+from mancala.games.tak.pieces import PIECES
+from mancala.games.tak.state import Outcome, TakState
+
+SIZE, PLY, KOMI, RESERVES, HEIGHTS = 0, 1, 2, 3, 7  # meta: fields, then the heights
+FLAT, WALL, CAP, EMPTY = 0, 1, 2, -1
+WHITE_ROAD, BLACK_ROAD, WHITE_FLATS, BLACK_FLATS, DRAW = 0, 1, 2, 3, 4
+_KIND_CODES = {"F": FLAT, "S": WALL, "C": CAP}
+# (rows, columns) per direction, as `actions.STEPS`: + - > <
+_STEPS = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=np.int64)
+
+
+def to_arrays(state: TakState) -> tuple[np.ndarray, np.ndarray]:
+    """(meta, colours) of `state` (see the module text)."""
+    squares = state.size * state.size
+    stones, caps = PIECES[state.size]
+    meta = np.empty(HEIGHTS + 2 * squares, dtype=np.int64)
+    meta[SIZE], meta[PLY], meta[KOMI] = state.size, state.ply, state.komi
+    meta[RESERVES : RESERVES + 4] = [*state.reserves(0), *state.reserves(1)]
+    colours = np.zeros((squares, 2 * (stones + caps)), dtype=np.int8)
+    for square, stack in enumerate(state.board):
+        meta[HEIGHTS + square] = len(stack)
+        meta[HEIGHTS + squares + square] = _KIND_CODES[stack[-1].kind] if stack else EMPTY
+        colours[square, : len(stack)] = [piece.player for piece in stack]
+    return meta, colours
+
+
+def outcome_of(code: int, meta: np.ndarray, colours: np.ndarray) -> Outcome | None:
+    """The `Outcome` that a `result` code means (None for -1)."""
+    if code < 0:
+        return None
+    flats = (int(flat_count(meta, colours, 0)), int(flat_count(meta, colours, 1)))
+    if code == DRAW:
+        return Outcome(None, "draw", flats)
+    return Outcome(code % 2, "road" if code < WHITE_FLATS else "flat", flats)
+
+
+def perft(state: TakState, depth: int) -> int:
+    """Move sequences of `depth` plies from `state` (a game that ends stops there)."""
+    meta, colours = to_arrays(state)
+    metas = np.empty((depth + 1, meta.size), dtype=np.int64)
+    stacks = np.empty((depth + 1, *colours.shape), dtype=np.int8)
+    moves = np.empty((depth + 1, num_actions(state.size)), dtype=np.int64)
+    return int(_perft(meta, colours, depth, metas, stacks, moves))
+
+
+@njit(cache=True, nogil=True)
+def _perft(meta, colours, depth, metas, stacks, moves):
+    if depth == 0:
+        return 1
+    if result(meta, colours) >= 0:
+        return 0
+    n = legal_moves(meta, colours, moves[depth])
+    if depth == 1:
+        return n
+    total = 0
+    for i in range(n):
+        child, child_colours = metas[depth - 1], stacks[depth - 1]
+        child[:] = meta
+        child_colours[:] = colours
+        play(child, child_colours, moves[depth, i])
+        total += _perft(child, child_colours, depth - 1, metas, stacks, moves)
+    return total
+
+
+@njit(cache=True, nogil=True)
+def random_game(meta, colours, max_plies, seed):
+    """Play random legal moves in place until the game ends or `max_plies` are played;
+    the result code (-1 if not over) and the actions played."""
+    np.random.seed(seed)
+    moves = np.empty(_num_actions(meta[SIZE]), np.int64)
+    played = np.empty(max_plies, np.int64)
+    for ply in range(max_plies):
+        code = result(meta, colours)
+        if code >= 0:
+            return code, played[:ply]
+        n = legal_moves(meta, colours, moves)
+        played[ply] = moves[np.random.randint(n)]
+        play(meta, colours, played[ply])
+    return result(meta, colours), played
+
+
+@njit(cache=True, nogil=True)
+def _num_actions(n_side):
+    """`actions.num_actions`, compiled."""
+    return 3 * n_side * n_side + 4 * n_side * n_side * (2**n_side - 1)
+
+
+@njit(cache=True, nogil=True)
+def _top_colour(meta, colours, square):
+    return colours[square, meta[HEIGHTS + square] - 1]
+
+
+@njit(cache=True, nogil=True)
+def count_moves(meta, colours):
+    """How many legal moves the player to move has."""
+    moves = np.empty(_num_actions(meta[SIZE]), np.int64)
+    return legal_moves(meta, colours, moves)
+
+
+@njit(cache=True, nogil=True)
+def legal_moves(meta, colours, out):
+    """Write the legal action ids, in increasing order, to `out`; return how many. The
+    game must not be over (see `result`)."""
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    kinds = HEIGHTS + squares
+    player = meta[PLY] % 2
+    n = 0
+    if meta[PLY] < 2:  # the opening: a flat of the opponent's colour on an empty square
+        for square in range(squares):
+            if meta[HEIGHTS + square] == 0:
+                out[n] = square * 3
+                n += 1
+        return n
+    stones, caps = meta[RESERVES + 2 * player], meta[RESERVES + 2 * player + 1]
+    for square in range(squares):
+        if meta[HEIGHTS + square] == 0:
+            if stones > 0:
+                out[n] = square * 3
+                out[n + 1] = square * 3 + 1
+                n += 2
+            if caps > 0:
+                out[n] = square * 3 + 2
+                n += 1
+    patterns = 2**n_side - 1
+    for square in range(squares):
+        height = meta[HEIGHTS + square]
+        if height == 0 or _top_colour(meta, colours, square) != player:
+            continue
+        is_cap = meta[kinds + square] == CAP
+        max_carry = min(n_side, height)
+        row, column = square // n_side, square % n_side
+        for direction in range(4):
+            # reach: free squares (empty or flat) before the edge or a standing piece
+            reach, crush = 0, False
+            r, c = row + _STEPS[direction, 0], column + _STEPS[direction, 1]
+            while 0 <= r < n_side and 0 <= c < n_side:
+                kind = meta[kinds + r * n_side + c]
+                if kind == WALL or kind == CAP:
+                    crush = is_cap and kind == WALL
+                    break
+                reach += 1
+                r, c = r + _STEPS[direction, 0], c + _STEPS[direction, 1]
+            if reach == 0 and not crush:
+                continue
+            base = 3 * squares + (square * 4 + direction) * patterns - 1
+            for pattern in range(1, 2**max_carry):
+                drops = _popcount(pattern)
+                if drops > reach:
+                    top = 1 << (_bit_length(pattern) - 1)
+                    last_alone = top == 1 or pattern & (top >> 1)
+                    if not (crush and drops == reach + 1 and last_alone):
+                        continue
+                out[n] = base + pattern
+                n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x):
+    count = 0
+    while x:
+        x &= x - 1
+        count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _bit_length(x):
+    length = 0
+    while x:
+        x >>= 1
+        length += 1
+    return length
+
+
+@njit(cache=True, nogil=True)
+def play(meta, colours, action):
+    """Play the legal `action` in place (not checked)."""
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    kinds = HEIGHTS + squares
+    player = meta[PLY] % 2
+    if action < 3 * squares:
+        square, kind = action // 3, action % 3
+        owner = player if meta[PLY] >= 2 else 1 - player
+        meta[RESERVES + 2 * owner + (1 if kind == CAP else 0)] -= 1
+        colours[square, 0] = owner
+        meta[HEIGHTS + square] = 1
+        meta[kinds + square] = kind
+    else:
+        line, pattern = divmod(action - 3 * squares, 2**n_side - 1)
+        pattern += 1
+        source, direction = line // 4, line % 4
+        carry = _bit_length(pattern)
+        height = meta[HEIGHTS + source] - carry
+        moved_kind = meta[kinds + source]
+        meta[HEIGHTS + source] = height
+        meta[kinds + source] = FLAT if height > 0 else EMPTY
+        r = source // n_side + _STEPS[direction, 0]
+        c = source % n_side + _STEPS[direction, 1]
+        for i in range(carry):
+            target = r * n_side + c
+            level = meta[HEIGHTS + target]
+            colours[target, level] = colours[source, height + i]
+            meta[HEIGHTS + target] = level + 1
+            meta[kinds + target] = FLAT  # a wall under the capstone is flattened
+            if i == carry - 1:
+                meta[kinds + target] = moved_kind
+            elif pattern >> i & 1:
+                r, c = r + _STEPS[direction, 0], c + _STEPS[direction, 1]
+    meta[PLY] += 1
+
+
+@njit(cache=True, nogil=True)
+def flat_count(meta, colours, player):
+    """Flats of `player` on top of stacks."""
+    squares = meta[SIZE] ** 2
+    count = 0
+    for square in range(squares):
+        if meta[HEIGHTS + squares + square] == FLAT:
+            count += _top_colour(meta, colours, square) == player
+    return count
+
+
+@njit(cache=True, nogil=True)
+def has_road(meta, colours, player):
+    """Whether `player`'s flats and capstones on top join two opposite edges."""
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    road = np.zeros(squares, np.bool_)
+    for square in range(squares):
+        kind = meta[HEIGHTS + squares + square]
+        road[square] = (
+            kind != EMPTY and kind != WALL and _top_colour(meta, colours, square) == player
+        )
+    return _joins(road, n_side, True) or _joins(road, n_side, False)
+
+
+@njit(cache=True, nogil=True)
+def _joins(road, n_side, vertical):
+    """Whether road squares join row 0 to the last row (vertical) or column 0 to the last."""
+    seen = np.zeros(n_side * n_side, np.bool_)
+    frontier = np.empty(n_side * n_side, np.int64)
+    size = 0
+    for i in range(n_side):
+        start = i if vertical else i * n_side
+        if road[start]:
+            seen[start] = True
+            frontier[size] = start
+            size += 1
+    while size > 0:
+        size -= 1
+        square = frontier[size]
+        row, column = square // n_side, square % n_side
+        if (row if vertical else column) == n_side - 1:
+            return True
+        for direction in range(4):
+            r, c = row + _STEPS[direction, 0], column + _STEPS[direction, 1]
+            if 0 <= r < n_side and 0 <= c < n_side:
+                nxt = r * n_side + c
+                if road[nxt] and not seen[nxt]:
+                    seen[nxt] = True
+                    frontier[size] = nxt
+                    size += 1
+    return False
+
+
+@njit(cache=True, nogil=True)
+def result(meta, colours):
+    """-1 while the game goes on; else how it ended (see the module text)."""
+    white_road, black_road = has_road(meta, colours, 0), has_road(meta, colours, 1)
+    if white_road or black_road:
+        mover = 1 - meta[PLY] % 2  # a ply making both roads wins for its mover
+        if white_road and black_road:
+            return WHITE_ROAD if mover == 0 else BLACK_ROAD
+        return WHITE_ROAD if white_road else BLACK_ROAD
+    squares = meta[SIZE] ** 2
+    full = True
+    for square in range(squares):
+        full = full and meta[HEIGHTS + square] > 0
+    out = False
+    for player in range(2):
+        out = out or meta[RESERVES + 2 * player] + meta[RESERVES + 2 * player + 1] == 0
+    if not (full or out):
+        return -1
+    white = 2 * flat_count(meta, colours, 0)
+    black = 2 * flat_count(meta, colours, 1) + meta[KOMI]
+    if white == black:
+        return DRAW
+    return WHITE_FLATS if white > black else BLACK_FLATS
