@@ -1,16 +1,19 @@
 """Strength against perfect play: how often each player keeps a position's exact value.
 
     python mancala/perfect_play.py                       # the tournament's default players
-    python -m mancala.perfect_play greedy minimax:t=0.1 --positions 200 --games 20
+    python -m mancala.perfect_play greedy minimax:t=0.1 --games 20
+    python -m mancala.perfect_play greedy --max-seeds 32 --positions 200   # endgames only
 
-A fixed set of positions from real games (games between randomly paired players of a mixed
-pool, seeded; one position a game, at a random ply once the houses hold at most
-`--max-seeds` seeds, so that each is solved exactly in a moment) is solved by `solver`:
-the exact value of every move. Each player is asked for a move in every position; the
-table gives the share of its moves that keep the position's value and the seeds lost per
-move on average (the value of the best move minus that of the move played). Then each
-player plays `--games` of those positions to the end against `solver`, once from each
-seat (the player in the seat of the player to move, then in the other seat).
+The positions are the whole-game set of Kalah(6,4) (mancala/data/, made by
+`solved_set.py`: positions from every stage of real games, solved once), or, with
+`--max-seeds N` or other board options, a set sampled and solved now: one position from
+each of `--positions` games between randomly paired players of a mixed pool (seeded), at
+a random ply once the houses hold at most N seeds, so that each is solved in a moment.
+Each player is asked for a move in every position; the table gives the share of its
+moves that keep the position's value and the seeds lost per move on average (the value of
+the best move minus that of the move played). With `--games N` each player then plays N
+of those positions to the end against `solver`, once from each seat (the player in the
+seat of the player to move, then in the other seat).
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 
 from tqdm import tqdm
 
+from mancala.arena.solved_set import WHOLE_GAME, SolvedPosition, load, seeds_in_houses
+from mancala.arena.solved_set import move_quality as chosen_quality
 from mancala.ai.registry import check_can_play, check_names, make_player, tournament_players
 from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
 from mancala.core.stopping import run_command
@@ -37,6 +42,7 @@ from mancala.solver import Solver, check_solvable, default_max_seeds
 
 MAX_POSITIONS = 10_000  # positions in the set (each one solved exactly)
 MAX_SET_SEEDS = 48  # seeds in the houses of a set position (Kalah(6,4) holds 48)
+DEFAULT_MAX_SEEDS = 32  # a sampled set's positions: solved in a moment
 POOL = ("luck", "greedy", "exact", "minimax:2", "minimax:6")  # the players of the sample games
 
 
@@ -52,7 +58,7 @@ def sample_positions(
         seats = [players[rng.choice(pool)], players[rng.choice(pool)]]
         state, candidates = start, []
         while not state.is_over():
-            if sum(state.side(0)) + sum(state.side(1)) <= max_seeds:
+            if seeds_in_houses(state) <= max_seeds:
                 candidates.append(state)
             state = state.play(seats[state.player].choose_move(state))
         if candidates:
@@ -60,27 +66,22 @@ def sample_positions(
     return positions
 
 
-def solve_positions(solver: Solver, positions: list[GameState], progress: bool = True):
-    """The exact value of every move of each position: [{move: value}] (mover's view)."""
+def solve_positions(
+    solver: Solver, positions: list[GameState], progress: bool = True
+) -> list[SolvedPosition]:
+    """Each position with the exact value of every move (mover's view)."""
     return [
-        solver.solve(state)["moves"]
+        SolvedPosition((), state, solver.solve(state)["moves"])
         for state in tqdm(positions, desc="solving", disable=not progress, file=sys.stderr)
     ]
 
 
-def move_quality(spec: str, positions, answers, seed: int = 0) -> dict[str, Any]:
+def move_quality(spec: str, positions: list[SolvedPosition], seed: int = 0) -> dict[str, Any]:
     """The moves of `spec` in `positions`: share keeping the value, seeds lost per move."""
     player = make_player(spec, seed=seed)
-    kept, lost, began = 0, 0, time.perf_counter()
-    for state, values in zip(positions, answers):
-        loss = max(values.values()) - values[player.choose_move(state)]
-        kept += loss == 0
-        lost += loss
-    return {
-        "kept": kept / len(positions),
-        "seeds_lost": lost / len(positions),
-        "seconds_per_move": (time.perf_counter() - began) / len(positions),
-    }
+    began = time.perf_counter()
+    quality = chosen_quality(lambda states: [player.choose_move(s) for s in states], positions)
+    return {**quality, "seconds_per_move": (time.perf_counter() - began) / len(positions)}
 
 
 def against_solver(spec: str, starts: list[GameState], seed: int = 0) -> dict[str, Any]:
@@ -101,45 +102,62 @@ def against_solver(spec: str, starts: list[GameState], seed: int = 0) -> dict[st
     return out
 
 
-def run(
-    specs: list[str],
-    start: GameState,
-    *,
-    positions: int = 100,
-    games: int = 20,
-    seed: int = 0,
-    max_seeds: int = 32,
-    progress: bool = True,
-) -> dict[str, Any]:
-    """The whole measurement as a JSON-safe dict."""
-    check_solvable(start)
-    if positions < 1 or games < 0 or games > positions:
-        raise ValueError("need at least 1 position and 0 <= games <= positions")
+def the_set(
+    start: GameState, positions: int, seed: int, max_seeds: int | None, progress: bool = True
+) -> tuple[str, list[SolvedPosition]]:
+    """(a line saying what the set is, its positions): the shipped whole-game set for
+    Kalah(6,4) when no `max_seeds` is given, else `positions` sampled and solved now."""
+    shipped = load(WHOLE_GAME)[0]["options"] if WHOLE_GAME.is_file() else None
+    if max_seeds is None and shipped == start.options():
+        head, solved = load(WHOLE_GAME)
+        done = "" if len(solved) == head["positions"] else f" (of {head['positions']})"
+        return f"the whole-game set: {len(solved)} positions{done}, `{head['command']}`", solved
+    max_seeds = DEFAULT_MAX_SEEDS if max_seeds is None else max_seeds
     total = 2 * start.houses * start.seeds
     solver = Solver(
         start.houses, start.empty_capture, default_max_seeds(start.houses, total), progress=progress
     )
     began = time.perf_counter()
-    sample = sample_positions(start, positions, seed, max_seeds)
-    answers = solve_positions(solver, sample, progress)
-    solved = time.perf_counter() - began
+    solved = solve_positions(solver, sample_positions(start, positions, seed, max_seeds), progress)
+    took = time.perf_counter() - began
+    said = f"{positions} positions (seed {seed}, at most {max_seeds} seeds in the houses)"
+    return f"{said}, solved in {took:.1f} s", solved
+
+
+def run(
+    specs: list[str],
+    start: GameState,
+    *,
+    positions: int = 100,
+    games: int = 0,
+    seed: int = 0,
+    max_seeds: int | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """The whole measurement as a JSON-safe dict."""
+    check_solvable(start)
+    if positions < 1 or games < 0:
+        raise ValueError("need at least 1 position and 0 or more games")
+    described, solved = the_set(start, positions, seed, max_seeds, progress)
+    if games > len(solved):
+        raise ValueError(f"--games {games} is more than the {len(solved)} positions")
     results: dict[str, Any] = {}
+    starts = [p.state for p in solved[:games]]
     for i, spec in enumerate(tqdm(specs, desc="players", disable=not progress, file=sys.stderr)):
         try:
-            results[spec] = move_quality(spec, sample, answers, seed + i)
-            results[spec]["against_solver"] = against_solver(spec, sample[:games], seed + i)
+            results[spec] = move_quality(spec, solved, seed + i)
+            results[spec]["against_solver"] = against_solver(spec, starts, seed + i)
         except ValueError as error:  # e.g. a player that only plays from the opening
             results[spec] = {"error": str(error)}
     return {
         "variant": "kalah",
         "options": start.options(),
-        "positions": positions,
-        "values": [max(values.values()) for values in answers],
+        "set": described,
+        "positions": len(solved),
+        "values": [p.best for p in solved],
         "games_per_seat": games,
         "seed": seed,
-        "max_seeds": max_seeds,
-        "sample": [s.to_dict() for s in sample],
-        "solve_seconds": solved,
+        "sample": [p.state.to_dict() for p in solved],
         "players": results,
     }
 
@@ -195,10 +213,12 @@ def main(argv: list[str] | None = None) -> int:
         "--positions", type=int_in(1, MAX_POSITIONS), default=100, help="positions in the set"
     )
     parser.add_argument(
-        "--games", type=int_in(0, MAX_POSITIONS), default=20, help="starts played against solver"
+        "--games", type=int_in(0, MAX_POSITIONS), default=0, help="starts played against solver"
     )
     parser.add_argument(
-        "--max-seeds", type=int_in(1, MAX_SET_SEEDS), default=32, help="seeds in houses at most"
+        "--max-seeds",
+        type=int_in(1, MAX_SET_SEEDS),
+        help=f"sample a set now, at most this many seeds in the houses ({DEFAULT_MAX_SEEDS})",
     )
     parser.add_argument("--seed", type=int, default=0)
     add_game_options(parser, variants=("kalah",))
@@ -229,12 +249,10 @@ def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int
         print(json.dumps(result, indent=1))
         return 0
     rule = ", empty capture" if start.empty_capture else ""
-    print(
-        f"kalah({start.houses},{start.seeds}){rule}: {args.positions} positions (seed "
-        f"{args.seed}, at most {args.max_seeds} seeds in the houses), solved in "
-        f"{result['solve_seconds']:.1f} s\n"
-    )
+    print(f"kalah({start.houses},{start.seeds}){rule}: {result['set']}\n")
     print(quality_table(result))
+    if not args.games:
+        return 0
     print(
         f"\nAgainst solver: {args.games} of those positions played to the end from each seat "
         "(W-D-L and mean final margin in seeds, the player's view)\n"

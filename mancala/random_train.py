@@ -134,17 +134,18 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
     beside = [] if args.out == run.games else args.out.parent.glob("*.jsonl")
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
     practice = Practice(
-        args.out, args.teacher, args.seed, recorded if nets else None, args.exact_nodes
+        args.out, args.teacher, args.seed, recorded if nets else None, args.exact_nodes, args.keep
     )
     if nets:
         run.log(
-            f"{practice.store.games} annotated game(s) ({len(practice.store)} positions) "
+            f"{practice.store.games} annotated game(s) ({practice.store.seen} positions) "
             f"already recorded; teacher {practice.teacher.name}"
         )
     curve = LearningCurve(run.curve)
     offset = curve.points[-1]["minutes"] if curve.points else 0.0
     rng = random.Random(args.seed)
     judges = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
+    solved = whole_game_set()
     batch = 0
     while args.batches is None or batch < args.batches:
         batch += 1
@@ -175,28 +176,58 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
             }
             for judge, opponent in judges.items()
         }
+        kept = {name: value_kept(net, solved) for name, net in nets.items()} if solved else {}
         minutes = offset + (time.perf_counter() - began) / 60
         curve.add(
             {
                 "batch": batch,
                 "minutes": round(minutes, 2),
                 "games": practice.store.games,
-                "positions": len(practice.store),
+                "positions": practice.store.seen,
                 "rates": rates,
+                "kept": kept,
                 "loss": losses,
             }
         )
         against = " ".join(f"{n} {r:.0f}" for n, r in rates["greedy"].items()) or "-"
+        keeping = " ".join(f"{n} {k:.1f}" for n, k in kept.items())
         run.log(
             f"batch {batch}: {practice.recorded} games recorded ({practice.store.games} in all, "
-            f"{len(practice.store)} positions) | % won vs greedy: {against} | "
-            f"play {played:.0f} s, batch {time.perf_counter() - start:.0f} s, "
-            f"total {minutes:.1f} min"
+            f"{practice.store.seen} positions, {len(practice.store)} kept in memory) | "
+            f"% won vs greedy: {against}"
+            + (f" | % value kept: {keeping}" if kept else "")
+            + f" | play {played:.0f} s, batch {time.perf_counter() - start:.0f} s, "
+            f"total {minutes:.1f} min, peak memory {peak_megabytes():,.0f} MB"
         )
         if batch % args.gate_every == 0 or batch == args.batches:
             for net in nets.values():
                 run.log(gate_and_promote(run, net, models, args, seed=batch))
     return 0
+
+
+def whole_game_set() -> list:
+    """The solved whole-game positions of Kalah(6,4), or [] when the set is not there."""
+    from mancala.arena.solved_set import WHOLE_GAME, load
+
+    try:
+        return load(WHOLE_GAME)[1]
+    except ValueError:
+        return []
+
+
+def value_kept(net, positions: list) -> float:
+    """% of `positions` where the network alone plays a move that keeps the value."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.arena.solved_set import move_quality
+
+    return 100.0 * move_quality(NetworkPlayer(net=net).choose_moves, positions)["kept"]
+
+
+def peak_megabytes() -> float:
+    """The most memory this process has held so far (resident, MB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def gate_and_promote(run: Run, net, models: Path, args: argparse.Namespace, seed: int) -> str:

@@ -11,8 +11,8 @@ much of the middle game, with the endgame database of `mancala.solver`.
 
 Training examples are (position from the mover's side, seeds gained by each legal move
 from here = value - current store difference). `PositionReader` streams them out of
-JSONL files in chunks of bounded size; `PositionStore` keeps them in memory for the
-training loops that refit after every batch of games.
+JSONL files in chunks of bounded size; `PositionStore` keeps a bounded, uniform sample of
+them in memory for the training loops that refit after every batch of games.
 """
 
 from __future__ import annotations
@@ -203,28 +203,52 @@ class PositionReader:
 
 
 class PositionStore:
-    """Every example seen so far, in memory; grows by `add(records)`."""
+    """A uniform sample of at most `capacity` of the examples seen (reservoir sampling),
+    in memory; grows by `add(records)`. `seen` counts every example offered, `len` those
+    kept, so memory stays bounded however many games are recorded."""
 
-    def __init__(self) -> None:
+    def __init__(self, capacity: int = 2_000_000, seed: int = 0) -> None:
+        if capacity < 1:
+            raise ValueError(f"capacity must be at least 1, not {capacity}")
+        self.capacity = capacity
+        self.rng = np.random.default_rng(seed)
         self.parts: list[Arrays] = []
-        self.games = 0
+        self.games = self.seen = self.size = 0
         self._joined: Arrays | None = None
 
     def add(self, records: Iterable[dict[str, Any]]) -> None:
         for record in records:
             arrays = record_positions(record)
             if arrays is not None:
-                self.parts.append(arrays)
+                self._take(arrays)
                 self.games += 1
-                self._joined = None
 
     def add_chunks(self, chunks: Iterable[Arrays], games: int) -> None:
-        self.parts.extend(chunks)
+        for chunk in chunks:
+            self._take(chunk)
         self.games += games
-        self._joined = None
+
+    def _take(self, arrays: Arrays) -> None:
+        room = min(self.capacity - self.size, len(arrays[0]))
+        if room:
+            self.parts.append(tuple(column[:room] for column in arrays))  # type: ignore[arg-type]
+            self.size += room
+            self.seen += room
+            self._joined = None
+        rest = tuple(column[room:] for column in arrays)
+        n = len(rest[0])
+        if not n:
+            return
+        kept = self.arrays()  # full: each new example replaces a random one with
+        count = self.seen + 1 + np.arange(n)  # probability capacity / examples seen
+        chosen = self.rng.random(n) < self.capacity / count
+        slots = self.rng.integers(0, self.capacity, int(chosen.sum()))
+        for column, new in zip(kept, rest):
+            column[slots] = new[chosen]
+        self.seen += n
 
     def __len__(self) -> int:
-        return sum(len(part[0]) for part in self.parts)
+        return self.size
 
     def arrays(self) -> Arrays:
         if self._joined is None:

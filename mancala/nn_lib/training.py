@@ -57,8 +57,12 @@ def openings(count: int, rng: random.Random, most: int = 8) -> tuple[list, list]
     return starts, moves
 
 
+KEEP = 2_000_000  # examples kept in memory for the refits (a uniform sample of all seen)
+
+
 class Practice:
-    """Records annotated games to `out` and keeps every example in memory for refits."""
+    """Records annotated games to `out` and keeps a uniform sample of at most `keep` of
+    the examples in memory for refits."""
 
     def __init__(
         self,
@@ -67,13 +71,14 @@ class Practice:
         seed: int = 0,
         read: Sequence[Path] | None = None,
         exact_nodes: int = 0,
+        keep: int = KEEP,
     ) -> None:
         self.out = Path(out)
         self.sources = [*(read or []), self.out]
         self.teacher = Teacher(teacher_depth, exact_nodes)
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
-        self.store = PositionStore()
+        self.store = PositionStore(keep, seed)
         self.recorded = 0
         if read:
             reader = PositionReader(read)
@@ -122,7 +127,9 @@ SMOOTH = 5  # the curve shows the mean of this many measurements (each 40 games 
 
 
 class LearningCurve:
-    """Win rates of each network over training, kept in `path` (JSON) and drawn as PNG."""
+    """Each network's strength over training, kept in `path` (JSON) and drawn as PNG:
+    win rates against fixed opponents ("rates") and, where measured, the share of
+    value-keeping moves on the whole-game set ("kept")."""
 
     def __init__(self, path: Path = MODELS_DIR / "learning_curve.json", fresh: bool = False):
         self.path = Path(path)
@@ -140,7 +147,16 @@ class LearningCurve:
                 temp.write_text(json.dumps(self.points, indent=1))
             self.plot(self.path.with_suffix(".png"))
 
+    def panels(self) -> list[tuple[str, str, str | None]]:
+        """(title, key of the points, opponent or None) of each measure in the points."""
+        opponents = sorted({o for p in self.points for o in p.get("rates", {})})
+        out = [(f"win % against {o}", "rates", o) for o in opponents]
+        if any(p.get("kept") for p in self.points):
+            out.append(("value-keeping moves %, whole-game set", "kept", None))
+        return out
+
     def plot(self, png: Path) -> None:
+        """One column a measure; by minutes of training (top) and games recorded (below)."""
         import matplotlib
 
         matplotlib.use("Agg")
@@ -148,27 +164,34 @@ class LearningCurve:
 
         from mancala.plots import save_figure
 
-        opponents = sorted({o for p in self.points for o in p["rates"]})
+        panels = self.panels()
         figure, axes = plt.subplots(
-            1, len(opponents), figsize=(5 * len(opponents), 4), squeeze=False
+            2, len(panels), figsize=(5 * len(panels), 8), squeeze=False, layout="constrained"
         )
-        for ax, opponent in zip(axes[0], opponents):
-            nets = sorted({n for p in self.points for n in p["rates"][opponent]})
-            for net in nets:
-                seen = [p for p in self.points if net in p["rates"].get(opponent, {})]
-                xs = [p["minutes"] for p in seen]
-                ys = np.array([p["rates"][opponent][net] for p in seen])
-                smooth = (
-                    np.convolve(ys, np.ones(SMOOTH), "valid") / SMOOTH if len(ys) >= SMOOTH else ys
-                )
-                ax.plot(xs[len(xs) - len(smooth) :], smooth, label=net)
-            ax.set_title(f"win % against {opponent} (mean of {SMOOTH} measurements)")
-            ax.set_xlabel("minutes of training")
-            ax.set_ylim(0, 100)
-            ax.grid(alpha=0.3)
+        for column, (title, key, opponent) in enumerate(panels):
+            for row, (x, label) in enumerate(
+                (("minutes", "minutes of training"), ("games", "games recorded"))
+            ):
+                self._draw(axes[row][column], key, opponent, x)
+                axes[row][column].set_title(f"{title} (mean of {SMOOTH})")
+                axes[row][column].set_xlabel(label)
         axes[0][-1].legend(fontsize=7, loc="lower right")
         save_figure(figure, png)
         plt.close(figure)
+
+    def _draw(self, ax: Any, key: str, opponent: str | None, x: str) -> None:
+        def measure(point: dict[str, Any]) -> dict[str, float]:
+            found = point.get(key, {})
+            return found.get(opponent, {}) if opponent is not None else found
+
+        for net in sorted({n for p in self.points for n in measure(p)}):
+            seen = [p for p in self.points if net in measure(p)]
+            xs = [p.get(x, 0) for p in seen]
+            ys = np.array([measure(p)[net] for p in seen])
+            smooth = np.convolve(ys, np.ones(SMOOTH), "valid") / SMOOTH if len(ys) >= SMOOTH else ys
+            ax.plot(xs[len(xs) - len(smooth) :], smooth, label=net)
+        ax.set_ylim(-2, 102)
+        ax.grid(alpha=0.3)
 
 
 def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> float:
@@ -179,6 +202,8 @@ def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray
 
 
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
+TEACHER_DEPTH = 10  # the default teacher: alpha-beta this deep where the solver gives up
+EXACT_NODES = 20_000  # and the solver's proofs within this many nodes
 
 
 def practice_arguments(parser: Any, out: Path | None, games: int, least_games: int = 1) -> None:
@@ -190,14 +215,21 @@ def practice_arguments(parser: Any, out: Path | None, games: int, least_games: i
     parser.add_argument(
         "--teacher",
         type=int_in(1, MAX_TEACHER_DEPTH),
-        default=8,
-        help=f"teacher search depth (8; 1..{MAX_TEACHER_DEPTH})",
+        default=TEACHER_DEPTH,
+        help=f"teacher search depth ({TEACHER_DEPTH}; 1..{MAX_TEACHER_DEPTH})",
     )
     parser.add_argument(
         "--exact-nodes",
         type=int_in(0),
-        default=0,
-        help="teacher: the solver's exact values where it needs at most this many nodes",
+        default=EXACT_NODES,
+        help="teacher (Kalah): the solver's exact values where it proves them within this "
+        f"many nodes ({EXACT_NODES:,}; 0: alpha-beta only)",
+    )
+    parser.add_argument(
+        "--keep",
+        type=int_in(1000),
+        default=KEEP,
+        help=f"examples kept in memory for the refits ({KEEP:,})",
     )
     parser.add_argument(
         "--explore", type=float_in(0.0, 1.0), default=0.1, help="random-move rate (0.1)"

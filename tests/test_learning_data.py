@@ -1,0 +1,129 @@
+"""The learning loop's data: the chained teacher, the bounded store of examples, and the
+sets of solved positions that measure players against perfect play."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import numpy as np
+import pytest
+
+from mancala.ai import solver as solver_player
+from mancala.ai.registry import make_player
+from mancala.arena import solved_set
+from mancala.game_state import GameState
+from mancala.match import play_games, random_opening
+from mancala.nn_lib.data import PositionStore, Teacher
+from mancala.recorder import replay
+from mancala.solver import Solver, default_max_seeds
+
+
+@pytest.fixture
+def small_solver(monkeypatch):
+    """The process's shared solver of Kalah(4,3), with a small endgame database (4 seeds)
+    so that most positions need a search."""
+    small = Solver(houses=4, max_seeds=4, cache_dir=None, progress=False)
+    monkeypatch.setitem(solver_player._SOLVERS, (4, False, default_max_seeds(4, 24)), small)
+    return small
+
+
+def _games(count: int, seed: int) -> list[dict]:
+    rng = random.Random(seed)
+    players = [make_player("luck", 1), make_player("greedy", 2)]
+    records = []
+    for _ in range(count):
+        start, opening = random_opening(GameState.new(houses=4, seeds=3), 2, rng)
+        records += play_games(players, [start], openings=[opening])
+    return records
+
+
+def test_chained_teacher_gives_the_solvers_values_where_it_proves_them(small_solver):
+    """Valued from the end back, the teacher's exact values are the solver's; where its
+    budget runs out it gives alpha-beta's values, as valuing each position alone does."""
+    full = Solver(houses=4, max_seeds=24, cache_dir=None, progress=False)
+    for record in _games(6, seed=7):
+        states = replay(record)[:-1]
+        chained = Teacher(depth=3, exact_nodes=10**7).annotate(dict(record))["values"]
+        for state, values in zip(states, chained):
+            moves = full.solve(state)["moves"]
+            assert values == [moves.get(m) for m in range(4)]
+        cheap = Teacher(depth=3, exact_nodes=200)
+        values = cheap.annotate(dict(record))["values"]
+        assert cheap.exact + cheap.searched == len(states)
+        # the end of the game is proved; once a proof fails, every earlier position is searched
+        assert cheap.exact >= 1
+        tail = [v == [full.solve(s)["moves"].get(m) for m in range(4)] for s, v in zip(states, values)]
+        assert all(tail[len(states) - cheap.exact :])
+
+
+def test_teacher_recalls_positions_it_has_valued():
+    teacher = Teacher(depth=2)
+    record = _games(1, seed=3)[0]
+    first = teacher.annotate(dict(record))["values"]
+    searched = teacher.searched
+    again = teacher.annotate(dict(record))["values"]
+    assert again == first
+    assert teacher.searched == 2 * searched  # counted, though recalled, not searched again
+    assert len(teacher.known) == len(set(replay(record)[:-1]))
+
+
+def _chunk(first: int, count: int):
+    ids = np.arange(first, first + count)
+    boards = np.tile(ids[:, None], (1, 14)).astype(np.int16)
+    return boards, np.zeros((count, 6), np.float32), np.ones((count, 6), bool)
+
+
+def test_store_keeps_a_bounded_uniform_sample_of_everything_seen():
+    store = PositionStore(capacity=1000, seed=1)
+    for first in range(0, 30_000, 500):
+        store.add_chunks([_chunk(first, 500)], games=10)
+    assert len(store) == 1000 and store.seen == 30_000 and store.games == 600
+    kept = store.arrays()[0][:, 0].astype(np.int64)
+    assert len(set(kept.tolist())) > 900  # mostly distinct examples
+    # uniform over all seen: as many from the first half of the stream as from the second
+    assert 400 < int((kept < 15_000).sum()) < 600
+    with pytest.raises(ValueError, match="capacity"):
+        PositionStore(capacity=0)
+
+
+def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
+    start = GameState.new(houses=4, seeds=3)
+    path = tmp_path / "set.jsonl"
+    full = Solver(houses=4, max_seeds=24, cache_dir=None, progress=False)
+    assert solved_set.build(path, start, 12, seed=2, command="cmd", solve=full.solve) == 12
+    head, positions = solved_set.load(path)
+    assert head["command"] == "cmd" and len(positions) == 12
+    plies = [len(p.moves) for p in positions]
+    assert min(plies) <= 3 and max(plies) >= 10  # every stage of the games
+    for p in positions:
+        assert p.values == full.solve(p.state)["moves"]
+        assert p.state == solved_set.replayed(start, list(p.moves))
+    # cut the file after 5 positions and a half line: building again solves the rest
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join(lines[:6]) + "\n" + lines[6][:20])
+    assert solved_set.build(path, start, 12, seed=2, command="cmd", solve=full.solve) == 7
+    assert [p.values for p in solved_set.load(path)[1]] == [p.values for p in positions]
+    with pytest.raises(ValueError, match="another set"):
+        solved_set.build(path, start, 13, seed=2, command="cmd", solve=full.solve)
+    # a damaged line is left out, never trusted
+    damaged = list(solved_set.read_lines(path))  # the half line left out
+    damaged[1]["values"] = {"0": 1}
+    path.write_text("\n".join(json.dumps(d) for d in damaged) + "\n")
+    assert len(solved_set.load(path)[1]) == 11
+    with pytest.raises(ValueError, match="solved_set.py"):
+        solved_set.load(tmp_path / "missing.jsonl")
+
+
+def test_move_quality_counts_value_keeping_moves(tmp_path):
+    start = GameState.new(houses=3, seeds=2)
+    full = Solver(houses=3, max_seeds=12, cache_dir=None, progress=False)
+    values = full.solve(start)["moves"]
+    position = solved_set.SolvedPosition((), start, values)
+    best, worst = max(values, key=values.get), min(values, key=values.get)
+    assert solved_set.move_quality(lambda states: [best], [position]) == {
+        "kept": 1.0,
+        "seeds_lost": 0.0,
+    }
+    lost = solved_set.move_quality(lambda states: [worst], [position])
+    assert lost["kept"] == 0.0 and lost["seeds_lost"] == values[best] - values[worst]
