@@ -53,8 +53,9 @@ def test_chained_teacher_gives_the_solvers_values_where_it_proves_them(small_sol
         assert cheap.exact + cheap.searched == len(states)
         # the end of the game is proved; once a proof fails, every earlier position is searched
         assert cheap.exact >= 1
-        tail = [v == [full.solve(s)["moves"].get(m) for m in range(4)] for s, v in zip(states, values)]
-        assert all(tail[len(states) - cheap.exact :])
+        proved = [full.solve(state)["moves"] for state in states]
+        same = [v == [moves.get(m) for m in range(4)] for moves, v in zip(proved, values)]
+        assert all(same[len(states) - cheap.exact :])
 
 
 def test_teacher_recalls_positions_it_has_valued():
@@ -108,7 +109,7 @@ def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
         solved_set.build(path, start, 13, seed=2, command="cmd", solve=full.solve)
     # a damaged line is left out, never trusted
     damaged = list(solved_set.read_lines(path))  # the half line left out
-    damaged[1]["values"] = {"0": 1}
+    damaged[1]["values"] = {"9": 1}  # a move the position does not have
     path.write_text("\n".join(json.dumps(d) for d in damaged) + "\n")
     assert len(solved_set.load(path)[1]) == 11
     with pytest.raises(ValueError, match="solved_set.py"):
