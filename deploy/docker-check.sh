@@ -92,7 +92,7 @@ step "5. a whole game through the API against each player offered"
 in_dev python deploy/api_games.py "$url" || fail "a game through the API"
 
 step "6. the page in headless Chromium (tests/test_web_e2e.py against the container)"
-in_dev -e MANCALA_E2E_URL="$url" python -m pytest -q -p no:cacheprovider \
+in_dev env MANCALA_E2E_URL="$url" python -m pytest -p no:cacheprovider \
     tests/test_web_e2e.py || fail "the browser game"
 
 step "7. the server's log"
@@ -104,6 +104,6 @@ echo "   $(wc -l <"$work/server.log") lines, $errors errors"
 docker rm -f "$container" >/dev/null
 
 step "8. ./deploy/dev.sh --ci in the dev image"
-env -u MANCALA_NO_DOCKER ./deploy/dev.sh --ci -q -p no:cacheprovider || fail "dev.sh --ci"
+env -u MANCALA_NO_DOCKER ./deploy/dev.sh --ci -p no:cacheprovider || fail "dev.sh --ci"
 
 step "docker-check: all passed in $((SECONDS - began)) s"
