@@ -95,8 +95,10 @@ def outcome(game: dict) -> str:
 
 def play_everyone(call: Call, plies: int | None = None) -> list[str]:
     """A game against each offered player, a line each; the names of those that failed."""
-    failed = []
-    for seed, player in enumerate(call("/api/players")["players"]):
+    failed, offered = [], call("/api/players")["players"]
+    print(f"games against each of the {len(offered)} players offered", end="")
+    print(f" (first {plies} plies)" if plies else "")
+    for seed, player in enumerate(offered):
         spec, variant = player["spec"], player["variants"][0]
         began = time.perf_counter()
         try:
@@ -137,7 +139,6 @@ def main(argv: list[str] | None = None) -> int:
     call: Any = app_caller() if args.build else http_caller(args.url)
     if args.build and not check_offer(call, args.allow_missing):
         return 1
-    print("games against each player" + (f" (first {BUILD_PLIES} plies)" if args.build else ""))
     failed = play_everyone(call, BUILD_PLIES if args.build else None)
     if args.build:
         call("/api/analyse", {"state": play_game(call, "greedy", "kalah", 0, 12)["state"]})
