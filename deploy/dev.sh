@@ -6,7 +6,9 @@
 #
 # Where a Docker engine answers, this runs inside the dev image (deploy/Dockerfile.dev);
 # otherwise in a local .venv that it creates from requirements-dev.txt on first use and
-# refreshes whenever a requirements file changes. MANCALA_NO_DOCKER=1 forces the .venv.
+# refreshes whenever a requirements file changes. MANCALA_NO_DOCKER=1 forces the .venv;
+# MANCALA_DOCKER_NETWORK=host runs the container on the host's network (an engine without
+# a bridge network), the server of --api on 127.0.0.1.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -16,10 +18,16 @@ export TF_CPP_MIN_LOG_LEVEL="${TF_CPP_MIN_LOG_LEVEL:-2}"
 
 if [ -z "${MANCALA_IN_DOCKER:-}" ] && [ -z "${MANCALA_NO_DOCKER:-}" ] \
     && command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
-    docker build -q -f deploy/Dockerfile.dev -t mancala-dev . >/dev/null
+    network=(); publish=(-p 8000:8000)  # the port of --api
+    if [ -n "${MANCALA_DOCKER_NETWORK:-}" ]; then
+        network=(--network "$MANCALA_DOCKER_NETWORK"); publish=()
+        [ "$MANCALA_DOCKER_NETWORK" = host ] && publish=(-e HOST=127.0.0.1)
+    fi
+    DOCKER_BUILDKIT=1 docker build -q "${network[@]}" -f deploy/Dockerfile.dev -t mancala-dev . \
+        >/dev/null
     tty=(); [ -t 0 ] && tty=(-t)
     exec docker run --rm -i "${tty[@]}" -v "$root:/app" -w /app -e MANCALA_IN_DOCKER=1 \
-        -p 8000:8000 mancala-dev ./deploy/dev.sh "$@"
+        "${network[@]}" "${publish[@]}" mancala-dev ./deploy/dev.sh "$@"
 fi
 
 if [ -n "${MANCALA_IN_DOCKER:-}" ]; then

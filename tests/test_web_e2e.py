@@ -2,22 +2,25 @@
 dropdown names players in words with their ratings; the analysis switch, the hint, undo
 and the move log's events.
 
-The tests start the app under gunicorn on a free loopback port (webapi.serving), drive
-Debian's chromium through chromium-driver with selenium (deploy/ci-extras.sh installs
-both in CI), click as a person would, and stop the server. Every wait is explicit and
-bounded. With MANCALA_SCREENSHOT=PATH the analysis test also saves the page mid-game with
-the analysis on and a hint shown (that is how docs/screenshot.png is made), and as a
-phone would show it (PATH-phone.png).
+The tests start the app under gunicorn on a free loopback port (webapi.serving), or use
+the server at MANCALA_E2E_URL when it is set (deploy/docker-check.sh points it at the api
+image's container), drive Debian's chromium through chromium-driver with selenium
+(deploy/ci-extras.sh installs both in CI), click as a person would, and stop the server.
+Every wait is explicit and bounded. With MANCALA_SCREENSHOT=PATH the analysis test also
+saves the page mid-game with the analysis on and a hint shown (that is how
+docs/screenshot.png is made), and as a phone would show it (PATH-phone.png).
 
-Where the solver's endgame database is cached (cache/), the analysis is exact and the
-opening's values are checked; on a fresh clone it is minimax's estimate, and the tests
-check that instead.
+Where the server has the solver's endgame database (it offers the solver then: cache/, or
+the api image), the analysis is exact and the opening's values are checked; on a fresh
+clone it is minimax's estimate, and the tests check that instead.
 """
 
+import json
 import os
 import random
 import shutil
 import tempfile
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -27,8 +30,6 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
-from mancala.game_state import GameState
-from webapi.analysis import solver_ready
 from webapi.ratings import load_ratings
 from webapi.serving import running_server
 
@@ -63,8 +64,17 @@ def _driver(profile: str, width: int, height: int) -> webdriver.Chrome:
 def server():
     if not (os.access(CHROMIUM, os.X_OK) and os.access(DRIVER, os.X_OK)):
         pytest.fail(f"{CHROMIUM} and {DRIVER} are needed: run deploy/ci-extras.sh (apt-get)")
+    if os.environ.get("MANCALA_E2E_URL"):
+        yield os.environ["MANCALA_E2E_URL"].rstrip("/")
+        return
     with running_server(workers=1, threads=4) as url:
         yield url
+
+
+def _offers_solver(server: str) -> bool:
+    """True when the server offers the solver: it has the endgame database of Kalah(6)."""
+    with urllib.request.urlopen(f"{server}/api/players", timeout=WAIT) as answer:
+        return any(player["name"] == "solver" for player in json.load(answer)["players"])
 
 
 @pytest.fixture
@@ -199,7 +209,7 @@ def test_analysis_hint_undo_and_the_move_log(server, browser):
         for el in browser.find_elements(By.CSS_SELECTOR, "#board .house.mine")
     }
     assert all(values.values()) and len(values) == 6  # every legal move has its value
-    exact = solver_ready(GameState.new())
+    exact = _offers_solver(server)
     assert kind == ("exact" if exact else "estimate")
     if exact:  # Kalah(6,4) with perfect play: c wins by 8, a loses by 14
         assert values[2] == "+8" and values[0] == "−14"

@@ -64,10 +64,15 @@ def split_spec(spec: str) -> tuple[str, str | None]:
     return name, (param if sep else None)
 
 
+def missing_packages(name: str) -> list[str]:
+    """The optional packages the player `name` needs that are not installed here."""
+    return [m for m in _REGISTRY[name].requires if importlib.util.find_spec(m) is None]
+
+
 def is_available(name: str) -> bool:
     """True when the player `name` can be made here (its extras and files exist)."""
     entry = _REGISTRY[name]
-    if any(importlib.util.find_spec(module) is None for module in entry.requires):
+    if missing_packages(name):
         return False
     return entry.available is None or bool(_load(entry.available)())
 
@@ -199,7 +204,7 @@ def make_player(
     """
     limits = limits or REGISTRY_LIMITS
     name, entry, values = _resolve(spec, limits)
-    missing = [m for m in entry.requires if importlib.util.find_spec(m) is None]
+    missing = missing_packages(name)
     if missing:
         raise ValueError(f"player {name!r} needs the package(s): {', '.join(missing)}")
     kwargs = dict(entry.kwargs, **options)
