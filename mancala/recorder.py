@@ -1,7 +1,8 @@
 """Recorded games: one JSON object a line in training/*.jsonl (the jsonlines library).
 
 Writing appends whole lines with one write each (a line never interleaves with
-another, and Ctrl+C or SIGTERM during the write is held until the line is down). A file whose last
+another, and Ctrl+C or SIGTERM during the write is held until the line is down); when
+the disk is full the file is cut back to its last whole line and the error raised. A file whose last
 line was cut short (a crash mid-write) is first ended with a newline, so the cut line
 stays alone and is skipped on reading instead of spoiling the next game.
 
@@ -11,6 +12,7 @@ file says how many were skipped. It never stops on bad data.
 
 from __future__ import annotations
 
+import errno
 import io
 import logging
 import os
@@ -47,11 +49,26 @@ def append_games(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> 
             size = os.fstat(fd).st_size
             if size and os.pread(fd, 1, size - 1) != b"\n":
                 data = b"\n" + data  # end the line a crash cut short
-            os.write(fd, data)
-            os.fsync(fd)
+            _write_whole(fd, data, size)
         finally:
             os.close(fd)
     return count
+
+
+def _write_whole(fd: int, data: bytes, size: int) -> None:
+    """Write all of `data` and sync it, or cut the file back to `size` and raise OSError
+    (a full disk, a file-size limit): never a part of a line."""
+    try:
+        view = memoryview(data)
+        while view:
+            written = os.write(fd, view)
+            if not written:
+                raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+            view = view[written:]
+        os.fsync(fd)
+    except OSError:
+        os.ftruncate(fd, size)
+        raise
 
 
 def check_record(obj: Any) -> dict[str, Any]:

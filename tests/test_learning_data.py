@@ -128,3 +128,32 @@ def test_move_quality_counts_value_keeping_moves(tmp_path):
     }
     lost = solved_set.move_quality(lambda states: [worst], [position])
     assert lost["kept"] == 0.0 and lost["seeds_lost"] == values[best] - values[worst]
+
+
+def test_a_full_disk_stops_recording_with_a_message_and_whole_lines(tmp_path):
+    """A file-size limit (the kernel refuses writes past it, as a full disk does) stops
+    random_train with a line saying what was kept; every line of the games file is whole."""
+    import subprocess
+    import sys
+    import textwrap
+
+    run = tmp_path / "run"
+    script = textwrap.dedent(
+        f"""
+        import resource, signal, sys
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (60_000, 60_000))
+        from mancala import random_train
+        sys.exit(random_train.main(["greedy", "luck", "--record-only", "--teacher", "2",
+            "--exact-nodes", "0", "--games", "40", "--run", "{run}"]))
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 1, done.stderr
+    assert "cannot write" in done.stderr and "every finished game is in" in done.stderr
+    lines = (run / "games.jsonl").read_bytes().split(b"\n")
+    assert lines[-1] == b"" and len(lines) > 5  # ends with a whole line
+    for line in lines[:-1]:
+        assert json.loads(line)["moves"]

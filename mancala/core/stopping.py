@@ -9,6 +9,7 @@ which delivers a Ctrl+C or SIGTERM that arrives meanwhile when the block ends.
 
 from __future__ import annotations
 
+import errno
 import signal
 import sys
 import threading
@@ -66,7 +67,8 @@ def signals_held() -> Iterator[None]:
 
 def run_command(prog: str, body: Callable[[], int], kept: str) -> int:
     """`body()`'s exit code; ValueError is `prog: message` (2); Ctrl+C (130) and SIGTERM
-    (143) print `prog: interrupted after N s; <kept>` on stderr."""
+    (143) print `prog: interrupted after N s; <kept>` on stderr; a full disk stops it
+    with a line saying so and what was kept (1)."""
     began = time.perf_counter()
     try:
         with sigterm_as_interrupt():
@@ -74,6 +76,11 @@ def run_command(prog: str, body: Callable[[], int], kept: str) -> int:
     except ValueError as error:
         print(f"{prog}: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        if error.errno not in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
+            raise
+        print(f"{prog}: stopped, cannot write: {error}; {kept}", file=sys.stderr, flush=True)
+        return 1
     except KeyboardInterrupt as stop:
         how = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
         seconds = time.perf_counter() - began
