@@ -201,7 +201,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
         )
         if batch % args.gate_every == 0 or batch == args.batches:
             for net in nets.values():
-                run.log(gate_and_promote(run, net, models, args, seed=batch))
+                run.log(gate_and_promote(run, net, models, args, batch, solved))
     return 0
 
 
@@ -230,12 +230,15 @@ def peak_megabytes() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def gate_and_promote(run: Run, net, models: Path, args: argparse.Namespace, seed: int) -> str:
+def gate_and_promote(
+    run: Run, net, models: Path, args: argparse.Namespace, seed: int, solved: list = ()
+) -> str:
     """Put the run's candidate `net` through the gate against the weights in `models`;
-    promote it when it passes. A line saying what was decided."""
+    promote it when it passes. A line saying what was decided. With `solved` positions,
+    a candidate that keeps the value in fewer of them than the current weights is
+    refused at once, without the gate's games."""
     from mancala.ai.network import NetworkPlayer
-    from mancala.game_state import GameState
-    from mancala.learn.gate import gate, promote
+    from mancala.learn.gate import promote
     from mancala.nn_lib.base import WeightsError
     from mancala.nn_lib.zoo import network
 
@@ -246,15 +249,7 @@ def gate_and_promote(run: Run, net, models: Path, args: argparse.Namespace, seed
         except WeightsError as error:
             decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
         else:
-            result = gate(
-                NetworkPlayer(net=net),
-                incumbent,
-                args.gate_opponents,
-                GameState.new(),
-                openings=args.gate_openings,
-                seed=seed,
-            )
-            decision = result.to_dict()
+            decision = _screened(net, incumbent.net, solved) or _gated(net, incumbent, args, seed)
     else:
         decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
     if decision["promoted"]:
@@ -263,6 +258,37 @@ def gate_and_promote(run: Run, net, models: Path, args: argparse.Namespace, seed
     run.record_gate(net.name, decision)
     verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
     return f"gate {net.name}: {verdict}: {decision['reason']}"
+
+
+def _screened(net, incumbent, solved: list) -> dict | None:
+    """A refusal when `net` keeps the value in fewer `solved` positions than `incumbent`."""
+    if not solved:
+        return None
+    mine, theirs = value_kept(net, solved), value_kept(incumbent, solved)
+    if mine >= theirs:
+        return None
+    reason = (
+        f"keeps the value in {mine:.1f}% of the whole-game set, the current weights in "
+        f"{theirs:.1f}%"
+    )
+    return {"promoted": False, "reason": reason, "kept_share": [mine, theirs]}
+
+
+def _gated(net, incumbent, args: argparse.Namespace, seed: int) -> dict:
+    """The gate's decision on `net` against `incumbent` (mancala/learn/gate.py)."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.game_state import GameState
+    from mancala.learn.gate import gate
+
+    result = gate(
+        NetworkPlayer(net=net),
+        incumbent,
+        args.gate_opponents,
+        GameState.new(),
+        openings=args.gate_openings,
+        seed=seed,
+    )
+    return result.to_dict()
 
 
 if __name__ == "__main__":

@@ -183,6 +183,7 @@ def test_sigterm_stops_random_train_with_143_and_keeps_every_game(tmp_path):
     out = tmp_path / "games.jsonl"
     command = [sys.executable, "mancala/random_train.py", "luck", "greedy", "--record-only"]
     command += ["--batches", "100", "--games", "8", "--per-pairing", "4", "--teacher", "2"]
+    command += ["--exact-nodes", "0"]
     command += ["--out", str(out), "--models", str(tmp_path / "models")]
     command += ["--run", str(tmp_path / "run")]
     process = subprocess.Popen(

@@ -3,6 +3,8 @@ random_train.py puts every candidate through it."""
 
 import json
 
+import pytest
+
 from mancala.ai.network import NetworkPlayer
 from mancala.ai.registry import make_player
 from mancala.game_state import GameState
@@ -66,7 +68,7 @@ def _train(tmp_path, *extra):
     argv = ["nn1h128", "greedy", "--run", str(tmp_path / "run"), "--models"]
     argv += [str(tmp_path / "models"), "--batches", "1", "--games", "4", "--per-pairing", "2"]
     argv += ["--teacher", "2", "--eval", "2", "--sample", "2000", "--gate-openings", "20"]
-    argv += ["--gate-opponents", "greedy", *extra]
+    argv += ["--gate-opponents", "greedy", "--exact-nodes", "0", *extra]
     return random_train.main(argv)
 
 
@@ -75,7 +77,25 @@ def _gates(tmp_path):
     return [json.loads(line) for line in lines]
 
 
-def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(tmp_path, capsys):
+@pytest.mark.parametrize("screened", [False, True])
+def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
+    tmp_path, capsys, monkeypatch, screened
+):
+    """Refused by the gate's games; or at once, with a solved set, for keeping the value
+    in fewer of its positions than the shipped weights."""
+    from mancala import random_train
+    from mancala.arena.solved_set import SolvedPosition, sample_paths
+
+    start = GameState.new()
+    solved = []
+    if screened:  # a small set: values of minimax:4 stand in for exact ones here
+        searcher = make_player("minimax:4", seed=0)
+        for path in sample_paths(start, 30, seed=1):
+            state = start
+            for move in path:
+                state = state.play(move)
+            solved.append(SolvedPosition(tuple(path), state, searcher.evaluate(state)["moves"]))
+    monkeypatch.setattr(random_train, "whole_game_set", lambda: solved)
     models = tmp_path / "models"
     models.mkdir()
     shipped = models / "nn1h128.keras"
@@ -88,7 +108,12 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(tmp
     assert sorted(p.name for p in models.iterdir()) == ["nn1h128.keras"]
     (decision,) = _gates(tmp_path)
     assert decision["network"] == "nn1h128" and not decision["promoted"]
-    assert decision["games"] == 40 and decision["head_to_head"] < 0.5
+    if screened:
+        assert "games" not in decision and "whole-game set" in decision["reason"]
+        mine, theirs = decision["kept_share"]
+        assert mine < theirs
+    else:
+        assert decision["games"] == 40 and decision["head_to_head"] < 0.5
 
 
 def test_random_train_promotes_where_there_is_nothing_to_replace(tmp_path, capsys, caplog):

@@ -225,6 +225,8 @@ def test_random_train_survives_ctrl_c(tmp_path):
         str(models),
         "--run",
         str(tmp_path / "run"),
+        "--exact-nodes",
+        "0",
     ]
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="2")
     process = subprocess.Popen(
@@ -261,7 +263,7 @@ def test_random_train_record_only_leaves_the_weights_alone(tmp_path, capsys):
     out = tmp_path / "games.jsonl"
     argv = ["nnx1h128", "greedy", "--record-only", "--batches", "1", "--games", "4"]
     argv += ["--per-pairing", "2", "--teacher", "3", "--out", str(out), "--models", str(models)]
-    argv += ["--run", str(tmp_path / "run")]
+    argv += ["--run", str(tmp_path / "run"), "--exact-nodes", "0"]
     assert random_train.main(argv) == 0
     assert "batch 1: 4 games recorded" in capsys.readouterr().out
     games = list(GameLog([out]))
