@@ -47,22 +47,20 @@ OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
 def make_pool(
     specs: list[str], models: Path | None, seed: int, run: Run | None = None
 ) -> tuple[dict, dict]:
-    """(networks by name, players by spec): zoo names become networks (their weights
-    loaded when the file exists, else fresh, which is said), the rest registry players.
-    With a `run`, a network starts from the run's candidate when it has one, and saves
-    there."""
+    """(networks by name, players by spec): zoo names become networks, the rest registry
+    players. A network starts from the run's candidate when it has one, else from the
+    weights in `models`, else fresh; which, is said, and a damaged file is reported and
+    passed over. With a `run`, it saves there."""
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
-    from mancala.nn_lib.zoo import ZOO, network
+    from mancala.nn_lib.zoo import ZOO
 
     nets, players = {}, {}
     for i, spec in enumerate(specs):
         if spec in ZOO:
-            path = models / f"{spec}.keras" if models else None
-            if run is not None and run.candidate(spec).is_file():
-                path = run.candidate(spec)
-            net, loaded = network(spec, path).load_or_fresh(seed + i)
-            print(f"{spec}: {'weights from ' + str(net.path) if loaded else 'fresh weights'}")
+            sources = [run.candidate(spec)] if run is not None else []
+            sources += [models / f"{spec}.keras"] if models else []
+            net = _first_whole(spec, sources, seed + i)
             if run is not None:
                 net.path = run.candidate(spec)
             nets[spec] = net
@@ -70,6 +68,25 @@ def make_pool(
         else:
             players[spec] = make_player(spec, seed=seed + i)
     return nets, players
+
+
+def _first_whole(spec: str, paths: list[Path], seed: int):
+    """Network `spec` with the weights of the first whole file of `paths`, else fresh."""
+    from mancala.nn_lib.base import WeightsError
+    from mancala.nn_lib.zoo import network
+
+    for path in paths:
+        if not path.is_file():
+            continue
+        try:
+            net = network(spec, path).load()
+        except WeightsError as error:
+            print(f"{spec}: not using {path}, it is damaged: {error}", flush=True)
+            continue
+        print(f"{spec}: weights from {path}")
+        return net
+    print(f"{spec}: fresh weights")
+    return network(spec, paths[-1] if paths else None).fresh(seed)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -136,3 +136,22 @@ def test_runs_are_not_overwritten_and_resume_needs_a_run(tmp_path, capsys):
     assert "already exists" in capsys.readouterr().err
     assert _train(tmp_path, "--run", str(tmp_path / "none"), "--resume") == 2
     assert "found no run" in capsys.readouterr().err
+
+
+def test_random_train_reports_a_damaged_weights_file_and_does_not_use_it(tmp_path, capsys):
+    """A damaged candidate in the run and damaged shipped weights: each is named as
+    damaged and passed over (the network starts fresh), and the run goes on."""
+    models = tmp_path / "models"
+    models.mkdir()
+    (models / "nn1h128.keras").write_bytes(b"not a keras file")
+    run = Run.open(str(tmp_path / "run"), resume=False)
+    run.candidate("nn1h128").parent.mkdir(parents=True, exist_ok=True)
+    run.candidate("nn1h128").write_bytes(b"\x00" * 100)
+    assert _train(tmp_path, "--resume") == 0
+    out = capsys.readouterr().out
+    assert out.count("nn1h128: not using") == 2 and "it is damaged" in out
+    assert "nn1h128: fresh weights" in out
+    network("nn1h128", run.candidate("nn1h128")).load()  # refit and saved whole
+    (decision,) = _gates(tmp_path)
+    assert decision["promoted"] and "damaged" in decision["reason"]
+    assert (models / "replaced").is_dir()  # the damaged file is kept, not deleted
