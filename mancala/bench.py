@@ -236,8 +236,7 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str
         rate = count / took
         first = first or rate
         lines.append(
-            f"| {label} | {rate:,.0f} | {100 * teacher.exact / count:.0f}% "
-            f"| {rate / first:.2f} |"
+            f"| {label} | {rate:,.0f} | {100 * teacher.exact / count:.0f}% | {rate / first:.2f} |"
         )
     return "\n".join(lines)
 

@@ -41,7 +41,7 @@ def make_record(
     record = {
         "format": FORMAT,
         "variant": start.variant,
-        "options": start.options(),
+        "options": dict(start.options),
         "players": list(names),
         "moves": moves,
         "scores": list(end.scores()),
@@ -119,4 +119,4 @@ def _opening_of(start: GameState, opening: list[int]) -> GameState:
     """The variant's opening position that `opening` moves lead from to `start`."""
     if not opening:
         return start
-    return GameState.new(start.variant, **start.options())
+    return GameState.new(start.variant, **start.options)

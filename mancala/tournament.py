@@ -156,7 +156,7 @@ def run_tournament(
     )
     return {
         "variant": start.variant,
-        "options": start.options(),
+        "options": dict(start.options),
         "games_per_seat": games,
         "seed": seed,
         "opening_plies": plies,
