@@ -101,7 +101,7 @@ def game_names() -> list[str]:
 
 def game(name: str) -> Game:
     """The registry line of the game `name`; ValueError naming the games for another."""
-    if name not in GAMES:
+    if not isinstance(name, str) or name not in GAMES:
         raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
     return GAMES[name]
 
