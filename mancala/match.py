@@ -1,4 +1,5 @@
-"""The match runner: plays games between two players, many in lockstep.
+"""The match runner: plays games between two players, many in lockstep, of any game of
+the protocol (`mancala.games`).
 
 Games that wait for the same player are handed to it together through
 `choose_moves`, so a network is asked once per batch, not once per position.
@@ -14,6 +15,7 @@ from typing import Any
 
 from mancala.ai.base import Player
 from mancala.game_state import GameState, IllegalMove
+from mancala.games import capabilities, new_game
 from mancala.recorder import FORMAT
 
 
@@ -37,18 +39,21 @@ def make_record(
     seed: int | None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """A game record (DESIGN.md's format); `extra` keys (e.g. opening=4) are added."""
+    """A game record (DESIGN.md's format); `extra` keys (e.g. opening=4) are added. A
+    sowing game's record has the final `scores`; a game without scores has none."""
     record = {
         "format": FORMAT,
-        "variant": start.variant,
+        "variant": start.game,
         "options": dict(start.options),
         "players": list(names),
         "moves": moves,
-        "scores": list(end.scores()),
+        "scores": list(end.scores()) if "sowing" in capabilities(end) else None,
         "winner": end.winner(),
         "seed": seed,
         "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
+    if record["scores"] is None:
+        del record["scores"]
     record.update(extra)
     return record
 
@@ -116,7 +121,7 @@ def play_game(players: Sequence[Player], start: GameState | None = None, **kwarg
 
 
 def _opening_of(start: GameState, opening: list[int]) -> GameState:
-    """The variant's opening position that `opening` moves lead from to `start`."""
+    """The game's opening position that `opening` moves lead from to `start`."""
     if not opening:
         return start
-    return GameState.new(start.variant, **start.options)
+    return new_game(start.game, **start.options)
