@@ -66,6 +66,7 @@ def play_games(
     seed: int | None = None,
     on_move: Callable[[int, GameState, int], None] | None = None,
     on_game: Callable[[dict[str, Any]], None] | None = None,
+    max_plies: int | None = None,
 ) -> list[dict[str, Any]]:
     """Play one game from each of `starts`, `players[i]` moving for seat i.
 
@@ -73,6 +74,9 @@ def play_games(
     variant; they are recorded first (the record's `opening` key counts them).
     `on_move(game, state, move)` is told every move, `on_game(record)` every end.
     A player that answers with an illegal move raises IllegalMove naming the player.
+    With `max_plies`, a game not over after that many plies (the opening counted) stops
+    there: its record has winner None and `"unfinished": true` (Tak has no move limit
+    of its own, and two players that only move stacks may never end it).
     """
     openings = openings or [[] for _ in starts]
     histories = [list(opening) for opening in openings]
@@ -82,9 +86,10 @@ def play_games(
     names = [player.name for player in players]
 
     def finish(k: int) -> None:
-        records[k] = make_record(
-            initial[k], names, histories[k], states[k], seed, opening=len(openings[k])
-        )
+        extra: dict[str, Any] = {"opening": len(openings[k])}
+        if not states[k].is_over():
+            extra["unfinished"] = True
+        records[k] = make_record(initial[k], names, histories[k], states[k], seed, **extra)
         if on_game:
             on_game(records[k])
 
@@ -109,7 +114,7 @@ def play_games(
                     on_move(k, states[k], move)
                 histories[k].append(move)
                 states[k] = after
-                if after.is_over():
+                if after.is_over() or len(histories[k]) == max_plies:
                     finish(k)
             waiting = [k for k in waiting if records[k] is None]
     return records  # type: ignore[return-value]

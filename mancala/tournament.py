@@ -48,6 +48,7 @@ from mancala.recorder import TRAINING_DIR, append_games
 
 BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
 MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
+GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
 
 
 def draw_openings(
@@ -131,14 +132,21 @@ def run_tournament(
     results = {a: {b: _tally() for b in specs if b != a} for a in specs}
     first = {a: {b: _tally() for b in specs if b != a} for a in specs}
     clock = {spec: [0.0, 0] for spec in specs}
+    unfinished = 0  # games stopped at GAME_PLIES, counted as draws
     bar = tqdm(total=2 * games * len(pairs), unit="game", disable=not progress, file=sys.stderr)
     began = time.perf_counter()
     for a, b in pairs:
         for one, two in ((a, b), (b, a)):
             seated = [_Timed(players[one], clock), _Timed(players[two], clock)]
             records = play_games(
-                seated, starts, openings=openings, seed=seed, on_game=lambda _: bar.update()
+                seated,
+                starts,
+                openings=openings,
+                seed=seed,
+                on_game=lambda _: bar.update(),
+                max_plies=None if "sowing" in capabilities(start) else GAME_PLIES,
             )
+            unfinished += sum(bool(rec.get("unfinished")) for rec in records)
             for rec in records:
                 outcome = {0: "wins", None: "draws", 1: "losses"}[rec["winner"]]
                 mirror = {"wins": "losses", "draws": "draws", "losses": "wins"}[outcome]
@@ -164,6 +172,7 @@ def run_tournament(
         "seed": seed,
         "opening_plies": plies,
         "balanced": balanced,
+        "unfinished": unfinished,
         "openings": openings,
         "players": specs,
         "results": results,
@@ -314,6 +323,8 @@ def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int
         f"{result['seconds']:.1f} s"
     )
     print(describe_openings(result))
+    if result["unfinished"]:
+        print(f"{result['unfinished']} game(s) not over after {GAME_PLIES} plies: draws.")
     print()
     print(win_rate_table(result))
     print()

@@ -90,3 +90,13 @@ def test_a_person_plays_tak_in_ptn_to_the_end():
 def test_play_refuses_a_player_that_cannot_play_tak(capsys):
     assert play.main(["exact", "--variant", "tak"]) == 2
     assert "exact cannot play tak(size=5, komi=0)" in capsys.readouterr().err
+
+
+def test_a_game_past_the_ply_limit_stops_as_an_unfinished_draw():
+    from mancala.ai import make_player
+    from mancala.match import play_games
+
+    players = [make_player("luck", seed=1), make_player("luck", seed=2)]
+    [record] = play_games(players, [new_game("tak")], max_plies=10)
+    assert record["unfinished"] and record["winner"] is None and len(record["moves"]) == 10
+    assert not replay(record)[-1].is_over()
