@@ -9,9 +9,11 @@ import json
 import pytest
 
 from mancala import play, tournament
+from mancala.ai import make_player
 from mancala.core.cli import GAMES
 from mancala.games import game_names, new_game
 from mancala.games.tak.notation import square_name
+from mancala.match import play_games
 from mancala.recorder import GameLog, replay
 
 
@@ -93,9 +95,6 @@ def test_play_refuses_a_player_that_cannot_play_tak(capsys):
 
 
 def test_a_game_past_the_ply_limit_stops_as_an_unfinished_draw():
-    from mancala.ai import make_player
-    from mancala.match import play_games
-
     players = [make_player("luck", seed=1), make_player("luck", seed=2)]
     [record] = play_games(players, [new_game("tak")], max_plies=10)
     assert record["unfinished"] and record["winner"] is None and len(record["moves"]) == 10
