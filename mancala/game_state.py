@@ -165,6 +165,14 @@ class IllegalMove(ValueError):
     """A move that the rules do not allow in this position; the message says why."""
 
 
+class Options(dict):
+    """A state's rule options (a dict). Calling it, as version 1 did when `options` was a
+    method, gives a plain copy, so that callers not yet moved to the property still work."""
+
+    def __call__(self) -> dict[str, Any]:
+        return dict(self)
+
+
 class GameState(NamedTuple):
     """An immutable, hashable position: the board, whose turn it is, and the rules."""
 
@@ -346,14 +354,47 @@ class GameState(NamedTuple):
 
     # ----- serialisation and display -------------------------------------------------
 
-    def options(self) -> dict[str, Any]:
-        """The rule options that differ from the defaults' meaning, JSON-safe."""
-        opts: dict[str, Any] = {"houses": self.houses, "seeds": self.seeds}
+    @property
+    def game(self) -> str:
+        """The game's name in the registry of games (`mancala.games`): the variant."""
+        return self.variant
+
+    @property
+    def options(self) -> Options:
+        """The rule options, JSON-safe, as `GameState.new` takes them.
+
+        >>> GameState.new("sungka").options
+        {'houses': 7, 'seeds': 7}
+        """
+        opts = Options(houses=self.houses, seeds=self.seeds)
         if self.variant == "kalah":
             opts["empty_capture"] = self.empty_capture
         elif self.relay_limit != RELAY_LIMIT:
             opts["relay_limit"] = self.relay_limit
         return opts
+
+    @property
+    def num_actions(self) -> int:
+        """Moves are house numbers in range(num_actions)."""
+        return self.houses
+
+    def move_name(self, move: int) -> str:
+        """The house letter of `move` (house 0 is 'a'; past the sixteenth, its number).
+
+        >>> s = GameState.new()
+        >>> s.move_name(2), s.parse_move("c"), s.parse_move(" 3 ")
+        ('c', 2, 2)
+        """
+        from mancala.board_art import house_label
+
+        return house_label(move)
+
+    def parse_move(self, text: str) -> int:
+        """The house named by `text` (a letter or a number from 1); IllegalMove when no
+        house of this board has that name (`play` checks that it may be played)."""
+        from mancala.board_art import parse_house
+
+        return parse_house(text, self.houses)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-safe dict; `GameState.from_dict` turns it back into an equal state.
@@ -369,7 +410,7 @@ class GameState(NamedTuple):
             "variant": self.variant,
             "board": list(self.board),
             "player": self.player,
-            "options": self.options(),
+            "options": dict(self.options),
         }
 
     @classmethod

@@ -1,4 +1,5 @@
-"""The match runner: plays games between two players, many in lockstep.
+"""The match runner: plays games between two players, many in lockstep, of any game of
+the protocol (`mancala.games`).
 
 Games that wait for the same player are handed to it together through
 `choose_moves`, so a network is asked once per batch, not once per position.
@@ -14,6 +15,7 @@ from typing import Any
 
 from mancala.ai.base import Player
 from mancala.game_state import GameState, IllegalMove
+from mancala.games import capabilities, new_game
 from mancala.recorder import FORMAT
 
 
@@ -37,18 +39,21 @@ def make_record(
     seed: int | None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """A game record (DESIGN.md's format); `extra` keys (e.g. opening=4) are added."""
+    """A game record (DESIGN.md's format); `extra` keys (e.g. opening=4) are added. A
+    sowing game's record has the final `scores`; a game without scores has none."""
     record = {
         "format": FORMAT,
-        "variant": start.variant,
-        "options": start.options(),
+        "variant": start.game,
+        "options": dict(start.options),
         "players": list(names),
         "moves": moves,
-        "scores": list(end.scores()),
+        "scores": list(end.scores()) if "sowing" in capabilities(end) else None,
         "winner": end.winner(),
         "seed": seed,
         "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
     }
+    if record["scores"] is None:
+        del record["scores"]
     record.update(extra)
     return record
 
@@ -61,6 +66,7 @@ def play_games(
     seed: int | None = None,
     on_move: Callable[[int, GameState, int], None] | None = None,
     on_game: Callable[[dict[str, Any]], None] | None = None,
+    max_plies: int | None = None,
 ) -> list[dict[str, Any]]:
     """Play one game from each of `starts`, `players[i]` moving for seat i.
 
@@ -68,6 +74,9 @@ def play_games(
     variant; they are recorded first (the record's `opening` key counts them).
     `on_move(game, state, move)` is told every move, `on_game(record)` every end.
     A player that answers with an illegal move raises IllegalMove naming the player.
+    With `max_plies`, a game not over after that many plies (the opening counted) stops
+    there: its record has winner None and `"unfinished": true` (Tak has no move limit
+    of its own, and two players that only move stacks may never end it).
     """
     openings = openings or [[] for _ in starts]
     histories = [list(opening) for opening in openings]
@@ -77,9 +86,10 @@ def play_games(
     names = [player.name for player in players]
 
     def finish(k: int) -> None:
-        records[k] = make_record(
-            initial[k], names, histories[k], states[k], seed, opening=len(openings[k])
-        )
+        extra: dict[str, Any] = {"opening": len(openings[k])}
+        if not states[k].is_over():
+            extra["unfinished"] = True
+        records[k] = make_record(initial[k], names, histories[k], states[k], seed, **extra)
         if on_game:
             on_game(records[k])
 
@@ -104,7 +114,7 @@ def play_games(
                     on_move(k, states[k], move)
                 histories[k].append(move)
                 states[k] = after
-                if after.is_over():
+                if after.is_over() or len(histories[k]) == max_plies:
                     finish(k)
             waiting = [k for k in waiting if records[k] is None]
     return records  # type: ignore[return-value]
@@ -116,7 +126,7 @@ def play_game(players: Sequence[Player], start: GameState | None = None, **kwarg
 
 
 def _opening_of(start: GameState, opening: list[int]) -> GameState:
-    """The variant's opening position that `opening` moves lead from to `start`."""
+    """The game's opening position that `opening` moves lead from to `start`."""
     if not opening:
         return start
-    return GameState.new(start.variant, **start.options())
+    return new_game(start.game, **start.options)

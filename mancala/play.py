@@ -3,9 +3,11 @@
     python mancala/play.py greedy               # you move first
     python mancala/play.py minimax --second     # the computer moves first
     python mancala/play.py exact --variant sungka
+    python mancala/play.py minimax:2 --variant tak --size 5
 
 Type a house letter (a, b, c...) or number (1, 2, 3...) counted from your leftmost
-house; `q` quits (exit 0). Your houses are the bottom row. Ctrl+C, SIGTERM or the end of
+house, or in Tak a move in PTN (a1, Sb2, Cc3, 2c3>11); `q` quits (exit 0). Your houses
+are the bottom row; in Tak you are white, or black with --second. Ctrl+C, SIGTERM or the end of
 the input abandon the game (exit 130, 143 for SIGTERM). A player that cannot play the
 chosen game (a network built for Kalah(6,4), say) is refused before the game starts.
 """
@@ -22,9 +24,10 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 from mancala.ai.human import Human, InputEnded, Quit, read_line
 from mancala.ai.registry import check_can_play, make_player
 from mancala.board_art import draw_board, house_choices, house_label
-from mancala.core.cli import add_game_options, command_parser, fail, game_options
+from mancala.core.cli import GAMES, add_game_options, command_parser, fail, game_options
 from mancala.core.stopping import exit_code, sigterm_as_interrupt
 from mancala.game_state import GameState
+from mancala.games import capabilities, new_game
 from mancala.games.sowing import trace_move
 
 
@@ -42,6 +45,8 @@ def play_terminal(
     """
     computer = make_player(opponent_spec, seed=seed)
     human = Human(ask=ask, tell=tell)
+    if "frames" not in capabilities(start):
+        return _play_plainly(computer, human, start, human_seat, tell)
     names = ["you", opponent_spec] if human_seat == 0 else [opponent_spec, "you"]
     tell(f"You are the bottom row. Type a house: {house_choices(start.houses)}; q quits.")
     state = start
@@ -62,8 +67,30 @@ def play_terminal(
     return state
 
 
+def _play_plainly(computer, human, start, human_seat: int, tell: Callable[[str], None]):
+    """A game without seed-by-seed frames (Tak): the drawing, then each move by name."""
+    colour = ("white", "black")[human_seat]
+    tell(f"You play {colour}. Type a move in PTN (a1, Sb2, Cc3, 2c3>11); q quits.")
+    state = start
+    tell(str(state))
+    while not state.is_over():
+        mine = state.player == human_seat
+        move = human.choose_move(state) if mine else computer.choose_move(state)
+        who = "You play" if mine else f"{computer.name} plays"
+        tell(f"{who} {state.move_name(move)}.")
+        state = state.play(move)
+        tell(str(state))
+    return state
+
+
 def result_line(state: GameState, human_seat: int) -> str:
     """'You win 30 to 18.' and the like, from the person's seat."""
+    if "sowing" not in capabilities(state):
+        outcome = getattr(state, "outcome", None)
+        how = f" ({outcome.reason})" if outcome and outcome.winner is not None else ""
+        if state.winner() is None:
+            return "A draw."
+        return ("You win" if state.winner() == human_seat else "You lose") + how + "."
     mine, theirs = state.scores()[human_seat], state.scores()[1 - human_seat]
     winner = state.winner()
     if winner is None:
@@ -76,12 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = command_parser("play", __doc__)
     parser.add_argument("player", help="the opponent, e.g. greedy, minimax:6, nn1h128")
     parser.add_argument("--second", action="store_true", help="let the computer move first")
-    add_game_options(parser)
+    add_game_options(parser, variants=GAMES)
     parser.add_argument("--seed", type=int, help="random seed of the computer player")
     args = parser.parse_args(argv)
     seat = 1 if args.second else 0
     try:
-        start = GameState.new(args.variant, **game_options(args))
+        start = new_game(args.variant, **game_options(args))
         check_can_play([args.player], start)
         with sigterm_as_interrupt():
             end = play_terminal(args.player, start, human_seat=seat, seed=args.seed)

@@ -24,6 +24,7 @@ import jsonlines
 
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
+from mancala.games import new_game
 
 FORMAT = 1
 TRAINING_DIR = Path(__file__).resolve().parent.parent / "training"
@@ -85,13 +86,17 @@ def check_record(obj: Any) -> dict[str, Any]:
 
 
 def start_state(record: dict[str, Any]) -> GameState:
-    """The position a record's game started from."""
+    """The position a record's game started from: the opening of its game (`variant`,
+    Kalah when absent) with its `options`; ValueError for an unknown game or options."""
     options = record.get("options") or {}
-    return GameState.new(record.get("variant", "kalah"), **options)
+    if not isinstance(options, dict):
+        raise ValueError("options must be a JSON object")
+    return new_game(record.get("variant", "kalah"), **options)
 
 
 def replay(record: dict[str, Any]) -> list[GameState]:
-    """Every position of a recorded game, from the opening to the end."""
+    """Every position of a recorded game of any game, from the opening to the end,
+    through the game protocol (`new_game`, `play`)."""
     state = start_state(record)
     states = [state]
     for move in record["moves"]:

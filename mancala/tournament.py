@@ -3,6 +3,7 @@
     python mancala/tournament.py 3                     # every available player
     python mancala/tournament.py 200 greedy luck       # named players
     python mancala/tournament.py 50 max exact minimax --variant sungka --json
+    python mancala/tournament.py 20 luck weighted greedy minimax:2 --variant tak --plies 2
 
 Deterministic players would replay one game forever, so game i of every pairing starts
 from opening i: a few random plies drawn once per tournament from the seed. Both games
@@ -37,16 +38,17 @@ from mancala.ai.registry import (
     split_spec,
     tournament_players,
 )
-from mancala.board_art import house_label
-from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.cli import GAMES, add_game_options, command_parser, fail, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
+from mancala.games import capabilities, describe, new_game
 from mancala.match import play_games, random_opening
 from mancala.ratings import fit_ratings
 from mancala.recorder import TRAINING_DIR, append_games
 
 BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
 MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
+GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
 
 
 def draw_openings(
@@ -56,6 +58,8 @@ def draw_openings(
     with `balanced`, only openings whose minimax value is within that many seeds of 0."""
     if balanced is not None and balanced < 0:
         raise ValueError(f"--balanced takes a number of seeds >= 0, not {balanced}")
+    if balanced is not None and "sowing" not in capabilities(start):
+        raise ValueError(f"--balanced counts seeds: {start.game} has none")
     rng = random.Random(seed)
     judge = Minimax(seed=seed, depth=BALANCE_DEPTH) if balanced is not None else None
     openings: list[list[int]] = []
@@ -128,14 +132,21 @@ def run_tournament(
     results = {a: {b: _tally() for b in specs if b != a} for a in specs}
     first = {a: {b: _tally() for b in specs if b != a} for a in specs}
     clock = {spec: [0.0, 0] for spec in specs}
+    unfinished = 0  # games stopped at GAME_PLIES, counted as draws
     bar = tqdm(total=2 * games * len(pairs), unit="game", disable=not progress, file=sys.stderr)
     began = time.perf_counter()
     for a, b in pairs:
         for one, two in ((a, b), (b, a)):
             seated = [_Timed(players[one], clock), _Timed(players[two], clock)]
             records = play_games(
-                seated, starts, openings=openings, seed=seed, on_game=lambda _: bar.update()
+                seated,
+                starts,
+                openings=openings,
+                seed=seed,
+                on_game=lambda _: bar.update(),
+                max_plies=None if "sowing" in capabilities(start) else GAME_PLIES,
             )
+            unfinished += sum(bool(rec.get("unfinished")) for rec in records)
             for rec in records:
                 outcome = {0: "wins", None: "draws", 1: "losses"}[rec["winner"]]
                 mirror = {"wins": "losses", "draws": "draws", "losses": "wins"}[outcome]
@@ -155,12 +166,13 @@ def run_tournament(
         },
     )
     return {
-        "variant": start.variant,
-        "options": start.options(),
+        "variant": start.game,
+        "options": dict(start.options),
         "games_per_seat": games,
         "seed": seed,
         "opening_plies": plies,
         "balanced": balanced,
+        "unfinished": unfinished,
         "openings": openings,
         "players": specs,
         "results": results,
@@ -220,18 +232,30 @@ def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
         )
     if len(openings) > limit:
         return head + " --json lists them all."
+    start = new_game(result["variant"], **result["options"])
     shown = "; ".join(
-        f"{i}: {' '.join(house_label(m) for m in moves) or '(none)'}"
+        f"{i}: {' '.join(_move_names(start, moves)) or '(none)'}"
         for i, moves in enumerate(openings, 1)
     )
-    return f"{head}\nOpenings (houses in sowing order from the mover's side): {shown}"
+    if "sowing" in capabilities(start):
+        return f"{head}\nOpenings (houses in sowing order from the mover's side): {shown}"
+    return f"{head}\nOpenings: {shown}"
+
+
+def _move_names(start: GameState, moves: list[int]) -> list[str]:
+    """The names of `moves` played from `start`, each in its position."""
+    names = []
+    for move in moves:
+        names.append(start.move_name(move))
+        start = start.play(move)
+    return names
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("tournament", __doc__)
     parser.add_argument("games", type=int_in(1), help="games per pair of players in each seat")
     parser.add_argument("players", nargs="*", help="player names (default: every available)")
-    add_game_options(parser)
+    add_game_options(parser, variants=GAMES)
     parser.add_argument("--seed", type=int, default=0, help="random seed (openings, players)")
     parser.add_argument(
         "--plies", type=int_in(0, MAX_PLIES), default=4, help="random plies of each opening"
@@ -253,7 +277,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--heatmap", type=Path, help="write a win-rate heatmap PNG here")
     args = parser.parse_args(argv)
     try:
-        start = GameState.new(args.variant, **game_options(args))
+        start = new_game(args.variant, **game_options(args))
         specs = args.players or tournament_players(args.variant)
         check_players(specs, start)
     except ValueError as error:
@@ -294,12 +318,13 @@ def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
-    name = f"{start.variant}({start.houses},{start.seeds})"
     print(
-        f"{name}: {len(specs)} players, {args.games} game(s) a pair in each seat, "
+        f"{describe(start)}: {len(specs)} players, {args.games} game(s) a pair in each seat, "
         f"{result['seconds']:.1f} s"
     )
     print(describe_openings(result))
+    if result["unfinished"]:
+        print(f"{result['unfinished']} game(s) not over after {GAME_PLIES} plies: draws.")
     print()
     print(win_rate_table(result))
     print()

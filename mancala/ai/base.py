@@ -35,6 +35,14 @@ class Player:
         return f"<{type(self).__name__} {self.name}>"
 
 
+def is_sowing(state: GameState) -> bool:
+    """Whether `state` is of a sowing game (Kalah, Sungka), whose players run on the numba
+    kernels of `mancala.engine`; other games get the generic searches."""
+    from mancala.games import capabilities
+
+    return "sowing" in capabilities(state)
+
+
 def require_moves(state: GameState) -> list[int]:
     """The legal moves of `state`; IllegalMove if there are none (the game is over)."""
     moves = state.legal_moves()

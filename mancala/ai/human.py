@@ -1,4 +1,5 @@
-"""A person at the terminal: reads a house letter or number, re-asks on bad input.
+"""A person at the terminal: reads a move in the game's own notation (a house letter or
+number in Kalah and Sungka, PTN in Tak), re-asks on bad input.
 
 The prompt goes to stdout (Python's `input` writes it to stderr when it reads from a
 terminal, so `2>/dev/null` would hide it).
@@ -9,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mancala.ai.base import Player, require_moves
-from mancala.board_art import LETTERS, house_choices, house_label
 from mancala.game_state import GameState
+from mancala.games import capabilities
+
+LISTED = 20  # the most legal moves a prompt lists; past it, an example
 
 
 class Quit(Exception):
@@ -28,28 +31,21 @@ def read_line(prompt: str) -> str:
 
 
 def parse_move(text: str, state: GameState) -> int:
-    """The house number named by `text` ('c' or '3' are house 2); ValueError saying why.
+    """The legal move named by `text` (`state.parse_move`: 'c' or '3' for house 2 of a
+    sowing game, PTN such as 'a1' in Tak); ValueError saying why not.
 
     >>> parse_move("c", GameState.new()), parse_move(" 3 ", GameState.new())
     (2, 2)
     >>> parse_move("g", GameState.new())
     Traceback (most recent call last):
     ...
-    ValueError: no house 'g': houses are a..f or 1..6
+    mancala.game_state.IllegalMove: no house 'g': houses are a..f or 1..6
     """
-    text = text.strip().lower()
-    if not text:
-        raise ValueError("type a house letter or number")
-    if len(text) == 1 and text.isalpha():
-        move = LETTERS.index(text) if text in LETTERS else state.houses
-    elif text.isdigit():
-        move = int(text) - 1
-    else:
-        raise ValueError(f"{text!r} is not a house: type a letter or a number")
-    if not 0 <= move < state.houses:
-        raise ValueError(f"no house {text!r}: houses are {house_choices(state.houses)}")
+    move = state.parse_move(text)
     if move not in state.legal_moves():
-        raise ValueError(f"house {house_label(move)} is empty")
+        if "sowing" in capabilities(state):
+            raise ValueError(f"house {state.move_name(move)} is empty")
+        state.play(move)  # raises IllegalMove saying why
     return move
 
 
@@ -69,10 +65,9 @@ class Human(Player):
 
     def choose_move(self, state: GameState) -> int:
         moves = require_moves(state)
-        letters = ", ".join(house_label(m) for m in moves)
         while True:
             try:
-                text = self.ask(f"Your move ({letters}, or q to quit): ")
+                text = self.ask(f"Your move ({_choices(state, moves)}, or q to quit): ")
             except EOFError:
                 raise InputEnded from None
             if text.strip().lower() in ("q", "quit", "exit"):
@@ -81,3 +76,10 @@ class Human(Player):
                 return parse_move(text, state)
             except ValueError as error:
                 self.tell(f"  {error}")
+
+
+def _choices(state: GameState, moves: list[int]) -> str:
+    """The legal moves by name, or, when there are many, how many and an example."""
+    if len(moves) <= LISTED:
+        return ", ".join(state.move_name(m) for m in moves)
+    return f"{len(moves)} legal moves such as {state.move_name(moves[0])}"

@@ -10,6 +10,10 @@ the search much stronger per second: against the greedy player over the same 60 
 games, 4,000 simulations with greedy rollouts won 58 where 20,000 with random rollouts
 won 56, in a quarter of the time.
 
+A game that is not sown (Tak) is searched by the generic UCT of
+`mancala.ai.search_generic` (random playouts, by the game's fast engine where it has one)
+under the same name, simulations and limits.
+
 The search keeps to its `Limits`: it stops at the deadline (`limits.seconds` a call)
 with the statistics gathered so far, and its node pool holds at most `limits.memory`
 bytes (`tree_nodes`): once full, later simulations roll out from the leaf they reach
@@ -23,13 +27,15 @@ values are the mover's expected result in [-1, 1] (win 1, draw 0, loss -1) and
 from __future__ import annotations
 
 import math
+from functools import cached_property
 
 import numpy as np
 from numba import njit
 
 from mancala import engine
-from mancala.ai.base import Player, require_moves
+from mancala.ai.base import Player, is_sowing, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
+from mancala.ai.search_generic import UCT
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 
@@ -211,12 +217,21 @@ class MCTS(Player):
         means = {m: (float(values[m] / visits[m]) if visits[m] else 0.0) for m in moves}
         return counts, means
 
+    @cached_property
+    def _generic(self) -> UCT:
+        """The generic UCT, for games without the sowing kernels."""
+        return UCT(self.rng.randrange(2**32), self.simulations, limits=self.limits)
+
     def choose_move(self, state: GameState) -> int:
+        if not is_sowing(state):
+            return self._generic.choose_move(state)
         counts, means = self._search(state)
         return max(counts, key=lambda m: (counts[m], means[m]))
 
     def evaluate(self, state: GameState) -> dict:
         """{"value", "moves": {move: mean result}, "visits": {move: n}}; mover's view."""
+        if not is_sowing(state):
+            return self._generic.evaluate(state)
         counts, means = self._search(state)
         best = max(counts, key=lambda m: (counts[m], means[m]))
         return {"value": means[best], "moves": means, "visits": counts}

@@ -6,7 +6,9 @@ whose turn it is comes from the position after each move, never from alternation
 extra turn is the same player moving again. The default evaluation (the store
 difference, exact at the end of the game) runs inside numba; any Python callable
 `evaluate(state) -> float` (player 0's view) can replace it, e.g. a network; that path
-runs in Python and is slower.
+runs in Python and is slower. A game that is not sown (Tak) is searched by the generic
+alpha-beta of `mancala.ai.search_generic` with the game's evaluator, under the same
+name, depth, seconds and limits.
 
 Every search keeps to its `Limits`: a deadline of `limits.seconds` a call (a search
 stopped by it returns the values of the deepest depth it finished, so a fixed depth on a
@@ -23,13 +25,15 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from contextlib import nullcontext
+from functools import cached_property
 
 import numpy as np
 from numba import njit
 
 from mancala import engine
-from mancala.ai.base import Player, require_moves
+from mancala.ai.base import Player, is_sowing, require_moves
 from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits
+from mancala.ai.search_generic import AlphaBeta
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 
@@ -308,7 +312,16 @@ class Minimax(Player):
 
     # ----- the player ------------------------------------------------------------------
 
+    @cached_property
+    def _generic(self) -> AlphaBeta:
+        """The generic alpha-beta, for games without the sowing kernels."""
+        return AlphaBeta(self.rng.randrange(2**32), None, self.depth, self.seconds, self.limits)
+
     def _move_values(self, state: GameState, exact: bool) -> dict[int, float]:
+        if not is_sowing(state):
+            values = self._generic._move_values(state, exact)
+            self.nodes, self.reached = self._generic.nodes, self._generic.reached
+            return values
         moves = require_moves(state)
         raw = self._values(state, exact) if self.evaluator is None else self._py_values(state)
         sign = 1 if state.player == 0 else -1

@@ -92,7 +92,7 @@ class OpenSpielMCTS(Player):
         self.known: OrderedDict[GameState, object] = OrderedDict()
 
     def _spiel_state(self, state: GameState) -> object:
-        if state.variant != "kalah" or state.options() != OPENING.options():
+        if state.variant != "kalah" or state.options != OPENING.options:
             raise ValueError("openspiel-mcts plays only Kalah(6,4) with the standard capture")
         if state in self.known:
             return self.known[state].clone()

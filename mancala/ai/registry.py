@@ -8,6 +8,10 @@ registry's own by default; the web API passes tighter ones). Entries name
 their factory as "module:attribute" and are imported only when made, so that naming a
 network player is what imports Keras, never listing or making the others.
 
+Which games a player can play is said in its entry: by name (`variants`, None for any
+game of `mancala.games`), by the capabilities it needs of a game (`needs`, e.g. the
+sowing kernels), or as the exact rules it was built for (`games`, a network's board).
+
 To add a player: add one `register(...)` line below (or call `register` from outside).
 """
 
@@ -23,6 +27,7 @@ from mancala.ai import limits as bounds
 from mancala.ai.base import Player
 from mancala.ai.limits import REGISTRY_LIMITS, Limits, Param, parse_param
 from mancala.game_state import DEFAULTS, GameState
+from mancala.games import capabilities, describe, game
 from mancala.nn_lib.zoo import ZOO, network
 
 
@@ -39,7 +44,8 @@ class Entry:
     available: str | None = None  # "module:attr" of a () -> bool check (e.g. weights exist)
     interactive: bool = False  # needs a person (left out of tournaments)
     quick: str | None = None  # the spec a default tournament uses, if the default is slow
-    variants: tuple[str, ...] = ("kalah", "sungka")  # the variants it can play
+    variants: tuple[str, ...] | None = None  # the games it can play by name (None: any)
+    needs: frozenset[str] = frozenset()  # capabilities a game must offer (mancala.games)
     games: tuple[dict[str, Any], ...] = ()  # built for these games only (variant + options)
     words: dict[str, str] = field(default_factory=dict)  # {param} per kind: "{:,} playouts"
     describer: str | None = None  # "module:attr" of a (**kwargs) -> str, used for {param}
@@ -92,8 +98,17 @@ def tournament_players(variant: str = "kalah") -> list[str]:
     return [
         _REGISTRY[name].quick or name
         for name in available_players(False)
-        if variant in _REGISTRY[name].variants
+        if _plays_variant(_REGISTRY[name], variant)
     ]
+
+
+def _plays_variant(entry: Entry, variant: str) -> bool:
+    """Whether `entry` plays some rules of the game `variant`."""
+    if entry.variants is not None and variant not in entry.variants:
+        return False
+    if not entry.needs <= game(variant).capabilities:
+        return False
+    return not entry.games or any(g.get("variant") == variant for g in entry.games)
 
 
 def describe_players() -> dict[str, str]:
@@ -152,10 +167,12 @@ def can_play(spec: str, state: GameState) -> bool:
     """
     check_names([spec])
     entry = _REGISTRY[split_spec(spec)[0]]
-    if state.variant not in entry.variants:
+    if not _plays_variant(entry, state.game) or not entry.needs <= capabilities(state):
         return False
+    rules = {"variant": state.game, **state.options}
     return not entry.games or any(
-        all(getattr(state, key) == value for key, value in game.items()) for game in entry.games
+        all(rules.get(key, getattr(state, key, None)) == value for key, value in built.items())
+        for built in entry.games
     )
 
 
@@ -169,10 +186,9 @@ def check_can_play(specs: Sequence[str], state: GameState) -> None:
     players that can."""
     for spec in specs:
         if not can_play(spec, state):
-            rule = ", empty capture" if state.empty_capture else ""
-            game = f"{state.variant}({state.houses},{state.seeds}{rule})"
             raise ValueError(
-                f"{spec} cannot play {game}; players that can: {', '.join(players_for(state))}"
+                f"{spec} cannot play {describe(state)}; "
+                f"players that can: {', '.join(players_for(state))}"
             )
 
 
@@ -215,14 +231,33 @@ def make_player(
     return player
 
 
+SOWING = frozenset({"sowing"})  # players of the numba sowing kernels or sowing heuristics
+
 register("luck", Entry("mancala.ai.simple:Luck", summary="Random: any legal move"))
-register("greedy", Entry("mancala.ai.simple:Greedy", summary="Greedy: most seeds gained now"))
-register("max", Entry("mancala.ai.simple:Max", summary="The fullest house (Sungka paper)"))
+register(
+    "greedy",
+    Entry(
+        "mancala.ai.simple:Greedy",
+        summary="Greedy: most seeds gained now (other games: the best-valued position)",
+    ),
+)
+register(
+    "max", Entry("mancala.ai.simple:Max", summary="The fullest house (Sungka paper)", needs=SOWING)
+)
 register(
     "exact",
     Entry(
         "mancala.ai.simple:Exact",
         summary="A move ending in the store, else the fullest house (Sungka paper)",
+        needs=SOWING,
+    ),
+)
+register(
+    "weighted",
+    Entry(
+        "mancala.ai.simple:Weighted",
+        summary="Random, placing or moving a stack as often (Tak)",
+        variants=("tak",),
     ),
 )
 register(
@@ -257,6 +292,7 @@ register(
         params=(bounds.count("playouts", 100_000_000, default=200_000),),
         words={"playouts": "{:,} playouts a move"},
         quick="nmcts:20000",
+        needs=SOWING,
     ),
 )
 register(
@@ -294,7 +330,7 @@ register(
         words={"seconds": ", else minimax where no proof comes within {:g} s"},
         available="mancala.ai.solver:database_ready",
         quick="solver:t=0.1",
-        variants=("kalah",),
+        needs=frozenset({"solver"}),
     ),
 )
 register(  # the Sungka paper's DQN (mancala/dqn_train.py); the net trained for its seat

@@ -1,9 +1,14 @@
-"""The simple players: luck (random), greedy, and the Sungka paper's max and exact."""
+"""The simple players: luck (random), greedy, the Sungka paper's max and exact, and
+Tak's weighted random mover."""
 
 from __future__ import annotations
 
-from mancala.ai.base import Player, require_moves
+from functools import cached_property
+
+from mancala.ai.base import Player, is_sowing, require_moves
+from mancala.ai.search_generic import OnePly
 from mancala.game_state import GameState
+from mancala.games.tak.actions import KINDS
 
 
 class Luck(Player):
@@ -24,11 +29,18 @@ def gain(state: GameState, move: int) -> tuple[int, bool]:
 
 
 class Greedy(Player):
-    """One ply: the move that gains most seeds; an extra turn breaks ties; then random."""
+    """One ply: the move that gains most seeds; an extra turn breaks ties; then random.
+    In a game that is not sown, the move its evaluator likes best (`OnePly`)."""
 
     name = "greedy"
 
+    @cached_property
+    def _generic(self) -> OnePly:
+        return OnePly(seed=self.rng.randrange(2**32))
+
     def choose_move(self, state: GameState) -> int:
+        if not is_sowing(state):
+            return self._generic.choose_move(state)
         moves = require_moves(state)
         keys = {move: gain(state, move) for move in moves}
         best = max(keys.values())
@@ -58,3 +70,25 @@ class Exact(Player):
         if exact:
             return max(exact)  # the one nearest the store keeps the others intact
         return Max.choose_move(self, state)
+
+
+class Weighted(Player):
+    """Tak: first places or moves a stack (placing with probability `place`, when both
+    are possible), then a uniformly random move of that kind: the random mover of the
+    student project the lab grew from, which moves stacks more often than `luck` does."""
+
+    name = "weighted"
+
+    def __init__(self, seed: int | None = None, place: float = 0.5) -> None:
+        super().__init__(seed)
+        if not 0 <= place <= 1:
+            raise ValueError(f"the weight of placing is a probability, not {place!r}")
+        self.place = place
+
+    def choose_move(self, state: GameState) -> int:
+        moves = require_moves(state)
+        placements = len(KINDS) * state.size * state.size  # ids below it place a piece
+        places = [m for m in moves if m < placements]
+        shifts = [m for m in moves if m >= placements]
+        placing = not shifts or (bool(places) and self.rng.random() < self.place)
+        return self.rng.choice(places if placing else shifts)

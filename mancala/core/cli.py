@@ -3,8 +3,8 @@
 * Options and names mix in any order: `train.py cnns1h128 --epochs 10 games.jsonl`.
 * Bad input exits 2 with one line `prog: message` (after the usage line).
 * Numbers are checked on the way in, and the message states the allowed range.
-* The board options (--variant, --houses, --seeds, --empty-capture) are declared once,
-  here, with the sizes the lab admits.
+* The game options (--variant, --houses, --seeds, --empty-capture; --size and --komi for
+  Tak) are declared once, here, with the sizes the lab admits. --variant names the game.
 
 >>> parser = command_parser("demo")
 >>> _ = parser.add_argument("names", nargs="*")
@@ -29,7 +29,12 @@ from typing import Any, NoReturn
 # label a..p, then by number) and where the work of one game stays bounded.
 MAX_HOUSES = 20
 MAX_SEEDS = 20
-VARIANTS = ("kalah", "sungka")
+VARIANTS = ("kalah", "sungka")  # the sowing games: the default of add_game_options
+GAMES = (*VARIANTS, "tak")  # every game (mancala.games.game_names; a test keeps them equal)
+TAK_SIZES = (3, 8)
+MAX_KOMI = 128  # half points
+SOWING_FLAGS = {"houses": "--houses", "seeds": "--seeds", "empty_capture": "--empty-capture"}
+TAK_FLAGS = {"size": "--size", "komi": "--komi"}
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -89,8 +94,21 @@ def add_game_options(
     max_houses: int = MAX_HOUSES,
     max_seeds: int = MAX_SEEDS,
 ) -> None:
-    """--variant, --houses, --seeds and --empty-capture, each checked on the way in."""
-    parser.add_argument("--variant", choices=variants, default=default or variants[0])
+    """--variant, --houses, --seeds and --empty-capture (and --size and --komi when Tak
+    is among `variants`), each checked on the way in."""
+    parser.add_argument(
+        "--variant", choices=variants, default=default or variants[0], help="the game"
+    )
+    if "tak" in variants:
+        low, high = TAK_SIZES
+        parser.add_argument(
+            "--size", type=int_in(low, high), help=f"Tak: board size ({low}..{high}, default 5)"
+        )
+        parser.add_argument(
+            "--komi",
+            type=int_in(-MAX_KOMI, MAX_KOMI),
+            help="Tak: half points added to black's flats (default 0)",
+        )
     parser.add_argument(
         "--houses", type=int_in(1, max_houses), help=f"houses a side (1..{max_houses})"
     )
@@ -101,12 +119,24 @@ def add_game_options(
 
 
 def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The rule options of `add_game_options`'s arguments, for `GameState.new`."""
-    if getattr(args, "empty_capture", False) and args.variant != "kalah":
+    """The rule options of `add_game_options`'s arguments, for `mancala.games.new_game`;
+    ValueError for an option of another game."""
+    if getattr(args, "empty_capture", False) and args.variant == "sungka":
         raise ValueError(f"--empty-capture is a Kalah rule; {args.variant} has no such option")
+    given = {key for key in {**SOWING_FLAGS, **TAK_FLAGS} if _given(args, key)}
+    theirs = SOWING_FLAGS if args.variant == "tak" else TAK_FLAGS
+    for key in sorted(given & set(theirs)):
+        raise ValueError(f"{theirs[key]} is not a rule of {args.variant}")
+    keys = ("size", "komi") if args.variant == "tak" else ("houses", "seeds")
     options: dict[str, Any] = {
-        key: value for key in ("houses", "seeds") if (value := getattr(args, key, None)) is not None
+        key: value for key in keys if (value := getattr(args, key, None)) is not None
     }
     if getattr(args, "empty_capture", False):
         options["empty_capture"] = True
     return options
+
+
+def _given(args: argparse.Namespace, key: str) -> bool:
+    """Whether the option `key` was given (a number, or a flag that is set)."""
+    value = getattr(args, key, None)
+    return value is not None and value is not False

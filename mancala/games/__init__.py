@@ -1,1 +1,169 @@
-"""The games layer beside `mancala.game_state` (the rules): what a move does, seed by seed."""
+"""The game protocol and the registry of games.
+
+    >>> from mancala.games import new_game, game_names
+    >>> game_names()
+    ['kalah', 'sungka', 'tak']
+    >>> s = new_game("tak", size=5)
+    >>> s.game, s.options, s.player
+    ('tak', {'size': 5, 'komi': 0}, 0)
+    >>> t = s.play(s.parse_move("a1"))
+    >>> state_from_dict(t.to_dict()) == t, t.move_name(t.legal_moves()[0])
+    (True, 'b1')
+    >>> k = new_game("kalah", houses=4)
+    >>> k.play(k.parse_move("b")).to_dict()  # doctest: +NORMALIZE_WHITESPACE
+    {'variant': 'kalah', 'board': [4, 0, 5, 5, 1, 5, 4, 4, 4, 0], 'player': 1,
+     'options': {'houses': 4, 'seeds': 4, 'empty_capture': False}}
+
+Every state of every game offers (see DESIGN.md, "The game protocol"): `game` (the name
+here), `options` (the rule options, as `new_game` takes them), `player` (0 or 1 to move),
+`num_actions` (moves are action ids in `range(num_actions)`), `legal_moves()`,
+`play(move)` (a new state; `IllegalMove`, a ValueError, says why not), `is_over()`,
+`winner()` (0, 1, or None for a draw or a game going on), `move_name(move)`,
+`parse_move(text)`, `to_dict()` (read back by `state_from_dict`) and `str(state)` (the
+drawing). States are immutable and hashable. `tests/test_game_protocol.py` checks all of
+it for every game below.
+
+A game may offer more, named by its capabilities, which players and commands check:
+
+- `sowing`: a Kalah-like board (`board`, `houses`, `side`, `scores`) with the numba
+  kernels of `mancala.engine` (the fast minimax, mcts and nmcts, the sowing heuristics);
+- `fast`: a numba engine of its own (Tak: `mancala.games.tak.fast`);
+- `encoders`: network encoders in `mancala.nn_lib`;
+- `solver`: the exact solver and its endgame database (`mancala.solver`);
+- `frames`: seed-by-seed animation of a move (`mancala.games.sowing.trace_move`).
+
+Adding a game is a folder under `mancala/games/` and one line in `GAMES`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from mancala.game_state import GameState, IllegalMove
+from mancala.games.tak.state import new_tak
+from mancala.games.tak.state import state_from_dict as tak_from_dict
+
+WIN_VALUE = 1_000_000.0  # an evaluator's value of a won game (searches prefer sooner wins)
+
+
+@dataclass(frozen=True)
+class Game:
+    """One line of the registry: how to make and read a game's states, its evaluator
+    ("module:attr" of `value(state) -> float` for the player to move, exact at the end,
+    imported when first asked for), and its capabilities."""
+
+    name: str
+    new: Callable[..., Any]  # (**options) -> the opening position
+    from_dict: Callable[[dict[str, Any]], Any]
+    evaluator: str
+    capabilities: frozenset[str] = frozenset()
+    rollout: str | None = None  # "module:attr" of a fast random playout: (state, seed) -> winner
+
+
+SOWING = frozenset({"sowing", "fast", "encoders", "frames"})
+GAMES: dict[str, Game] = {
+    game.name: game
+    for game in (
+        Game(
+            "kalah",
+            partial(GameState.new, "kalah"),
+            GameState.from_dict,
+            "mancala.games.sowing:store_lead",
+            SOWING | {"solver"},
+        ),
+        Game(
+            "sungka",
+            partial(GameState.new, "sungka"),
+            GameState.from_dict,
+            "mancala.games.sowing:store_lead",
+            SOWING,
+        ),
+        Game(
+            "tak",
+            new_tak,
+            tak_from_dict,
+            "mancala.games.tak.evaluate:value",
+            frozenset({"fast"}),
+            rollout="mancala.games.tak.evaluate:random_playout",
+        ),
+    )
+}
+
+
+def game_names() -> list[str]:
+    """The names of the games, in registry order."""
+    return list(GAMES)
+
+
+def game(name: str) -> Game:
+    """The registry line of the game `name`; ValueError naming the games for another."""
+    if not isinstance(name, str) or name not in GAMES:
+        raise ValueError(f"unknown game {name!r}; choose one of {', '.join(GAMES)}")
+    return GAMES[name]
+
+
+def new_game(name: str, **options: Any) -> Any:
+    """The opening position of game `name` with rule `options` (ValueError if bad)."""
+    return game(name).new(**options)
+
+
+def state_from_dict(data: dict[str, Any]) -> Any:
+    """The state `to_dict` described, of any game (a Kalah or Sungka dict names its game
+    under "variant", or not at all for Kalah; a Tak dict under "game"); ValueError if
+    malformed."""
+    if not isinstance(data, dict):
+        raise ValueError(f"a game state is a JSON object, not {type(data).__name__}")
+    name = data.get("game", data.get("variant", "kalah"))
+    if not isinstance(name, str):
+        raise ValueError(f"a game is named by text, not {name!r}")
+    return game(name).from_dict(data)
+
+
+def capabilities(state: Any) -> frozenset[str]:
+    """What `state`'s game offers beyond the protocol (see the module text)."""
+    return game(state.game).capabilities
+
+
+def evaluator(name: str) -> Callable[[Any], float]:
+    """The evaluator of game `name`: `value(state)` for the player to move."""
+    return _load(game(name).evaluator)
+
+
+def rollout(name: str) -> Callable[[Any, int], int | None] | None:
+    """Game `name`'s fast random playout `(state, seed) -> winner`, if it has one."""
+    target = game(name).rollout
+    return _load(target) if target else None
+
+
+def describe(state: Any) -> str:
+    """The game and its rules in a few characters: 'kalah(6,4)', 'tak(size=5, komi=0)'."""
+    options = state.options
+    if "sowing" in capabilities(state):
+        rule = ", empty capture" if options.get("empty_capture") else ""
+        return f"{state.game}({options['houses']},{options['seeds']}{rule})"
+    return f"{state.game}(" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")"
+
+
+def _load(target: str) -> Callable[..., Any]:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+__all__ = [
+    "GAMES",
+    "WIN_VALUE",
+    "Game",
+    "IllegalMove",
+    "capabilities",
+    "describe",
+    "evaluator",
+    "game",
+    "game_names",
+    "new_game",
+    "rollout",
+    "state_from_dict",
+]

@@ -131,3 +131,15 @@ def _events(
 def move_events(state: GameState, move: int) -> MoveEvents:
     """What `move` does in `state` (see `MoveEvents`)."""
     return trace_move(state, move).events
+
+
+def store_lead(state: GameState) -> float:
+    """The evaluator of Kalah and Sungka for the generic searches: the seeds the player to
+    move has in store more than the opponent (at the end, after the sweep), as the numba
+    minimax values its horizon.
+
+    >>> store_lead(GameState.new().play(2)), store_lead(GameState.new().play(0))
+    (1.0, 0.0)
+    """
+    scores = state.scores()
+    return float(scores[state.player] - scores[1 - state.player])
