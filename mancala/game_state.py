@@ -165,14 +165,6 @@ class IllegalMove(ValueError):
     """A move that the rules do not allow in this position; the message says why."""
 
 
-class Options(dict):
-    """A state's rule options (a dict). Calling it, as version 1 did when `options` was a
-    method, gives a plain copy, so that callers not yet moved to the property still work."""
-
-    def __call__(self) -> dict[str, Any]:
-        return dict(self)
-
-
 class GameState(NamedTuple):
     """An immutable, hashable position: the board, whose turn it is, and the rules."""
 
@@ -360,13 +352,13 @@ class GameState(NamedTuple):
         return self.variant
 
     @property
-    def options(self) -> Options:
+    def options(self) -> dict[str, Any]:
         """The rule options, JSON-safe, as `GameState.new` takes them.
 
         >>> GameState.new("sungka").options
         {'houses': 7, 'seeds': 7}
         """
-        opts = Options(houses=self.houses, seeds=self.seeds)
+        opts: dict[str, Any] = {"houses": self.houses, "seeds": self.seeds}
         if self.variant == "kalah":
             opts["empty_capture"] = self.empty_capture
         elif self.relay_limit != RELAY_LIMIT:

@@ -108,7 +108,7 @@ def the_set(
     """(a line saying what the set is, its positions): the shipped whole-game set for
     Kalah(6,4) when no `max_seeds` is given, else `positions` sampled and solved now."""
     shipped = load(WHOLE_GAME)[0]["options"] if WHOLE_GAME.is_file() else None
-    if max_seeds is None and shipped == start.options():
+    if max_seeds is None and shipped == start.options:
         head, solved = load(WHOLE_GAME)
         done = "" if len(solved) == head["positions"] else f" (of {head['positions']})"
         return f"the whole-game set: {len(solved)} positions{done}, `{head['command']}`", solved
@@ -151,7 +151,7 @@ def run(
             results[spec] = {"error": str(error)}
     return {
         "variant": "kalah",
-        "options": start.options(),
+        "options": start.options,
         "set": described,
         "positions": len(solved),
         "values": [p.best for p in solved],

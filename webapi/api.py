@@ -212,7 +212,7 @@ def players() -> Response:
 def variants() -> Response:
     return jsonify(
         variants=[
-            {"name": name, "options": GameState.new(name).options(), "defaults": DEFAULTS[name]}
+            {"name": name, "options": GameState.new(name).options, "defaults": DEFAULTS[name]}
             for name in VARIANTS
         ],
         limits=LIMITS,

@@ -86,7 +86,7 @@ def header(start: GameState, count: int, seed: int, command: str) -> dict[str, A
         "kind": "header",
         "format": FORMAT,
         "variant": start.variant,
-        "options": start.options(),
+        "options": start.options,
         "positions": count,
         "seed": seed,
         "pool": list(POOL),

@@ -153,7 +153,7 @@ class Network:
         ):
             raise ValueError(
                 f"network {self.name} was built for {_game(self.variant, **self.options)}, "
-                f"not {_game(state.variant, **state.options())}"
+                f"not {_game(state.variant, **state.options)}"
             )
 
     # ----- weights -------------------------------------------------------------------

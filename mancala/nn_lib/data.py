@@ -32,6 +32,7 @@ from mancala.recorder import GameLog, replay
 
 log = logging.getLogger(__name__)
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # boards (mover's view), gains, mask
+SOWN = ("kalah", "sungka")  # the games whose records these examples are made from
 
 
 class Teacher:
@@ -127,10 +128,11 @@ class Teacher:
 
 
 def record_positions(record: dict[str, Any]) -> Arrays | None:
-    """The training examples of one annotated record; None when it has no "values".
+    """The training examples of one annotated record; None when it has no "values" or is
+    of another game than Kalah and Sungka.
     ValueError when the values do not fit the game (wrong length, illegal moves)."""
     values = record.get("values")
-    if values is None:
+    if values is None or record.get("variant", "kalah") not in SOWN:
         return None
     states = replay(record)[:-1]
     if not isinstance(values, list) or len(values) != len(states):
