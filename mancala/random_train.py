@@ -38,6 +38,7 @@ from mancala.ai.registry import check_names
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.learn.runs import Run
+from mancala.nn_lib.base import NET_GAMES, weights_path
 from mancala.nn_lib.training import practice_arguments
 from mancala.nn_lib.zoo import ZOO
 
@@ -45,7 +46,7 @@ OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
 
 
 def make_pool(
-    specs: list[str], models: Path | None, seed: int, run: Run | None = None
+    specs: list[str], models: Path | None, seed: int, run: Run | None = None, game: str = "kalah"
 ) -> tuple[dict, dict]:
     """(networks by name, players by spec): zoo names become networks, the rest registry
     players. A network starts from the run's candidate when it has one, else from the
@@ -59,8 +60,8 @@ def make_pool(
     for i, spec in enumerate(specs):
         if spec in ZOO:
             sources = [run.candidate(spec)] if run is not None else []
-            sources += [models / f"{spec}.keras"] if models else []
-            net = _first_whole(spec, sources, seed + i)
+            sources += [weights_path(spec, game, models)] if models else []
+            net = _first_whole(spec, sources, seed + i, game)
             if run is not None:
                 net.path = run.candidate(spec)
             nets[spec] = net
@@ -70,8 +71,9 @@ def make_pool(
     return nets, players
 
 
-def _first_whole(spec: str, paths: list[Path], seed: int):
-    """Network `spec` with the weights of the first whole file of `paths`, else fresh."""
+def _first_whole(spec: str, paths: list[Path], seed: int, game: str):
+    """Network `spec` for `game` with the weights of the first whole file of `paths`,
+    else fresh."""
     from mancala.nn_lib.base import WeightsError
     from mancala.nn_lib.zoo import network
 
@@ -79,14 +81,14 @@ def _first_whole(spec: str, paths: list[Path], seed: int):
         if not path.is_file():
             continue
         try:
-            net = network(spec, path).load()
+            net = network(spec, path, game).load()
         except WeightsError as error:
             print(f"{spec}: not using {path}, it is damaged: {error}", flush=True)
             continue
         print(f"{spec}: weights from {path}")
         return net
     print(f"{spec}: fresh weights")
-    return network(spec, paths[-1] if paths else None).fresh(seed)
+    return network(spec, paths[-1] if paths else None, game).fresh(seed)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,6 +103,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--record-only", action="store_true", help="play and record; refit no network"
+    )
+    parser.add_argument(
+        "--variant",
+        choices=tuple(NET_GAMES),
+        default="kalah",
+        help="the game the networks learn: Kalah(6,4) or Sungka(7,7) (kalah)",
     )
     parser.add_argument("--run", help="the run's name in runs/, or a folder (default: the time)")
     parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
@@ -140,18 +148,26 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> int:
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
+    from mancala.game_state import GameState
     from mancala.nn_lib.base import MODELS_DIR
     from mancala.nn_lib.training import Explorer, LearningCurve, Practice, win_rate
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
     models = args.models or MODELS_DIR
-    nets, players = make_pool(specs, models, args.seed, run)
+    game_start = GameState.new(args.variant, **NET_GAMES[args.variant])
+    nets, players = make_pool(specs, models, args.seed, run, args.variant)
     if args.record_only:
         nets = {}
     beside = [] if args.out == run.games else args.out.parent.glob("*.jsonl")
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
     practice = Practice(
-        args.out, args.teacher, args.seed, recorded if nets else None, args.exact_nodes, args.keep
+        args.out,
+        args.teacher,
+        args.seed,
+        recorded if nets else None,
+        args.exact_nodes,
+        args.keep,
+        game_start,
     )
     if nets:
         run.log(
@@ -162,7 +178,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
     offset = curve.points[-1]["minutes"] if curve.points else 0.0
     rng = random.Random(args.seed)
     judges = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
-    solved = whole_game_set()
+    solved = whole_game_set() if args.variant == "kalah" else []
     batch = 0
     while args.batches is None or batch < args.batches:
         batch += 1
@@ -188,7 +204,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
         losses = {name: practice.refit(net, args.sample, args.epochs) for name, net in nets.items()}
         rates = {
             judge: {
-                name: win_rate(NetworkPlayer(net=net), opponent, args.eval)
+                name: win_rate(NetworkPlayer(net=net), opponent, args.eval, start=game_start)
                 for name, net in nets.items()
             }
             for judge, opponent in judges.items()
@@ -218,7 +234,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
         )
         if batch % args.gate_every == 0 or batch == args.batches:
             for net in nets.values():
-                run.log(gate_and_promote(run, net, models, args, batch, solved))
+                run.log(gate_and_promote(run, net, models, args, batch, solved, game_start))
     return 0
 
 
@@ -248,7 +264,13 @@ def peak_megabytes() -> float:
 
 
 def gate_and_promote(
-    run: Run, net, models: Path, args: argparse.Namespace, seed: int, solved: list = ()
+    run: Run,
+    net,
+    models: Path,
+    args: argparse.Namespace,
+    seed: int,
+    solved: list = (),
+    start=None,
 ) -> str:
     """Put the run's candidate `net` through the gate against the weights in `models`;
     promote it when it passes. A line saying what was decided. With `solved` positions,
@@ -259,10 +281,11 @@ def gate_and_promote(
     from mancala.nn_lib.base import WeightsError
     from mancala.nn_lib.zoo import network
 
-    target, keep = models / f"{net.name}.keras", models / "replaced"
+    target = weights_path(net.name, net.variant, models)
+    keep = models / "replaced" / net.variant
     if target.is_file():
         try:
-            incumbent = NetworkPlayer(net=network(net.name, target).load())
+            incumbent = NetworkPlayer(net=network(net.name, target, net.variant).load())
         except WeightsError as error:
             decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
         else:
@@ -291,8 +314,9 @@ def _screened(net, incumbent, solved: list) -> dict | None:
     return {"promoted": False, "reason": reason, "kept_share": [mine, theirs]}
 
 
-def _gated(net, incumbent, args: argparse.Namespace, seed: int) -> dict:
-    """The gate's decision on `net` against `incumbent` (mancala/learn/gate.py)."""
+def _gated(net, incumbent, args: argparse.Namespace, seed: int, start=None) -> dict:
+    """The gate's decision on `net` against `incumbent` (mancala/learn/gate.py), from
+    openings of `start` (Kalah(6,4) by default)."""
     from mancala.ai.network import NetworkPlayer
     from mancala.game_state import GameState
     from mancala.learn.gate import gate
@@ -301,7 +325,7 @@ def _gated(net, incumbent, args: argparse.Namespace, seed: int) -> dict:
         NetworkPlayer(net=net),
         incumbent,
         args.gate_opponents,
-        GameState.new(),
+        start or GameState.new(),
         openings=args.gate_openings,
         seed=seed,
     )

@@ -9,7 +9,7 @@ The examples are the games' positions with the teacher's value of every legal mo
 counted and left out. Files are streamed in chunks of --chunk positions, so they need not
 fit in memory (one chunk is kept between epochs). Corrupt lines are skipped and counted.
 The network starts from its weights file when there is one (unless --fresh) and is saved
-atomically to mancala/models/NAME.keras (or --models DIR).
+atomically to mancala/models/kalah/NAME.keras (or DIR/kalah/ with --models DIR).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.stopping import run_command
+from mancala.nn_lib.base import weights_path
 from mancala.nn_lib.zoo import ZOO, network
 
 
@@ -49,7 +50,7 @@ def _train(args: argparse.Namespace) -> int:
     for path in args.paths:
         if not path.is_file():
             raise ValueError(f"no such file: {path}")
-    net = network(args.name, args.models / f"{args.name}.keras" if args.models else None)
+    net = network(args.name, weights_path(args.name, "kalah", args.models) if args.models else None)
     net.objective = args.objective
     return train(net, args)
 

@@ -84,28 +84,21 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
     """Refused by the gate's games; or at once, with a solved set, for keeping the value
     in fewer of its positions than the shipped weights."""
     from mancala import random_train
-    from mancala.arena.solved_set import SolvedPosition, sample_paths
+    from mancala.arena.solved_set import load
 
-    start = GameState.new()
-    solved = []
-    if screened:  # a small set: values of minimax:4 stand in for exact ones here
-        searcher = make_player("minimax:4", seed=0)
-        for path in sample_paths(start, 30, seed=1):
-            state = start
-            for move in path:
-                state = state.play(move)
-            solved.append(SolvedPosition(tuple(path), state, searcher.evaluate(state)["moves"]))
+    solved = load()[1][:100] if screened else []  # the shipped whole-game set, or none
     monkeypatch.setattr(random_train, "whole_game_set", lambda: solved)
     models = tmp_path / "models"
     models.mkdir()
-    shipped = models / "nn1h128.keras"
+    shipped = models / "kalah" / "nn1h128.keras"
+    shipped.parent.mkdir()
     shipped.write_bytes(network("nn1h128").path.read_bytes())
     run = Run.open(str(tmp_path / "run"), resume=False)
     network("nn1h128", run.candidate("nn1h128")).fresh(seed=3).save()  # untrained weights
     assert _train(tmp_path, "--resume") == 0
     assert "gate nn1h128: kept the current weights" in capsys.readouterr().out
     assert shipped.read_bytes() == network("nn1h128").path.read_bytes()
-    assert sorted(p.name for p in models.iterdir()) == ["nn1h128.keras"]
+    assert sorted(p.name for p in shipped.parent.iterdir()) == ["nn1h128.keras"]
     (decision,) = _gates(tmp_path)
     assert decision["network"] == "nn1h128" and not decision["promoted"]
     if screened:
@@ -119,7 +112,7 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
 def test_random_train_promotes_where_there_is_nothing_to_replace(tmp_path, capsys, caplog):
     assert _train(tmp_path) == 0
     assert "gate nn1h128: promoted to" in capsys.readouterr().out
-    network("nn1h128", tmp_path / "models" / "nn1h128.keras").load()
+    network("nn1h128", tmp_path / "models" / "kalah" / "nn1h128.keras").load()
     (decision,) = _gates(tmp_path)
     assert decision["promoted"] and decision["kept"] is None
     assert (tmp_path / "run" / "curve.json").is_file()
@@ -143,7 +136,8 @@ def test_random_train_reports_a_damaged_weights_file_and_does_not_use_it(tmp_pat
     damaged and passed over (the network starts fresh), and the run goes on."""
     models = tmp_path / "models"
     models.mkdir()
-    (models / "nn1h128.keras").write_bytes(b"not a keras file")
+    (models / "kalah").mkdir()
+    (models / "kalah" / "nn1h128.keras").write_bytes(b"not a keras file")
     run = Run.open(str(tmp_path / "run"), resume=False)
     run.candidate("nn1h128").parent.mkdir(parents=True, exist_ok=True)
     run.candidate("nn1h128").write_bytes(b"\x00" * 100)
@@ -154,4 +148,4 @@ def test_random_train_reports_a_damaged_weights_file_and_does_not_use_it(tmp_pat
     network("nn1h128", run.candidate("nn1h128")).load()  # refit and saved whole
     (decision,) = _gates(tmp_path)
     assert decision["promoted"] and "damaged" in decision["reason"]
-    assert (models / "replaced").is_dir()  # the damaged file is kept, not deleted
+    assert list((models / "replaced" / "kalah").iterdir())  # the damaged file is kept

@@ -194,7 +194,7 @@ def test_train_py_reports_skipped_lines_and_saves(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0, out
     assert "2 corrupt or invalid line(s) skipped" in out
-    network("nns1h128", tmp_path / "nns1h128.keras").load()
+    network("nns1h128", tmp_path / "kalah" / "nns1h128.keras").load()
     assert train.main(["nn9", str(path)]) == 2
     assert "unknown network 'nn9'" in capsys.readouterr().err
 
@@ -245,7 +245,7 @@ def test_random_train_survives_ctrl_c(tmp_path):
     games = list(log)
     assert games and log.skipped == 0
     assert all(len(g["values"]) == len(g["moves"]) for g in games)
-    assert not models.exists() or not [p for p in models.iterdir() if p.name.startswith(".")]
+    assert not models.exists() or not [p for p in models.rglob(".*")]
     assert not [p for p in candidate.parent.iterdir() if p.name.startswith(".")]
     network("nn1h128", candidate).load()
 

@@ -1,8 +1,10 @@
 """The network players of the zoo (`nn1h128`, `cnns1h128`...): the argmax of a trained
 network's move values over the legal moves, decided in numpy, many positions at once.
 
-The weights come from mancala/models/NAME.keras; a missing or damaged file raises
-WeightsError (a ValueError) naming the file and the command that makes it.
+A name plays every game it has weights for: mancala/models/GAME/NAME.keras, each loaded
+when the player is made. No weights for any game, or a damaged file, raises WeightsError
+(a ValueError) naming the file and the command that makes it; a game it has no weights
+for is refused before a move (ValueError).
 `temperature` > 0 samples moves instead (exploration): softmax of values / temperature.
 """
 
@@ -17,6 +19,7 @@ from mancala.ai.base import Player, require_moves
 from mancala.game_state import GameState
 from mancala.nn_lib.base import masked_argmax, soft_choice
 from mancala.nn_lib.zoo import network as zoo_network
+from mancala.nn_lib.zoo import trained_games
 
 
 class NetworkPlayer(Player):
@@ -33,7 +36,13 @@ class NetworkPlayer(Player):
         super().__init__(seed)
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {temperature!r}")
-        self.net = net if net is not None else zoo_network(network, path).load()
+        if net is None:
+            games = [g["variant"] for g in trained_games(network)] if path is None else []
+            nets = [zoo_network(network, path, game).load() for game in games or ["kalah"]]
+        else:
+            nets = [net]
+        self.nets = {n.variant: n for n in nets}
+        self.net = nets[0]  # the network of its first game (Kalah where it has one)
         self.name = self.net.name
         self.temperature = temperature
         self.np_rng = np.random.default_rng(seed)
@@ -43,7 +52,7 @@ class NetworkPlayer(Player):
             return []
         for state in states:
             require_moves(state)
-        values, legal = self.net.move_values(states)
+        values, legal = self.net_for(states[0]).move_values(states)
         if self.temperature > 0:
             p = soft_choice(values, legal, self.temperature)
             return [int(self.np_rng.choice(len(row), p=row)) for row in p]
@@ -52,9 +61,15 @@ class NetworkPlayer(Player):
     def choose_move(self, state: GameState) -> int:
         return self.choose_moves([state])[0]
 
+    def net_for(self, state: GameState):
+        """The network of `state`'s game; ValueError when it has no weights for it."""
+        net = self.nets.get(state.game, self.net)
+        net.check_state(state)
+        return net
+
     def evaluate(self, state: GameState) -> dict:
         """{"value", "moves": {move: seeds gained}} as the network sees them."""
         require_moves(state)
-        values, legal = self.net.move_values([state])
+        values, legal = self.net_for(state).move_values([state])
         moves = {int(m): float(values[0, m]) for m in np.flatnonzero(legal[0])}
         return {"value": max(moves.values()), "moves": moves}

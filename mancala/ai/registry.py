@@ -28,7 +28,8 @@ from mancala.ai.base import Player
 from mancala.ai.limits import REGISTRY_LIMITS, Limits, Param, parse_param
 from mancala.game_state import DEFAULTS, GameState
 from mancala.games import capabilities, describe, game
-from mancala.nn_lib.zoo import ZOO, network
+from mancala.nn_lib.base import NET_GAMES
+from mancala.nn_lib.zoo import ZOO
 
 
 @dataclass(frozen=True)
@@ -41,12 +42,13 @@ class Entry:
     summary: str = ""  # the player in words; "{param}" stands for its parameter in words
     params: tuple[Param, ...] = ()  # the parameters a name may carry, with their bounds
     requires: tuple[str, ...] = ()  # importable modules it needs (optional extras)
-    available: str | None = None  # "module:attr" of a () -> bool check (e.g. weights exist)
+    available: str | None = None  # "module:attr" of a (**kwargs) -> bool check (weights exist)
     interactive: bool = False  # needs a person (left out of tournaments)
     quick: str | None = None  # the spec a default tournament uses, if the default is slow
     variants: tuple[str, ...] | None = None  # the games it can play by name (None: any)
     needs: frozenset[str] = frozenset()  # capabilities a game must offer (mancala.games)
     games: tuple[dict[str, Any], ...] = ()  # built for these games only (variant + options)
+    trained: str | None = None  # "module:attr" of a (**kwargs) -> games, in place of `games`
     words: dict[str, str] = field(default_factory=dict)  # {param} per kind: "{:,} playouts"
     describer: str | None = None  # "module:attr" of a (**kwargs) -> str, used for {param}
 
@@ -80,7 +82,7 @@ def is_available(name: str) -> bool:
     entry = _REGISTRY[name]
     if missing_packages(name):
         return False
-    return entry.available is None or bool(_load(entry.available)())
+    return entry.available is None or bool(_load(entry.available)(**entry.kwargs))
 
 
 def available_players(include_interactive: bool = True) -> list[str]:
@@ -108,7 +110,16 @@ def _plays_variant(entry: Entry, variant: str) -> bool:
         return False
     if not entry.needs <= game(variant).capabilities:
         return False
-    return not entry.games or any(g.get("variant") == variant for g in entry.games)
+    built = _built_for(entry)
+    return not built or any(g.get("variant") == variant for g in built)
+
+
+def _built_for(entry: Entry) -> tuple[dict[str, Any], ...]:
+    """The rules `entry`'s player was built for (a network: those it has weights for);
+    () when it plays any rules of its games."""
+    if entry.trained:
+        return tuple(_load(entry.trained)(**entry.kwargs))
+    return entry.games
 
 
 def describe_players() -> dict[str, str]:
@@ -170,9 +181,10 @@ def can_play(spec: str, state: GameState) -> bool:
     if not _plays_variant(entry, state.game) or not entry.needs <= capabilities(state):
         return False
     rules = {"variant": state.game, **state.options}
-    return not entry.games or any(
+    built_for = _built_for(entry)
+    return not built_for or any(
         all(rules.get(key, getattr(state, key, None)) == value for key, value in built.items())
-        for built in entry.games
+        for built in built_for
     )
 
 
@@ -315,9 +327,9 @@ for _net in ZOO:
             "mancala.ai.network:NetworkPlayer",
             kwargs={"network": _net},
             summary="{param}",
-            available=f"mancala.nn_lib.zoo:has_{_net}",
-            variants=("kalah",),
-            games=({"variant": network(_net).variant, **network(_net).options},),
+            available="mancala.nn_lib.zoo:has_weights",
+            variants=tuple(NET_GAMES),
+            trained="mancala.nn_lib.zoo:trained_games",
             describer="mancala.nn_lib.zoo:describe_network",
         ),
     )

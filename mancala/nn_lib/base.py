@@ -27,6 +27,17 @@ from mancala.nn_lib.meta import UNKNOWN, write_meta
 from mancala.nn_lib.numpy_forward import NumpyForward
 
 MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
+NET_GAMES: dict[str, dict[str, Any]] = {  # the rules the zoo's networks are trained for, by game
+    "kalah": {"houses": 6, "seeds": 4, "empty_capture": False},
+    "sungka": {"houses": 7, "seeds": 7},
+}
+
+
+def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> Path:
+    """Where the weights of network `name` for `game` live: models/<game>/<name>.keras."""
+    return Path(models) / game / f"{name}.keras"
+
+
 TARGET_SCALE = 8.0  # the model's outputs are seeds gained / TARGET_SCALE
 POLICY_TEMPERATURE = 2.0  # seeds: a move two seeds worse than the best gets 1/e its weight
 
@@ -102,22 +113,23 @@ def soft_choice(gains: np.ndarray, mask: np.ndarray, temperature: float) -> np.n
 class Network:
     """One network of the zoo: what it sees (`encode`), its shape (`hidden`), its weights.
 
-    `load()` reads `path` (mancala/models/NAME.keras by default) and raises WeightsError
+    `load()` reads `path` (mancala/models/GAME/NAME.keras by default) and raises WeightsError
     naming the file and the command that makes it; `fresh()` starts untrained weights.
     """
 
     name: ClassVar[str] = ""
     hidden: ClassVar[tuple[int, ...]] = (128,)
     encode: ClassVar[Callable[[np.ndarray], np.ndarray]] = staticmethod(encoders.pits)
-    variant: ClassVar[str] = "kalah"
-    options: ClassVar[dict[str, Any]] = {"houses": 6, "seeds": 4, "empty_capture": False}
     filters: ClassVar[int] = 0  # convolution filters before the dense layers (0: none)
     width: ClassVar[int] = 0  # the width of each filter
 
     objective: str = "policy"  # "policy": the teacher's soft choice; "values": its values
 
-    def __init__(self, path: str | os.PathLike | None = None) -> None:
-        self.path = Path(path) if path is not None else MODELS_DIR / f"{self.name}.keras"
+    def __init__(self, path: str | os.PathLike | None = None, game: str = "kalah") -> None:
+        if game not in NET_GAMES:
+            raise ValueError(f"the networks play {', '.join(NET_GAMES)}, not {game!r}")
+        self.variant, self.options = game, dict(NET_GAMES[game])
+        self.path = Path(path) if path is not None else weights_path(self.name, game)
         self.model: Any = None
         self.forward: NumpyForward | None = None
 

@@ -47,11 +47,15 @@ class Explorer(Player):
         return self.choose_moves([state])[0]
 
 
-def openings(count: int, rng: random.Random, most: int = 8) -> tuple[list, list]:
-    """`count` Kalah(6,4) starts after 0..`most` random plies: (states, opening moves)."""
+def openings(
+    count: int, rng: random.Random, most: int = 8, start: GameState | None = None
+) -> tuple[list, list]:
+    """`count` starts after 0..`most` random plies from `start` (Kalah(6,4) by default):
+    (states, opening moves)."""
+    start = start or GameState.new()
     starts, moves = [], []
     for _ in range(count):
-        state, opening = random_opening(GameState.new(), rng.randint(0, most), rng)
+        state, opening = random_opening(start, rng.randint(0, most), rng)
         starts.append(state)
         moves.append(opening)
     return starts, moves
@@ -72,8 +76,10 @@ class Practice:
         read: Sequence[Path] | None = None,
         exact_nodes: int = 0,
         keep: int = KEEP,
+        start: GameState | None = None,
     ) -> None:
         self.out = Path(out)
+        self.start = start or GameState.new()
         self.sources = [*(read or []), self.out]
         self.teacher = Teacher(teacher_depth, exact_nodes)
         self.rng = random.Random(seed)
@@ -88,7 +94,7 @@ class Practice:
     def play(self, one: Player, two: Player, games: int) -> list[dict[str, Any]]:
         """`games` games of `one` (seat 0) against `two` from random openings; each is
         annotated and appended to `out` the moment it ends."""
-        starts, moves = openings(games, self.rng)
+        starts, moves = openings(games, self.rng, start=self.start)
 
         def keep(record: dict[str, Any]) -> None:
             self.teacher.annotate(record)
@@ -112,9 +118,12 @@ class Practice:
         return describe_data(self.sources, self.store.games, len(self.store))
 
 
-def win_rate(player: Player, opponent: Player, games: int, seed: int = 1) -> float:
-    """% of `games` openings won by `player`, each opening played in both seats."""
-    starts, moves = openings(games, random.Random(seed), most=4)
+def win_rate(
+    player: Player, opponent: Player, games: int, seed: int = 1, start: GameState | None = None
+) -> float:
+    """% of `games` openings (from `start`, Kalah(6,4) by default) won by `player`, each
+    opening played in both seats."""
+    starts, moves = openings(games, random.Random(seed), most=4, start=start)
     won = 0
     for seat in (0, 1):
         seated = [player, opponent] if seat == 0 else [opponent, player]

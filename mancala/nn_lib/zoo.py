@@ -19,7 +19,7 @@ import os
 from typing import Any
 
 from mancala.nn_lib import encoders
-from mancala.nn_lib.base import Network
+from mancala.nn_lib.base import NET_GAMES, Network, weights_path
 from mancala.nn_lib.meta import describe_training, read_meta
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
@@ -99,11 +99,12 @@ ZOO: dict[str, type[Network]] = {
 }
 
 
-def network(name: str, path: str | os.PathLike | None = None) -> Network:
-    """The zoo network `name` (weights not loaded yet); ValueError for an unknown name."""
+def network(name: str, path: str | os.PathLike | None = None, game: str = "kalah") -> Network:
+    """The zoo network `name` for `game` (weights not loaded yet); ValueError for an
+    unknown name or game."""
     if name not in ZOO:
         raise ValueError(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}")
-    return ZOO[name](path)
+    return ZOO[name](path, game)
 
 
 def architecture(name: str) -> str:
@@ -126,19 +127,20 @@ def architecture(name: str) -> str:
 def describe_network(network: str, path: str | os.PathLike | None = None) -> str:
     """'Network NAME: ARCHITECTURE; learnt the choices of TEACHER from DATA (DATE)', the
     training read from the metadata beside the weights (`mancala.nn_lib.meta`)."""
-    weights = ZOO[network](path).path if network in ZOO else None
+    weights = ZOO[network](path).path if network in ZOO else None  # its Kalah weights
     training = describe_training(read_meta(weights) if weights else None)
     return f"Network {network}: {architecture(network)}; {training}"
 
 
-def has_weights(name: str) -> bool:
-    """True when the weights file of the zoo network `name` exists."""
-    return network(name).path.is_file()
+def trained_games(network: str) -> list[dict[str, Any]]:
+    """The rules (variant and options) of each game the zoo network has weights for."""
+    return [
+        {"variant": game, **options}
+        for game, options in NET_GAMES.items()
+        if weights_path(network, game).is_file()
+    ]
 
 
-def _has(name: str):
-    return lambda: has_weights(name)
-
-
-for _name in ZOO:  # has_nn1h128() ...: the registry's availability checks
-    globals()[f"has_{_name}"] = _has(_name)
+def has_weights(network: str) -> bool:
+    """True when the zoo network has weights for some game."""
+    return bool(trained_games(network))
