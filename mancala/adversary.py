@@ -23,7 +23,7 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 
 from mancala.core.cli import command_parser
 from mancala.core.stopping import run_command
-from mancala.nn_lib.training import practice_arguments
+from mancala.nn_lib.training import TEACHER_DEPTH, practice_arguments
 from mancala.nn_lib.zoo import ZOO
 from mancala.random_train import make_pool
 from mancala.recorder import TRAINING_DIR
@@ -49,7 +49,8 @@ def _run(args: argparse.Namespace, began: float) -> int:
         raise ValueError("name two different networks")
     nets, players = make_pool([args.a, args.b], args.models, args.seed)
     recorded = sorted(args.out.parent.glob("*.jsonl"))
-    practice = Practice(args.out, args.teacher, args.seed, recorded, args.exact_nodes)
+    depth = args.teacher or TEACHER_DEPTH["kalah"]
+    practice = Practice(args.out, depth, args.seed, recorded, args.exact_nodes)
     print(f"{practice.store.games} annotated game(s) ({len(practice.store)} positions) read")
     a = Explorer(players[args.a], args.explore, args.seed)
     b = Explorer(players[args.b], args.explore, args.seed + 1)

@@ -39,7 +39,7 @@ from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.learn.runs import Run
 from mancala.nn_lib.base import NET_GAMES, weights_path
-from mancala.nn_lib.training import practice_arguments
+from mancala.nn_lib.training import TEACHER_DEPTH, practice_arguments
 from mancala.nn_lib.zoo import ZOO
 
 OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
@@ -162,7 +162,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
     practice = Practice(
         args.out,
-        args.teacher,
+        args.teacher or TEACHER_DEPTH[args.variant],
         args.seed,
         recorded if nets else None,
         args.exact_nodes,

@@ -39,7 +39,7 @@ class Teacher:
     """Annotates records with the value of every legal move for the mover: the solver's
     exact values where it proves them within `exact_nodes` nodes (Kalah only; the first
     use builds or loads the endgame database), alpha-beta to `depth` plies (numba)
-    elsewhere.
+    elsewhere. `game` names the game of the records it values.
 
     A game is valued from its last position back to its first (`chain`): each proof
     starts from the value of the move played next, the solver's table carries what the
@@ -52,12 +52,15 @@ class Teacher:
     KNOWN = 100_000  # positions whose values are kept
     TABLE_BYTES = TT_ENTRY_BYTES << 16  # alpha-beta's table: small enough to stay in cache
 
-    def __init__(self, depth: int = 8, exact_nodes: int = 0, chain: bool = True) -> None:
+    def __init__(
+        self, depth: int = 8, exact_nodes: int = 0, chain: bool = True, game: str = "kalah"
+    ) -> None:
         from mancala.ai.limits import REGISTRY_LIMITS, Limits
         from mancala.ai.minimax import Minimax
 
         if exact_nodes < 0:
             raise ValueError(f"exact_nodes must be at least 0, not {exact_nodes}")
+        exact_nodes = exact_nodes if game == "kalah" else 0  # the solver plays Kalah only
         self.depth, self.exact_nodes, self.chain = depth, exact_nodes, chain
         self.name = f"minimax:{depth}" + (f"+solver:n={exact_nodes}" if exact_nodes else "")
         limits = Limits(memory=self.TABLE_BYTES) if chain else REGISTRY_LIMITS

@@ -81,7 +81,7 @@ class Practice:
         self.out = Path(out)
         self.start = start or GameState.new()
         self.sources = [*(read or []), self.out]
-        self.teacher = Teacher(teacher_depth, exact_nodes)
+        self.teacher = Teacher(teacher_depth, exact_nodes, game=self.start.game)
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.store = PositionStore(keep, seed)
@@ -211,7 +211,7 @@ def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray
 
 
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
-TEACHER_DEPTH = 10  # the default teacher: alpha-beta this deep where the solver gives up
+TEACHER_DEPTH = {"kalah": 10, "sungka": 8}  # alpha-beta's depth where the solver gives up
 EXACT_NODES = 20_000  # and the solver's proofs within this many nodes
 
 
@@ -224,8 +224,8 @@ def practice_arguments(parser: Any, out: Path | None, games: int, least_games: i
     parser.add_argument(
         "--teacher",
         type=int_in(1, MAX_TEACHER_DEPTH),
-        default=TEACHER_DEPTH,
-        help=f"teacher search depth ({TEACHER_DEPTH}; 1..{MAX_TEACHER_DEPTH})",
+        help="teacher search depth (Kalah 10, Sungka 8, where Sungka's relay sowing makes "
+        f"each ply dearer; 1..{MAX_TEACHER_DEPTH})",
     )
     parser.add_argument(
         "--exact-nodes",
