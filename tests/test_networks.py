@@ -284,3 +284,29 @@ def test_scripts_refuse_bad_arguments(capsys):
         random_train.main(["luck", "--explore", "2"])
     assert stop.value.code == 2
     assert "argument --explore: must be 0.0..1.0, not 2" in capsys.readouterr().err
+
+
+def test_networks_are_per_game_and_refuse_another_game(tmp_path):
+    """Weights live in models/<game>/<name>.keras; a network built for Sungka plays Sungka
+    and refuses Kalah before a move, and the registry offers a name only where it has
+    weights."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.ai.registry import can_play
+    from mancala.nn_lib.base import weights_path
+    from mancala.nn_lib.zoo import trained_games
+
+    assert weights_path("nnx2h256", "sungka").parts[-2:] == ("sungka", "nnx2h256.keras")
+    assert {"variant": "kalah", "houses": 6, "seeds": 4, "empty_capture": False} in (
+        trained_games("nnx2h256")
+    )
+    assert can_play("nnx2h256", GameState.new()) and not can_play(
+        "nnx2h256", GameState.new(houses=5)
+    )
+    sungka = network("nn1h128", tmp_path / "sungka" / "nn1h128.keras", "sungka").fresh(seed=1)
+    player = NetworkPlayer(net=sungka)
+    state = GameState.new("sungka")
+    assert player.choose_move(state) in state.legal_moves()
+    with pytest.raises(ValueError, match="built for sungka"):
+        player.choose_move(GameState.new())
+    with pytest.raises(ValueError, match="networks play kalah, sungka"):
+        network("nn1h128", game="tak")
