@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from mancala.ai.base import Player
+from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -202,21 +203,25 @@ class Workers:
         self.ray = ray
         env = dict(WORKER_ENV, **{k: os.environ[k] for k in PASSED_ON if k in os.environ})
         local_cpus = os.cpu_count() or 1
-        ray.init(
-            address=self.address,
-            num_cpus=None if self.address else (local_cpus if count == "auto" else count),
-            include_dashboard=False,
-            logging_level=logging.WARNING,
-            log_to_driver=False,
-            runtime_env={"env_vars": env},
-        )
-        cpus = int(ray.cluster_resources().get("CPU", 1))
-        self.count = cpus if count == "auto" else int(count)
-        if self.count > cpus:
+        try:
+            with signals_held():  # then our handlers again: Ray's would exit on SIGTERM at once
+                ray.init(
+                    address=self.address,
+                    num_cpus=None if self.address else (local_cpus if count == "auto" else count),
+                    include_dashboard=False,
+                    logging_level=logging.WARNING,
+                    log_to_driver=False,
+                    runtime_env={"env_vars": env},
+                )
+            cpus = int(ray.cluster_resources().get("CPU", 1))
+            self.count = cpus if count == "auto" else int(count)
+            if self.count > cpus:
+                raise ValueError(f"{self.count} workers need as many CPUs; the cluster has {cpus}")
+            self.actor_class = ray.remote(num_cpus=1)(GameWorker)
+            self.actors = [self._new_actor() for _ in range(self.count)]
+        except BaseException:
             ray.shutdown()
-            raise ValueError(f"{self.count} workers need as many CPUs; the cluster has {cpus}")
-        self.actor_class = ray.remote(num_cpus=1)(GameWorker)
-        self.actors = [self._new_actor() for _ in range(self.count)]
+            raise
 
     def _new_actor(self) -> Any:
         return self.actor_class.options(scheduling_strategy="SPREAD").remote()
@@ -270,14 +275,14 @@ class Workers:
                     del running[stream]
                     idle.append(actor)
                     continue
-                except ray.exceptions.RayActorError:  # the worker died: play its games again
+                except ray.exceptions.RayActorError as death:  # play its games again
                     del running[stream]
                     for i in unfinished:
                         tries[i] += 1
                         if tries[i] >= MAX_TRIES:
                             raise RuntimeError(
                                 f"game {i} was cut short by its worker's death {MAX_TRIES} times"
-                            ) from None
+                            ) from death
                     queue.extendleft(reversed(unfinished))
                     self.actors[actor] = self._new_actor()
                     idle.append(actor)
