@@ -192,6 +192,7 @@ class Workers:
         self.local = GameWorker() if count == 1 and address is None else None
         self.count = 1
         self.actors: list[Any] = []
+        self.replayed = 0  # games played again after their worker died
         if self.local is None:
             self._start_ray(count)
 
@@ -284,6 +285,7 @@ class Workers:
                                 f"game {i} was cut short by its worker's death {MAX_TRIES} times"
                             ) from death
                     queue.extendleft(reversed(unfinished))
+                    self.replayed += len(unfinished)
                     self.actors[actor] = self._new_actor()
                     idle.append(actor)
                     continue
