@@ -10,9 +10,10 @@ where it was played.
 With one worker and no address the games are played here, one after another, and Ray is
 never imported. Otherwise Ray actors play them, on a local Ray started for the purpose or on
 the cluster at `address`: the seats (network weights included) go once through Ray's object
-store, the jobs go out in chunks, and each game comes back the moment it ends (a streaming
-generator). A worker that dies costs only its unfinished games: they are played again on a
-new worker. The caller, in the parent process, is the one writer of records.
+store, the jobs go out in chunks, and the games come back as they end (a streaming
+generator; quick games a few together, every `SEND_EVERY` seconds). A worker that dies
+costs only the games it had not sent back: they are played again on a new worker. The
+caller, in the parent process, is the one writer of records.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[2]
 WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "TF_CPP_MIN_LOG_LEVEL": "2", "PYTHONPATH": str(ROOT)}
 PASSED_ON = ("MANCALA_CACHE_DIR", "NUMBA_CACHE_DIR", "KERAS_HOME")  # when set here
 MAX_CHUNK = 32  # games a worker is sent at once (fewer towards the end of a call)
+SEND_EVERY = 0.05  # seconds: a worker sends its quick games on together, not one by one
 KEPT_NETWORKS = 32  # weights a worker keeps (a learning run sends new ones every batch)
 MAX_TRIES = 3  # a game whose worker died this many times is an error, not bad luck
 
@@ -123,10 +125,22 @@ class GameWorker:
 
     def play(
         self, seats: Sequence[Seat], jobs: Sequence[tuple[int, GameJob]], teaching: Teaching | None
-    ) -> Iterator[Finished]:
-        """Each (index, job) played in turn, yielded as it ends."""
+    ) -> Iterator[list[Finished]]:
+        """Each (index, job) played in turn; the finished games are sent on at least every
+        `SEND_EVERY` seconds (at once when a game takes longer), and at the end."""
+        done: list[Finished] = []
+        sent = time.perf_counter()
         for index, job in jobs:
-            yield self.play_one(seats, index, job, teaching)
+            done.append(self.play_one(seats, index, job, teaching))
+            if time.perf_counter() - sent >= SEND_EVERY:
+                yield done
+                done, sent = [], time.perf_counter()
+        if done:
+            yield done
+
+    def cpu_seconds(self) -> float:
+        """The CPU time of this worker's process so far."""
+        return time.process_time()
 
     def play_one(
         self, seats: Sequence[Seat], index: int, job: GameJob, teaching: Teaching | None
@@ -239,6 +253,13 @@ class Workers:
             self.actors = []
             self.ray.shutdown()
 
+    def cpu_seconds(self) -> float:
+        """The CPU time used so far by this process and the workers."""
+        if self.local is not None:
+            return time.process_time()
+        spent = self.ray.get([actor.cpu_seconds.remote() for actor in self.actors])
+        return time.process_time() + sum(spent)
+
     def play(
         self, seats: Sequence[Seat], jobs: Sequence[GameJob], teaching: Teaching | None = None
     ) -> Iterator[Finished]:
@@ -289,8 +310,9 @@ class Workers:
                     self.actors[actor] = self._new_actor()
                     idle.append(actor)
                     continue
-                unfinished.remove(finished.index)
-                yield finished
+                for game in finished:
+                    unfinished.remove(game.index)
+                    yield game
         finally:
             for actor, _ in running.values():  # stopped early: busy workers start afresh
                 ray.kill(self.actors[actor])
