@@ -83,6 +83,21 @@ def opening_value(judge: Minimax, state: GameState) -> float:
     return value if state.player == 0 else -value
 
 
+class _Timed:
+    """A player seen through a stopwatch: adds its thinking time and moves to `clock`
+    (bench.py's; the tournament's games are timed by mancala.arena.parallel)."""
+
+    def __init__(self, player: Any, clock: dict[str, list[float]]) -> None:
+        self.player, self.clock, self.name = player, clock, player.name
+
+    def choose_moves(self, states: list[GameState]) -> list[int]:
+        began = time.perf_counter()
+        moves = self.player.choose_moves(states)
+        self.clock[self.name][0] += time.perf_counter() - began
+        self.clock[self.name][1] += len(states)
+        return moves
+
+
 def run_tournament(
     specs: list[str],
     games: int,

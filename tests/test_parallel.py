@@ -48,26 +48,26 @@ def same(record: dict) -> dict:
 def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game():
     import ray
 
-    seats, jobs = seats_and_jobs(24)
+    seats, jobs = seats_and_jobs(48)
     assert seats[0].layers is not None and seats[2].layers is None
-    here = {d.index: d for d in Workers(1).play(seats, jobs, (2, 0))}
-    assert sorted(here) == list(range(24))
+    here = {d.index: d for d in Workers(1).play(seats, jobs, (3, 0))}
+    assert sorted(here) == list(range(48))
     assert all(len(d.record["values"]) == len(d.record["moves"]) for d in here.values())
     assert {tuple(here[k].record["players"]) for k in here} >= {("nn1h128", "greedy")}
     with Workers(2) as pool:
-        there = {d.index: d for d in pool.play(seats, jobs, (2, 0))}
+        there = {d.index: d for d in pool.play(seats, jobs, (3, 0))}
         assert {k: same(d.record) for k, d in there.items()} == {
             k: same(d.record) for k, d in here.items()
         }
-        assert all(d.record["teacher"] == "minimax:2" for d in there.values())
+        assert all(d.record["teacher"] == "minimax:3" for d in there.values())
         first = pool.actors[0]
         seen: list[int] = []
-        for done in pool.play(seats, jobs, (2, 0)):
+        for done in pool.play(seats, jobs, (3, 0)):
             if not seen:
                 ray.kill(first)  # in the middle of its games
             seen.append(done.index)
             assert same(done.record) == same(here[done.index].record)
-        assert sorted(seen) == list(range(24))  # each game once: none lost, none twice
+        assert sorted(seen) == list(range(48))  # each game once: none lost, none twice
         assert pool.actors[0] is not first and pool.replayed  # replaced; its games replayed
         assert len(list(pool.play(seats, jobs[:4]))) == 4
     assert not ray.is_initialized()
