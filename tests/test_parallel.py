@@ -136,7 +136,7 @@ def test_one_worker_plays_here_without_importing_ray(tmp_path):
     assert done.stdout.strip().endswith("False")
 
 
-def test_bad_worker_counts_are_refused(capsys):
+def test_bad_worker_counts_and_addresses_are_refused(capsys):
     for bad in ("0", "two"):
         with pytest.raises(SystemExit) as stop:
             tournament(["1", "luck", "greedy", "--workers", bad])
@@ -144,3 +144,5 @@ def test_bad_worker_counts_are_refused(capsys):
         assert f'--workers: must be a whole number >= 1 or "auto", not {bad!r}' in (
             capsys.readouterr().err
         )
+    assert tournament(["1", "luck", "greedy", "--address", "127.0.0.1:1", "--workers", "2"]) == 2
+    assert "tournament: nothing answers at 127.0.0.1:1" in capsys.readouterr().err

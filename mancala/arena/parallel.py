@@ -22,6 +22,7 @@ import argparse
 import hashlib
 import os
 import random
+import socket
 import time
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -218,6 +219,8 @@ class Workers:
         self.ray = ray
         env = dict(WORKER_ENV, **{k: os.environ[k] for k in PASSED_ON if k in os.environ})
         local_cpus = os.cpu_count() or 1
+        if self.address:
+            check_answers(self.address)
         try:
             with signals_held():  # then our handlers again: Ray's would exit on SIGTERM at once
                 ray.init(
@@ -234,6 +237,13 @@ class Workers:
                 raise ValueError(f"{self.count} workers need as many CPUs; the cluster has {cpus}")
             self.actor_class = ray.remote(num_cpus=1)(GameWorker)
             self.actors = [self._new_actor() for _ in range(self.count)]
+        except ConnectionError as error:  # e.g. the cluster wants a token this one lacks
+            ray.shutdown()
+            raise ValueError(
+                f"cannot join the Ray cluster at {self.address}: {error}; a cluster started "
+                "with token authentication needs RAY_AUTH_MODE=token here and its token in "
+                "~/.ray/auth_token (docs/ray.md)"
+            ) from None
         except BaseException:
             ray.shutdown()
             raise
@@ -317,6 +327,21 @@ class Workers:
             for actor, _ in running.values():  # stopped early: busy workers start afresh
                 ray.kill(self.actors[actor])
                 self.actors[actor] = self._new_actor()
+
+
+def check_answers(address: str, seconds: float = 5.0) -> None:
+    """ValueError unless something answers at `address` (HOST:PORT; other forms, such as
+    "auto", are left to Ray), so that a wrong address fails at once, not after minutes."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in address:
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=seconds).close()
+    except OSError as error:
+        raise ValueError(
+            f"nothing answers at {address} ({error}); start the cluster's head there with "
+            "`ray start --head` and give the address it prints"
+        ) from None
 
 
 def workers_count(text: str) -> int | str:
