@@ -127,8 +127,9 @@ class GameWorker:
     def play(
         self, seats: Sequence[Seat], jobs: Sequence[tuple[int, GameJob]], teaching: Teaching | None
     ) -> Iterator[list[Finished]]:
-        """Each (index, job) played in turn; the finished games are sent on at least every
-        `SEND_EVERY` seconds (at once when a game takes longer), and at the end."""
+        """Each (index, job) played in turn; the finished games are sent on together once
+        `SEND_EVERY` seconds have passed since the last sending (a slow game alone), and
+        at the end."""
         done: list[Finished] = []
         sent = time.perf_counter()
         for index, job in jobs:
