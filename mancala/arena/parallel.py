@@ -276,15 +276,23 @@ class Workers:
     ) -> Iterator[Finished]:
         """Play `jobs` (annotated by a teacher of `teaching` = (depth, exact_nodes) when
         given); each game once, yielded as it ends (in job order with one local worker)."""
+        for batch in self.play_batches(seats, jobs, teaching):
+            yield from batch
+
+    def play_batches(
+        self, seats: Sequence[Seat], jobs: Sequence[GameJob], teaching: Teaching | None = None
+    ) -> Iterator[list[Finished]]:
+        """`play`, the games that have come back together in one list (so that a writer
+        can append them at once)."""
         if self.local is not None:
             for index, job in enumerate(jobs):
-                yield self.local.play_one(seats, index, job, teaching)
+                yield [self.local.play_one(seats, index, job, teaching)]
             return
         yield from self._play_on_ray(seats, jobs, teaching)
 
     def _play_on_ray(
         self, seats: Sequence[Seat], jobs: Sequence[GameJob], teaching: Teaching | None
-    ) -> Iterator[Finished]:
+    ) -> Iterator[list[Finished]]:
         ray = self.ray
         seats_ref = ray.put(list(seats))
         queue = deque(range(len(jobs)))
@@ -300,30 +308,36 @@ class Workers:
                     pairs = [(i, jobs[i]) for i in chunk]
                     stream = self.actors[actor].play.remote(seats_ref, pairs, teaching)
                     running[stream] = (actor, chunk)
-                [stream], _ = ray.wait(list(running), num_returns=1)
-                actor, unfinished = running[stream]
-                try:
-                    finished = ray.get(next(stream))
-                except StopIteration:
-                    del running[stream]
-                    idle.append(actor)
-                    continue
-                except ray.exceptions.RayActorError as death:  # play its games again
-                    del running[stream]
-                    for i in unfinished:
-                        tries[i] += 1
-                        if tries[i] >= MAX_TRIES:
-                            raise RuntimeError(
-                                f"game {i} was cut short by its worker's death {MAX_TRIES} times"
-                            ) from death
-                    queue.extendleft(reversed(unfinished))
-                    self.replayed += len(unfinished)
-                    self.actors[actor] = self._new_actor()
-                    idle.append(actor)
-                    continue
-                for game in finished:
-                    unfinished.remove(game.index)
-                    yield game
+                ray.wait(list(running), num_returns=1)
+                ready, _ = ray.wait(list(running), num_returns=len(running), timeout=0)
+                batch: list[Finished] = []
+                for stream in ready:
+                    actor, unfinished = running[stream]
+                    try:
+                        games = ray.get(next(stream))
+                    except StopIteration:
+                        del running[stream]
+                        idle.append(actor)
+                        continue
+                    except ray.exceptions.RayActorError as death:  # play its games again
+                        del running[stream]
+                        for i in unfinished:
+                            tries[i] += 1
+                            if tries[i] >= MAX_TRIES:
+                                raise RuntimeError(
+                                    f"game {i} was cut short by its worker's death "
+                                    f"{MAX_TRIES} times"
+                                ) from death
+                        queue.extendleft(reversed(unfinished))
+                        self.replayed += len(unfinished)
+                        self.actors[actor] = self._new_actor()
+                        idle.append(actor)
+                        continue
+                    for game in games:
+                        unfinished.remove(game.index)
+                    batch.extend(games)
+                if batch:
+                    yield batch
         finally:
             for actor, _ in running.values():  # stopped early: busy workers start afresh
                 ray.kill(self.actors[actor])

@@ -73,7 +73,7 @@ class Practice:
     def play(self, pairings: Sequence[tuple[Seat, Seat]], games: int) -> list[dict[str, Any]]:
         """`games` games of each pairing (its first seat moves first) from random openings,
         each seeded by its own seed and played on `workers`; each is annotated and appended
-        to `out` (by this process alone) the moment it ends. The records, as they ended."""
+        to `out` (by this process alone) as soon as it is back. The records, as they ended."""
         seats = list({id(seat): seat for pairing in pairings for seat in pairing}.values())
         place = {id(seat): i for i, seat in enumerate(seats)}
         start = GameState.new()
@@ -83,16 +83,18 @@ class Practice:
             for moves in openings(games, self.rng)[1]
         ]
         teaching = (self.teacher.depth, self.teacher.exact_nodes)
-        return [self._keep(done) for done in self.workers.play(seats, jobs, teaching)]
+        batches = self.workers.play_batches(seats, jobs, teaching)
+        return [record for batch in batches for record in self._keep(batch)]
 
-    def _keep(self, done: Finished) -> dict[str, Any]:
-        record = done.record
-        append_games(self.out, [record])
-        self.store.add([record])
-        self.recorded += 1
-        self.teacher.exact += done.valued[0]
-        self.teacher.searched += done.valued[1]
-        return record
+    def _keep(self, batch: list[Finished]) -> list[dict[str, Any]]:
+        """Append the games that came back together (one write), and learn from them."""
+        records = [done.record for done in batch]
+        append_games(self.out, records)
+        self.store.add(records)
+        self.recorded += len(records)
+        self.teacher.exact += sum(done.valued[0] for done in batch)
+        self.teacher.searched += sum(done.valued[1] for done in batch)
+        return records
 
     def refit(self, net: Network, sample: int, epochs: int, batch_size: int = 512) -> float:
         """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM wait
