@@ -126,7 +126,12 @@ def measure(count: int, args: argparse.Namespace) -> dict[str, float]:
         "games": games / tournament_seconds,
         "game_cpu": 1000 * tournament_cpu / games,
     }
-    print(f"{count} worker(s): {row} (load {load()})", flush=True)
+    print(
+        f"{count} worker(s): start-up {start:.1f} s, {row['positions']:.0f} positions/s "
+        f"({row['position_cpu']:.2f} CPU ms each), {row['games']:.0f} tournament games/s "
+        f"({row['game_cpu']:.2f} CPU ms each); load average {load()}",
+        flush=True,
+    )
     return row
 
 
