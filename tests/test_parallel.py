@@ -15,6 +15,7 @@ import pytest
 from mancala.ai.network import NetworkPlayer
 from mancala.ai.registry import make_player
 from mancala.arena.parallel import GameJob, Seat, Workers
+from mancala.core.stopping import Terminated, run_command
 from mancala.game_state import GameState
 from mancala.nn_lib.zoo import network
 from mancala.recorder import GameLog
@@ -68,8 +69,11 @@ def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game(
             seen.append(done.index)
             assert same(done.record) == same(here[done.index].record)
         assert sorted(seen) == list(range(48))  # each game once: none lost, none twice
-        assert pool.actors[0] is not first and pool.replayed  # replaced; its games replayed
-        assert len(list(pool.play(seats, jobs[:4]))) == 4
+        assert pool.actors[0] is not first  # the dead worker was replaced
+        ray.kill(pool.actors[1])  # dead before its next games: they are surely replayed
+        again = {d.index: d.record for d in pool.play(seats, jobs[:8])}
+        assert {k: same(r) for k, r in again.items()} == {k: same(here[k].record) for k in range(8)}
+        assert pool.replayed >= 1
     assert not ray.is_initialized()
 
 
@@ -117,6 +121,19 @@ def test_a_two_node_cluster_plays_a_tournament_through_address(tmp_path, capsys)
         map(same, GameLog([tmp_path / "here.jsonl"])), key=lambda r: r["seed"]
     )
     assert len(recorded) == 6  # 3 openings, 2 seats
+
+
+def test_a_sigterm_that_a_library_turns_into_a_keyboard_interrupt_still_exits_143(capsys):
+    def body() -> int:
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1)
+        except Terminated:
+            raise KeyboardInterrupt from None  # what Ray's waits raise instead
+        return 0
+
+    assert run_command("demo", body, "nothing") == 143
+    assert "demo: terminated (SIGTERM)" in capsys.readouterr().err
 
 
 def test_one_worker_plays_here_without_importing_ray(tmp_path):
