@@ -319,17 +319,9 @@ class Workers:
                         del running[stream]
                         idle.append(actor)
                         continue
-                    except ray.exceptions.RayActorError as death:  # play its games again
+                    except ray.exceptions.RayActorError as death:
                         del running[stream]
-                        for i in unfinished:
-                            tries[i] += 1
-                            if tries[i] >= MAX_TRIES:
-                                raise RuntimeError(
-                                    f"game {i} was cut short by its worker's death "
-                                    f"{MAX_TRIES} times"
-                                ) from death
-                        queue.extendleft(reversed(unfinished))
-                        self.replayed += len(unfinished)
+                        self._play_again(unfinished, queue, tries, death)
                         self.actors[actor] = self._new_actor()
                         idle.append(actor)
                         continue
@@ -342,6 +334,20 @@ class Workers:
             for actor, _ in running.values():  # stopped early: busy workers start afresh
                 ray.kill(self.actors[actor])
                 self.actors[actor] = self._new_actor()
+
+    def _play_again(
+        self, unfinished: list[int], queue: deque[int], tries: list[int], death: Exception
+    ) -> None:
+        """Put the games a dead worker had not sent back first in the queue; RuntimeError
+        when a game has now been cut short `MAX_TRIES` times."""
+        for i in unfinished:
+            tries[i] += 1
+            if tries[i] >= MAX_TRIES:
+                raise RuntimeError(
+                    f"game {i} was cut short by its worker's death {MAX_TRIES} times"
+                ) from death
+        queue.extendleft(reversed(unfinished))
+        self.replayed += len(unfinished)
 
 
 def check_answers(address: str, seconds: float = 5.0) -> None:
