@@ -40,7 +40,15 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, began: float) -> int:
-    from mancala.nn_lib.training import Explorer, Practice
+    from mancala.arena.parallel import Workers
+
+    with Workers(args.workers, args.address) as workers:
+        return _practise(args, began, workers)
+
+
+def _practise(args: argparse.Namespace, began: float, workers) -> int:
+    from mancala.arena.parallel import Seat
+    from mancala.nn_lib.training import Practice
 
     for name in (args.a, args.b):
         if name not in ZOO:
@@ -50,20 +58,18 @@ def _run(args: argparse.Namespace, began: float) -> int:
     nets, players = make_pool([args.a, args.b], args.models, args.seed)
     recorded = sorted(args.out.parent.glob("*.jsonl"))
     depth = args.teacher or TEACHER_DEPTH["kalah"]
-    practice = Practice(args.out, depth, args.seed, recorded, args.exact_nodes)
+    practice = Practice(args.out, depth, args.seed, recorded, args.exact_nodes, workers=workers)
     print(f"{practice.store.games} annotated game(s) ({len(practice.store)} positions) read")
-    a = Explorer(players[args.a], args.explore, args.seed)
-    b = Explorer(players[args.b], args.explore, args.seed + 1)
     batch = 0
     while args.batches is None or batch < args.batches:
         batch += 1
         start = time.perf_counter()
         half = args.games // 2
         wins = {args.a: 0, args.b: 0}
-        for seated in ((a, b), (b, a)):
-            for record in practice.play(*seated, half):
-                if record["winner"] is not None:
-                    wins[seated[record["winner"]].name] += 1
+        a, b = (Seat.of(players[name], args.explore) for name in (args.a, args.b))
+        for record in practice.play([(a, b), (b, a)], half):
+            if record["winner"] is not None:
+                wins[record["players"][record["winner"]]] += 1
         for net in nets.values():
             practice.refit(net, args.sample, 1)
         rates = ", ".join(f"{n} won {100 * w / (2 * half):.0f}%" for n, w in wins.items())

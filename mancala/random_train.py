@@ -19,6 +19,8 @@ shipped zoo stronger.
 With --record-only the networks play with their current weights and nothing is refit:
 the games of a chosen network against chosen opponents, annotated by a deeper teacher,
 for `train.py` to learn from.
+--workers N plays and annotates the games N ways at once on Ray (--address joins a
+cluster; docs/ray.md); the records do not depend on N, each game being seeded alone.
 Ctrl+C (exit 130) or SIGTERM (exit 143) loses no recorded game and leaves no half-written
 weights file; --resume continues from there.
 """
@@ -142,15 +144,26 @@ def main(argv: list[str] | None = None) -> int:
         f"every finished game is in {args.out}; the weights files are whole; "
         f"continue with --resume --run {run.name}"
     )
-    return run_command("random_train", lambda: _run(args, specs, run, time.perf_counter()), kept)
+    return run_command(
+        "random_train", lambda: _run_on_workers(args, specs, run, time.perf_counter()), kept
+    )
 
 
-def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> int:
+def _run_on_workers(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> int:
+    """`_run` with its games played on --workers (stopped however the run ends)."""
+    from mancala.arena.parallel import Workers
+
+    with Workers(args.workers, args.address) as workers:
+        return _run(args, specs, run, began, workers)
+
+
+def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, workers) -> int:
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
+    from mancala.arena.parallel import Seat
     from mancala.game_state import GameState
     from mancala.nn_lib.base import MODELS_DIR
-    from mancala.nn_lib.training import Explorer, LearningCurve, Practice, win_rate
+    from mancala.nn_lib.training import LearningCurve, Practice, win_rate
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
     models = args.models or MODELS_DIR
@@ -168,6 +181,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
         args.exact_nodes,
         args.keep,
         game_start,
+        workers=workers,
     )
     if nets:
         run.log(
@@ -183,13 +197,9 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> 
     while args.batches is None or batch < args.batches:
         batch += 1
         start = time.perf_counter()
-        for _ in range(max(1, args.games // args.per_pairing)):
-            one, two = rng.sample(specs, 2)
-            practice.play(
-                Explorer(players[one], args.explore, rng.randrange(1 << 30)),
-                Explorer(players[two], args.explore, rng.randrange(1 << 30)),
-                args.per_pairing,
-            )
+        seats = {spec: Seat.of(player, args.explore) for spec, player in players.items()}
+        pairings = [rng.sample(specs, 2) for _ in range(max(1, args.games // args.per_pairing))]
+        practice.play([(seats[one], seats[two]) for one, two in pairings], args.per_pairing)
         played = time.perf_counter() - start
         if not nets:  # only recording
             teacher = practice.teacher

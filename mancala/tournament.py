@@ -11,6 +11,8 @@ of a pair of seats start from the same opening, so neither seat is favoured by i
 Random plies can also give one side a won game before either player has moved;
 `--balanced SEEDS` keeps only openings that a depth-12 minimax search judges within
 SEEDS seeds of even, so the games measure the players rather than the dice.
+Every game is played by players made for it and seeded by its own seed, so `--workers N`
+(N games at once on Ray; `--address` joins a cluster, docs/ray.md) gives the same games.
 """
 
 from __future__ import annotations
@@ -38,16 +40,18 @@ from mancala.ai.registry import (
     split_spec,
     tournament_players,
 )
+from mancala.arena.parallel import GameJob, Seat, Workers, add_workers_arguments
 from mancala.core.cli import GAMES, add_game_options, command_parser, fail, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games import capabilities, describe, new_game
-from mancala.match import play_games, random_opening
+from mancala.match import random_opening
 from mancala.ratings import fit_ratings
 from mancala.recorder import TRAINING_DIR, append_games
 
 BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
 MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
+WRITE_EVERY = 100  # finished games appended to --record at once
 GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
 
 
@@ -84,7 +88,8 @@ def opening_value(judge: Minimax, state: GameState) -> float:
 
 
 class _Timed:
-    """A player seen through a stopwatch: adds its thinking time and moves to `clock`."""
+    """A player seen through a stopwatch: adds its thinking time and moves to `clock`
+    (bench.py's; the tournament's games are timed by mancala.arena.parallel)."""
 
     def __init__(self, player: Any, clock: dict[str, list[float]]) -> None:
         self.player, self.clock, self.name = player, clock, player.name
@@ -97,12 +102,6 @@ class _Timed:
         return moves
 
 
-def _replay(start: GameState, moves: list[int]) -> GameState:
-    for move in moves:
-        start = start.play(move)
-    return start
-
-
 def run_tournament(
     specs: list[str],
     games: int,
@@ -113,8 +112,10 @@ def run_tournament(
     balanced: int | None = None,
     record: Path | None = None,
     progress: bool = True,
+    workers: Workers | None = None,
 ) -> dict[str, Any]:
-    """Play the round robin; a JSON-safe dict of openings, results and ratings.
+    """Play the round robin on `workers` (default: here); a JSON-safe dict of openings,
+    results and ratings. Each game is seeded by its own seed, drawn from `seed`.
 
     results[a][b]: a's wins, draws, losses and games against b over both seats;
     first[a][b]: the same for the games where a moved first.
@@ -125,38 +126,41 @@ def run_tournament(
         raise ValueError("a tournament needs at least two players")
     if games < 1:
         raise ValueError("the number of games must be at least 1")
-    players = {spec: make_player(spec, seed=seed + i) for i, spec in enumerate(specs)}
+    seats = [Seat.of(make_player(spec, seed=seed + i)) for i, spec in enumerate(specs)]
     openings = draw_openings(start, games, plies, seed, balanced)
-    starts = [_replay(start, moves) for moves in openings]
     pairs = list(combinations(specs, 2))
+    seeds, place = random.Random(seed), {spec: i for i, spec in enumerate(specs)}
+    max_plies = None if "sowing" in capabilities(start) else GAME_PLIES
+    jobs = [
+        GameJob((place[one], place[two]), start, tuple(moves), seeds.getrandbits(30), max_plies)
+        for a, b in pairs
+        for one, two in ((a, b), (b, a))
+        for moves in openings
+    ]
     results = {a: {b: _tally() for b in specs if b != a} for a in specs}
     first = {a: {b: _tally() for b in specs if b != a} for a in specs}
     clock = {spec: [0.0, 0] for spec in specs}
-    unfinished = 0  # games stopped at GAME_PLIES, counted as draws
-    bar = tqdm(total=2 * games * len(pairs), unit="game", disable=not progress, file=sys.stderr)
+    bar = tqdm(total=len(jobs), unit="game", disable=not progress, file=sys.stderr)
     began = time.perf_counter()
-    for a, b in pairs:
-        for one, two in ((a, b), (b, a)):
-            seated = [_Timed(players[one], clock), _Timed(players[two], clock)]
-            records = play_games(
-                seated,
-                starts,
-                openings=openings,
-                seed=seed,
-                on_game=lambda _: bar.update(),
-                max_plies=None if "sowing" in capabilities(start) else GAME_PLIES,
-            )
-            unfinished += sum(bool(rec.get("unfinished")) for rec in records)
-            for rec in records:
-                outcome = {0: "wins", None: "draws", 1: "losses"}[rec["winner"]]
-                mirror = {"wins": "losses", "draws": "draws", "losses": "wins"}[outcome]
-                for table in (results, first):
-                    table[one][two][outcome] += 1
-                    table[one][two]["games"] += 1
-                results[two][one][mirror] += 1
-                results[two][one]["games"] += 1
+    unwritten: list[dict[str, Any]] = []
+    unfinished = 0  # games stopped at GAME_PLIES, counted as draws
+    try:
+        for done in (workers or Workers(1)).play(seats, jobs):
+            one, two = (specs[i] for i in jobs[done.index].seats)
+            _count(results, first, one, two, done.record["winner"])
+            unfinished += bool(done.record.get("unfinished"))
+            for spec, seconds, moves in zip((one, two), done.seconds, done.moves):
+                clock[spec][0] += seconds
+                clock[spec][1] += moves
+            bar.update()
             if record:
-                append_games(record, records)
+                unwritten.append(done.record)
+                if len(unwritten) >= WRITE_EVERY:
+                    append_games(record, unwritten)
+                    unwritten = []
+    finally:  # stopped or not, every finished game is kept
+        if record:
+            append_games(record, unwritten)
     bar.close()
     ratings = fit_ratings(
         specs,
@@ -172,7 +176,6 @@ def run_tournament(
         "seed": seed,
         "opening_plies": plies,
         "balanced": balanced,
-        "unfinished": unfinished,
         "openings": openings,
         "players": specs,
         "results": results,
@@ -180,11 +183,23 @@ def run_tournament(
         "ratings": {name: {"rating": r, "error": e} for name, (r, e) in ratings.items()},
         "seconds_per_move": {s: t / max(n, 1) for s, (t, n) in clock.items()},
         "seconds": time.perf_counter() - began,
+        "unfinished": unfinished,
     }
 
 
 def _tally() -> dict[str, int]:
     return {"wins": 0, "draws": 0, "losses": 0, "games": 0}
+
+
+def _count(results: dict, first: dict, one: str, two: str, winner: int | None) -> None:
+    """Add a game of `one` (moving first) against `two` to both tables."""
+    outcome = {0: "wins", None: "draws", 1: "losses"}[winner]
+    mirror = {"wins": "losses", "draws": "draws", "losses": "wins"}[outcome]
+    for table in (results, first):
+        table[one][two][outcome] += 1
+        table[one][two]["games"] += 1
+    results[two][one][mirror] += 1
+    results[two][one]["games"] += 1
 
 
 def win_rate_table(result: dict[str, Any]) -> str:
@@ -275,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         help="append every game to this JSONL file (default training/tournament.jsonl)",
     )
     parser.add_argument("--heatmap", type=Path, help="write a win-rate heatmap PNG here")
+    add_workers_arguments(parser)
     args = parser.parse_args(argv)
     try:
         start = new_game(args.variant, **game_options(args))
@@ -302,15 +318,17 @@ def check_players(specs: list[str], start: GameState) -> None:
 
 def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int:
     """Run the tournament of `args` and print (or write) its results."""
-    result = run_tournament(
-        specs,
-        args.games,
-        start,
-        seed=args.seed,
-        plies=args.plies,
-        balanced=args.balanced,
-        record=args.record,
-    )
+    with Workers(args.workers, args.address) as workers:
+        result = run_tournament(
+            specs,
+            args.games,
+            start,
+            seed=args.seed,
+            plies=args.plies,
+            balanced=args.balanced,
+            record=args.record,
+            workers=workers,
+        )
     if args.heatmap:
         from mancala.plots import win_rate_heatmap
 
@@ -322,9 +340,9 @@ def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int
         f"{describe(start)}: {len(specs)} players, {args.games} game(s) a pair in each seat, "
         f"{result['seconds']:.1f} s"
     )
-    print(describe_openings(result))
     if result["unfinished"]:
         print(f"{result['unfinished']} game(s) not over after {GAME_PLIES} plies: draws.")
+    print(describe_openings(result))
     print()
     print(win_rate_table(result))
     print()

@@ -173,7 +173,8 @@ def check_names(specs: Sequence[str]) -> None:
 def can_play(spec: str, state: GameState) -> bool:
     """True when the player `spec` can play `state`'s game (variant, board, rules).
 
-    >>> can_play("greedy", GameState.new("sungka")), can_play("nn1h128", GameState.new("sungka"))
+    >>> small = GameState.new("sungka", houses=5)
+    >>> can_play("greedy", small), can_play("nn1h128", small)
     (True, False)
     """
     check_names([spec])

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from types import FrameType
 
 HELD = (signal.SIGINT, signal.SIGTERM)
+_sigterm_arrived = False  # within sigterm_as_interrupt: a SIGTERM came
 
 
 class Terminated(KeyboardInterrupt):
@@ -26,20 +27,30 @@ class Terminated(KeyboardInterrupt):
 
 
 def _raise_terminated(signum: int, frame: FrameType | None) -> None:
+    global _sigterm_arrived
+    _sigterm_arrived = True
     raise Terminated
+
+
+def terminated(stop: KeyboardInterrupt) -> bool:
+    """True when `stop` came from SIGTERM, also when a library turned the Terminated into a
+    KeyboardInterrupt of its own (Ray's waits do)."""
+    return isinstance(stop, Terminated) or _sigterm_arrived
 
 
 def exit_code(stop: KeyboardInterrupt) -> int:
     """128 + the signal's number: 143 for SIGTERM, 130 for Ctrl+C."""
-    return 128 + (signal.SIGTERM if isinstance(stop, Terminated) else signal.SIGINT)
+    return 128 + (signal.SIGTERM if terminated(stop) else signal.SIGINT)
 
 
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """Within the block SIGTERM raises Terminated (a KeyboardInterrupt) in the main thread."""
+    global _sigterm_arrived
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    _sigterm_arrived = False
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         yield
@@ -82,7 +93,7 @@ def run_command(prog: str, body: Callable[[], int], kept: str) -> int:
         print(f"{prog}: stopped, cannot write: {error}; {kept}", file=sys.stderr, flush=True)
         return 1
     except KeyboardInterrupt as stop:
-        how = "terminated (SIGTERM)" if isinstance(stop, Terminated) else "interrupted"
+        how = "terminated (SIGTERM)" if terminated(stop) else "interrupted"
         seconds = time.perf_counter() - began
         print(f"\n{prog}: {how} after {seconds:.0f} s; {kept}", file=sys.stderr, flush=True)
         return exit_code(stop)

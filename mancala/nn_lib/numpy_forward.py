@@ -14,6 +14,9 @@ model, or a functional model without branches). Anything else raises ValueError 
 >>> x = np.random.default_rng(0).random((5, 7, 2)).astype("float32")
 >>> bool(np.allclose(NumpyForward(model)(x), model.predict_on_batch(x), atol=1e-5))
 True
+>>> again = NumpyForward.from_layers(NumpyForward(model).layers)
+>>> bool(np.array_equal(again(x), NumpyForward(model)(x)))
+True
 """
 
 from __future__ import annotations
@@ -36,6 +39,23 @@ def _softmax(x: np.ndarray) -> np.ndarray:
     return e / e.sum(axis=-1, keepdims=True)
 
 
+Layer = tuple[str, dict, list[np.ndarray]]  # (kind, the config it needs, weights)
+KEYS = ("name", "activation", "strides", "dilation_rate", "padding", "target_shape")
+
+
+def plain_layers(model) -> list[Layer]:
+    """The model's layers as plain data (no Keras needed to use or unpickle them): each
+    layer's kind, the part of its config the forward pass reads, its weights in float64."""
+    return [
+        (
+            type(layer).__name__,
+            {key: value for key, value in layer.get_config().items() if key in KEYS},
+            [w.astype(np.float64) for w in layer.get_weights()],
+        )
+        for layer in model.layers
+    ]
+
+
 def _activation(config: dict) -> Callable[[np.ndarray], np.ndarray]:
     name = config.get("activation", "linear")
     if not isinstance(name, str) or name not in ACTIVATIONS:
@@ -43,21 +63,20 @@ def _activation(config: dict) -> Callable[[np.ndarray], np.ndarray]:
     return ACTIVATIONS[name]
 
 
-def _dense(layer) -> Callable[[np.ndarray], np.ndarray]:
-    config = layer.get_config()
-    kernel, *rest = (w.astype(np.float64) for w in layer.get_weights())
+def _dense(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    kernel, *rest = weights
     bias = rest[0] if rest else 0.0
     act = _activation(config)
     return lambda x: act(x @ kernel + bias)
 
 
-def _conv1d(layer) -> Callable[[np.ndarray], np.ndarray]:
-    config = layer.get_config()
+def _conv1d(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    name = config.get("name")
     if tuple(config["strides"]) != (1,) or tuple(config["dilation_rate"]) != (1,):
-        raise ValueError(f"layer {layer.name}: only strides 1 and dilation 1 are supported")
+        raise ValueError(f"layer {name}: only strides 1 and dilation 1 are supported")
     if config["padding"] not in ("valid", "same"):
-        raise ValueError(f"layer {layer.name}: padding {config['padding']!r} is not supported")
-    kernel, *rest = (w.astype(np.float64) for w in layer.get_weights())  # (k, in, out)
+        raise ValueError(f"layer {name}: padding {config['padding']!r} is not supported")
+    kernel, *rest = weights  # (k, in, out)
     bias = rest[0] if rest else 0.0
     width = kernel.shape[0]
     act = _activation(config)
@@ -74,33 +93,45 @@ def _conv1d(layer) -> Callable[[np.ndarray], np.ndarray]:
     return forward
 
 
-def _reshape(layer) -> Callable[[np.ndarray], np.ndarray]:
-    shape = tuple(layer.get_config()["target_shape"])
+def _reshape(config: dict) -> Callable[[np.ndarray], np.ndarray]:
+    shape = tuple(config["target_shape"])
     return lambda x: x.reshape((x.shape[0], *shape))
 
 
-def _step(layer) -> Callable[[np.ndarray], np.ndarray] | None:
-    kind = type(layer).__name__
+def _step(layer: Layer) -> Callable[[np.ndarray], np.ndarray] | None:
+    kind, config, weights = layer
     if kind in ("InputLayer", "Dropout"):
         return None
     if kind == "Dense":
-        return _dense(layer)
+        return _dense(config, weights)
     if kind == "Conv1D":
-        return _conv1d(layer)
+        return _conv1d(config, weights)
     if kind == "Flatten":
         return lambda x: x.reshape(x.shape[0], -1)
     if kind == "Reshape":
-        return _reshape(layer)
+        return _reshape(config)
     if kind == "Activation":
-        return _activation(layer.get_config())
-    raise ValueError(f"layer {layer.name} ({kind}) has no numpy forward pass")
+        return _activation(config)
+    raise ValueError(f"layer {config.get('name')} ({kind}) has no numpy forward pass")
 
 
 class NumpyForward:
-    """`NumpyForward(model)(x)`: the model's output for the batch `x`, in float64 numpy."""
+    """`NumpyForward(model)(x)`: the model's output for the batch `x`, in float64 numpy.
+    `layers` holds the weights as plain data; `NumpyForward.from_layers(layers)` rebuilds
+    the same forward pass where Keras is not imported (a worker process)."""
 
     def __init__(self, model) -> None:
-        self.steps = [step for step in map(_step, model.layers) if step is not None]
+        self._use(plain_layers(model))
+
+    @classmethod
+    def from_layers(cls, layers: list[Layer]) -> NumpyForward:
+        forward = cls.__new__(cls)
+        forward._use(layers)
+        return forward
+
+    def _use(self, layers: list[Layer]) -> None:
+        self.layers = layers
+        self.steps = [step for step in map(_step, layers) if step is not None]
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)

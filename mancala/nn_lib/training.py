@@ -1,9 +1,10 @@
 """The training loop shared by random_train.py and adversary.py.
 
-Play a batch of games between players (with exploration moves), annotate every game
-with the teacher's move values and append it to a JSONL file as soon as it ends, then
-refit each network on the examples recorded so far, save it atomically, and measure it
-against fixed opponents (the learning curve, mancala/models/learning_curve.json/.png).
+Play a batch of games between players (with exploration moves) on N workers
+(`mancala.arena.parallel`), annotate every game with the teacher's move values and append
+it to a JSONL file as soon as it ends, then refit each network on the examples recorded
+so far, save it atomically, and measure it against fixed opponents (the learning curve,
+mancala/models/learning_curve.json/.png).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import Player
+from mancala.arena.parallel import Finished, GameJob, Seat, Workers, add_workers_arguments
 from mancala.atomic import atomic_path
 from mancala.core.cli import float_in, int_in
 from mancala.core.stopping import signals_held
@@ -26,25 +28,6 @@ from mancala.nn_lib.base import MODELS_DIR, Network, masked_argmax
 from mancala.nn_lib.data import PositionReader, PositionStore, Teacher
 from mancala.nn_lib.meta import describe_data
 from mancala.recorder import append_games
-
-
-class Explorer(Player):
-    """`player`, except that each move is a uniformly random legal one with probability
-    `rate` (exploration: the games reach positions the players would not choose)."""
-
-    def __init__(self, player: Player, rate: float, seed: int | None = None) -> None:
-        super().__init__(seed)
-        self.player, self.rate, self.name = player, rate, player.name
-
-    def choose_moves(self, states: Sequence[GameState]) -> list[int]:
-        moves = self.player.choose_moves(states)
-        for i, state in enumerate(states):
-            if self.rng.random() < self.rate:
-                moves[i] = self.rng.choice(state.legal_moves())
-        return moves
-
-    def choose_move(self, state: GameState) -> int:
-        return self.choose_moves([state])[0]
 
 
 def openings(
@@ -77,9 +60,11 @@ class Practice:
         exact_nodes: int = 0,
         keep: int = KEEP,
         start: GameState | None = None,
+        workers: Workers | None = None,
     ) -> None:
         self.out = Path(out)
         self.start = start or GameState.new()
+        self.workers = workers or Workers(1)
         self.sources = [*(read or []), self.out]
         self.teacher = Teacher(teacher_depth, exact_nodes, game=self.start.game)
         self.rng = random.Random(seed)
@@ -91,18 +76,31 @@ class Practice:
             self.store.add_chunks(list(reader), reader.games)
             self.skipped = reader.skipped
 
-    def play(self, one: Player, two: Player, games: int) -> list[dict[str, Any]]:
-        """`games` games of `one` (seat 0) against `two` from random openings; each is
-        annotated and appended to `out` the moment it ends."""
-        starts, moves = openings(games, self.rng, start=self.start)
+    def play(self, pairings: Sequence[tuple[Seat, Seat]], games: int) -> list[dict[str, Any]]:
+        """`games` games of each pairing (its first seat moves first) from random openings,
+        each seeded by its own seed and played on `workers`; each is annotated and appended
+        to `out` (by this process alone) as soon as it is back. The records, as they ended."""
+        seats = list({id(seat): seat for pairing in pairings for seat in pairing}.values())
+        place = {id(seat): i for i, seat in enumerate(seats)}
+        start = self.start
+        jobs = [
+            GameJob((place[id(one)], place[id(two)]), start, tuple(moves), self.rng.getrandbits(30))
+            for one, two in pairings
+            for moves in openings(games, self.rng, start=start)[1]
+        ]
+        teaching = (self.teacher.depth, self.teacher.exact_nodes, start.game)
+        batches = self.workers.play_batches(seats, jobs, teaching)
+        return [record for batch in batches for record in self._keep(batch)]
 
-        def keep(record: dict[str, Any]) -> None:
-            self.teacher.annotate(record)
-            append_games(self.out, [record])
-            self.store.add([record])
-            self.recorded += 1
-
-        return play_games([one, two], starts, openings=moves, on_game=keep)
+    def _keep(self, batch: list[Finished]) -> list[dict[str, Any]]:
+        """Append the games that came back together (one write), and learn from them."""
+        records = [done.record for done in batch]
+        append_games(self.out, records)
+        self.store.add(records)
+        self.recorded += len(records)
+        self.teacher.exact += sum(done.valued[0] for done in batch)
+        self.teacher.searched += sum(done.valued[1] for done in batch)
+        return records
 
     def refit(self, net: Network, sample: int, epochs: int, batch_size: int = 512) -> float:
         """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM wait
@@ -248,3 +246,4 @@ def practice_arguments(parser: Any, out: Path | None, games: int, least_games: i
     parser.add_argument("--out", type=Path, default=out, help=f"games go here ({where})")
     parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
     parser.add_argument("--seed", type=int, default=0)
+    add_workers_arguments(parser)

@@ -1,0 +1,396 @@
+"""Many independent games, N ways: `Workers(n).play(seats, jobs)` yields each game as it ends.
+
+A job is one game: two seats (players by registry name, or zoo networks with their weights
+as plain arrays, `Seat.of(player)`), the variant's opening position, the opening moves
+already played, and the game's seed. Every player is made for its game and seeded from the
+game's seed alone, so a game's moves depend on nothing played before it nor on where it is
+played: one worker or many give the same records. With a teacher, each game is annotated
+where it was played.
+
+With one worker and no address the games are played here, one after another, and Ray is
+never imported. Otherwise Ray actors play them, on a local Ray started for the purpose or on
+the cluster at `address`: the seats (network weights included) go once through Ray's object
+store, the jobs go out in chunks, and the games come back as they end (a streaming
+generator; quick games a few together, every `SEND_EVERY` seconds). A worker that dies
+costs only the games it had not sent back: they are played again on a new worker. The
+caller, in the parent process, is the one writer of records.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+import socket
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from mancala.ai.base import Player
+from mancala.core.stopping import signals_held
+from mancala.game_state import GameState
+
+ROOT = Path(__file__).resolve().parents[2]
+WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "TF_CPP_MIN_LOG_LEVEL": "2", "PYTHONPATH": str(ROOT)}
+PASSED_ON = ("MANCALA_CACHE_DIR", "NUMBA_CACHE_DIR", "KERAS_HOME")  # when set here
+MAX_CHUNK = 32  # games a worker is sent at once (fewer towards the end of a call)
+SEND_EVERY = 0.05  # seconds: a worker sends its quick games on together, not one by one
+KEPT_NETWORKS = 32  # weights a worker keeps (a learning run sends new ones every batch)
+MAX_TRIES = 3  # a game whose worker died this many times is an error, not bad luck
+
+Teaching = tuple[int, int, str]  # the teacher's (depth, exact_nodes, game): nn_lib.data
+
+
+@dataclass(frozen=True, eq=False)
+class Seat:
+    """Who plays a seat: a registry name (`spec`), or a zoo network's name with its
+    weights as plain data (`layers`, `weights_id` naming them); `explore` is the rate of
+    uniformly random moves (`mancala.ai.explorer.Explorer`)."""
+
+    spec: str
+    explore: float = 0.0
+    layers: list | None = field(default=None, repr=False)
+    weights_id: str = ""
+    game: str = "kalah"  # the game a network's weights are for
+
+    @classmethod
+    def of(cls, player: Player, explore: float = 0.0) -> Seat:
+        """The seat of a player made here: a network travels as its weights, any other
+        player as its registry name."""
+        net = getattr(player, "net", None)
+        if net is None or net.forward is None:
+            return cls(player.name, explore)
+        layers = net.forward.layers
+        digest = hashlib.blake2b(digest_size=16)
+        for _, _, weights in layers:
+            for array in weights:
+                digest.update(array.tobytes())
+        return cls(net.name, explore, layers, digest.hexdigest(), net.variant)
+
+
+@dataclass(frozen=True)
+class GameJob:
+    """One game: seats[i] of the call moves for seat i; `start` is the variant's opening
+    position, `opening` the moves already played from it."""
+
+    seats: tuple[int, int]
+    start: GameState
+    opening: tuple[int, ...] = ()
+    seed: int = 0
+    max_plies: int | None = None  # a game not over by then stops (`mancala.match.play_games`)
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A game that ended: its job's place in the call, its record (annotated when a teacher
+    was given), each seat's thinking time and moves, and the positions the teacher valued
+    exactly and by search."""
+
+    index: int
+    record: dict[str, Any]
+    seconds: tuple[float, float]
+    moves: tuple[int, int]
+    valued: tuple[int, int] = (0, 0)
+
+
+def seat_seeds(seed: int) -> list[tuple[int, int]]:
+    """(player's seed, exploration's seed) of each seat of the game `seed`."""
+    rng = random.Random(seed)
+    return [(rng.getrandbits(31), rng.getrandbits(31)) for _ in range(2)]
+
+
+class _Clocked(Player):
+    """A player seen through a stopwatch."""
+
+    def __init__(self, player: Player) -> None:
+        self.player, self.name = player, player.name
+        self.seconds, self.moves = 0.0, 0
+
+    def choose_moves(self, states: Sequence[GameState]) -> list[int]:
+        began = time.perf_counter()
+        moves = self.player.choose_moves(states)
+        self.seconds += time.perf_counter() - began
+        self.moves += len(states)
+        return moves
+
+
+class GameWorker:
+    """Plays jobs one at a time (here, or inside a Ray actor); keeps what is costly to
+    make again: the networks of the seats it has seen and its teachers."""
+
+    def __init__(self) -> None:
+        self.networks: dict[str, Any] = {}
+        self.teachers: dict[Teaching, Any] = {}
+
+    def play(
+        self, seats: Sequence[Seat], jobs: Sequence[tuple[int, GameJob]], teaching: Teaching | None
+    ) -> Iterator[list[Finished]]:
+        """Each (index, job) played in turn; the finished games are sent on together once
+        `SEND_EVERY` seconds have passed since the last sending (a slow game alone), and
+        at the end."""
+        done: list[Finished] = []
+        sent = time.perf_counter()
+        for index, job in jobs:
+            done.append(self.play_one(seats, index, job, teaching))
+            if time.perf_counter() - sent >= SEND_EVERY:
+                yield done
+                done, sent = [], time.perf_counter()
+        if done:
+            yield done
+
+    def cpu_seconds(self) -> float:
+        """The CPU time of this worker's process so far."""
+        return time.process_time()
+
+    def play_one(
+        self, seats: Sequence[Seat], index: int, job: GameJob, teaching: Teaching | None
+    ) -> Finished:
+        from mancala.match import play_games
+
+        players = [
+            _Clocked(self._player(seats[s], *seeds))
+            for s, seeds in zip(job.seats, seat_seeds(job.seed))
+        ]
+        start = job.start
+        for move in job.opening:
+            start = start.play(move)
+        record = play_games(
+            players, [start], openings=[list(job.opening)], seed=job.seed, max_plies=job.max_plies
+        )[0]
+        valued = self._annotate(record, teaching) if teaching else (0, 0)
+        seconds = (players[0].seconds, players[1].seconds)
+        return Finished(index, record, seconds, (players[0].moves, players[1].moves), valued)
+
+    def _player(self, seat: Seat, seed: int, explore_seed: int) -> Player:
+        from mancala.ai.explorer import Explorer
+
+        if seat.layers is not None:
+            from mancala.ai.network import NetworkPlayer
+
+            player: Player = NetworkPlayer(seed=seed, net=self._network(seat))
+        else:
+            from mancala.ai.registry import make_player
+
+            player = make_player(seat.spec, seed=seed)
+        return Explorer(player, seat.explore, explore_seed) if seat.explore else player
+
+    def _network(self, seat: Seat) -> Any:
+        net = self.networks.get(seat.weights_id)
+        if net is None:
+            from mancala.nn_lib.numpy_forward import NumpyForward
+            from mancala.nn_lib.zoo import network
+
+            net = network(seat.spec, game=seat.game)
+            net.forward = NumpyForward.from_layers(seat.layers)  # type: ignore[arg-type]
+            self.networks[seat.weights_id] = net
+            if len(self.networks) > KEPT_NETWORKS:  # the oldest weights go first
+                del self.networks[next(iter(self.networks))]
+        return net
+
+    def _annotate(self, record: dict[str, Any], teaching: Teaching) -> tuple[int, int]:
+        teacher = self.teachers.get(teaching)
+        if teacher is None:
+            from mancala.nn_lib.data import Teacher
+
+            depth, exact_nodes, game = teaching
+            teacher = self.teachers[teaching] = Teacher(depth, exact_nodes, game=game)
+        exact, searched = teacher.exact, teacher.searched
+        teacher.annotate(record)
+        return teacher.exact - exact, teacher.searched - searched
+
+
+class Workers:
+    """`count` ways to play games: here (1, no address: Ray is not imported) or Ray actors,
+    one CPU each, on a local Ray or the cluster at `address` ("auto": one a CPU). Use it
+    as a context manager, or `close()` it: that stops the workers (and a local Ray)."""
+
+    def __init__(self, count: int | str = 1, address: str | None = None) -> None:
+        self.address = address
+        self.local = GameWorker() if count == 1 and address is None else None
+        self.count = 1
+        self.actors: list[Any] = []
+        self.replayed = 0  # games played again after their worker died
+        if self.local is None:
+            self._start_ray(count)
+
+    def _start_ray(self, count: int | str) -> None:
+        import logging
+
+        import ray
+
+        self.ray = ray
+        env = dict(WORKER_ENV, **{k: os.environ[k] for k in PASSED_ON if k in os.environ})
+        local_cpus = os.cpu_count() or 1
+        if self.address:
+            check_answers(self.address)
+        try:
+            with signals_held():  # then our handlers again: Ray's would exit on SIGTERM at once
+                ray.init(
+                    address=self.address,
+                    num_cpus=None if self.address else (local_cpus if count == "auto" else count),
+                    include_dashboard=False,
+                    logging_level=logging.WARNING,
+                    log_to_driver=False,
+                    runtime_env={"env_vars": env},
+                )
+            cpus = int(ray.cluster_resources().get("CPU", 1))
+            self.count = cpus if count == "auto" else int(count)
+            if self.count > cpus:
+                raise ValueError(f"{self.count} workers need as many CPUs; the cluster has {cpus}")
+            self.actor_class = ray.remote(num_cpus=1)(GameWorker)
+            self.actors = [self._new_actor() for _ in range(self.count)]
+        except ConnectionError as error:  # e.g. the cluster wants a token this one lacks
+            ray.shutdown()
+            raise ValueError(
+                f"cannot join the Ray cluster at {self.address}: {error}; a cluster started "
+                "with token authentication needs RAY_AUTH_MODE=token here and its token in "
+                "~/.ray/auth_token (docs/ray.md)"
+            ) from None
+        except BaseException:
+            ray.shutdown()
+            raise
+
+    def _new_actor(self) -> Any:
+        return self.actor_class.options(scheduling_strategy="SPREAD").remote()
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers; disconnect from Ray (a Ray this started stops with them)."""
+        if self.actors:
+            self.actors = []
+            self.ray.shutdown()
+
+    def cpu_seconds(self) -> float:
+        """The CPU time used so far by this process and the workers."""
+        if self.local is not None:
+            return time.process_time()
+        spent = self.ray.get([actor.cpu_seconds.remote() for actor in self.actors])
+        return time.process_time() + sum(spent)
+
+    def play(
+        self, seats: Sequence[Seat], jobs: Sequence[GameJob], teaching: Teaching | None = None
+    ) -> Iterator[Finished]:
+        """Play `jobs` (annotated by a teacher of `teaching` = (depth, exact_nodes, game) when
+        given); each game once, yielded as it ends (in job order with one local worker)."""
+        for batch in self.play_batches(seats, jobs, teaching):
+            yield from batch
+
+    def play_batches(
+        self, seats: Sequence[Seat], jobs: Sequence[GameJob], teaching: Teaching | None = None
+    ) -> Iterator[list[Finished]]:
+        """`play`, the games that have come back together in one list (so that a writer
+        can append them at once)."""
+        if self.local is not None:
+            for index, job in enumerate(jobs):
+                yield [self.local.play_one(seats, index, job, teaching)]
+            return
+        yield from self._play_on_ray(seats, jobs, teaching)
+
+    def _play_on_ray(
+        self, seats: Sequence[Seat], jobs: Sequence[GameJob], teaching: Teaching | None
+    ) -> Iterator[list[Finished]]:
+        ray = self.ray
+        seats_ref = ray.put(list(seats))
+        queue = deque(range(len(jobs)))
+        tries = [0] * len(jobs)
+        idle = list(range(len(self.actors)))
+        running: dict[Any, tuple[int, list[int]]] = {}  # stream -> (actor, unfinished jobs)
+        try:
+            while queue or running:
+                while idle and queue:
+                    actor = idle.pop()
+                    size = max(1, min(MAX_CHUNK, len(queue) // (4 * self.count)))
+                    chunk = [queue.popleft() for _ in range(min(size, len(queue)))]
+                    pairs = [(i, jobs[i]) for i in chunk]
+                    stream = self.actors[actor].play.remote(seats_ref, pairs, teaching)
+                    running[stream] = (actor, chunk)
+                ray.wait(list(running), num_returns=1)
+                ready, _ = ray.wait(list(running), num_returns=len(running), timeout=0)
+                batch: list[Finished] = []
+                for stream in ready:
+                    actor, unfinished = running[stream]
+                    try:
+                        games = ray.get(next(stream))
+                    except StopIteration:
+                        del running[stream]
+                        idle.append(actor)
+                        continue
+                    except ray.exceptions.RayActorError as death:
+                        del running[stream]
+                        self._play_again(unfinished, queue, tries, death)
+                        self.actors[actor] = self._new_actor()
+                        idle.append(actor)
+                        continue
+                    for game in games:
+                        unfinished.remove(game.index)
+                    batch.extend(games)
+                if batch:
+                    yield batch
+        finally:
+            for actor, _ in running.values():  # stopped early: busy workers start afresh
+                ray.kill(self.actors[actor])
+                self.actors[actor] = self._new_actor()
+
+    def _play_again(
+        self, unfinished: list[int], queue: deque[int], tries: list[int], death: Exception
+    ) -> None:
+        """Put the games a dead worker had not sent back first in the queue; RuntimeError
+        when a game has now been cut short `MAX_TRIES` times."""
+        for i in unfinished:
+            tries[i] += 1
+            if tries[i] >= MAX_TRIES:
+                raise RuntimeError(
+                    f"game {i} was cut short by its worker's death {MAX_TRIES} times"
+                ) from death
+        queue.extendleft(reversed(unfinished))
+        self.replayed += len(unfinished)
+
+
+def check_answers(address: str, seconds: float = 5.0) -> None:
+    """ValueError unless something answers at `address` (HOST:PORT; other forms, such as
+    "auto", are left to Ray), so that a wrong address fails at once, not after minutes."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not port.isdigit() or "/" in address:
+        return
+    try:
+        socket.create_connection((host, int(port)), timeout=seconds).close()
+    except OSError as error:
+        raise ValueError(
+            f"nothing answers at {address} ({error}); start the cluster's head there with "
+            "`ray start --head` and give the address it prints"
+        ) from None
+
+
+def workers_count(text: str) -> int | str:
+    """An argparse type: a whole number >= 1, or "auto" (one worker a CPU)."""
+    if text == "auto":
+        return text
+    try:
+        count = int(text)
+    except ValueError:
+        count = 0
+    if count < 1:
+        raise argparse.ArgumentTypeError(f'must be a whole number >= 1 or "auto", not {text!r}')
+    return count
+
+
+def add_workers_arguments(parser: argparse.ArgumentParser) -> None:
+    """--workers and --address, as every command that plays many games takes them."""
+    parser.add_argument(
+        "--workers",
+        type=workers_count,
+        default=1,
+        help='games played N ways at once, on Ray ("auto": one a CPU; 1: here, no Ray)',
+    )
+    parser.add_argument(
+        "--address", help="join this Ray cluster (`ray start --head` prints it), e.g. HOST:6379"
+    )
