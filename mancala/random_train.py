@@ -299,7 +299,9 @@ def gate_and_promote(
         except WeightsError as error:
             decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
         else:
-            decision = _screened(net, incumbent.net, solved) or _gated(net, incumbent, args, seed)
+            decision = _screened(net, incumbent.net, solved) or _gated(
+                net, incumbent, args, seed, start
+            )
     else:
         decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
     if decision["promoted"]:

@@ -149,3 +149,21 @@ def test_random_train_reports_a_damaged_weights_file_and_does_not_use_it(tmp_pat
     (decision,) = _gates(tmp_path)
     assert decision["promoted"] and "damaged" in decision["reason"]
     assert list((models / "replaced" / "kalah").iterdir())  # the damaged file is kept
+
+
+def test_random_train_trains_and_gates_sungka_networks(tmp_path, capsys):
+    """--variant sungka: the first candidate fills models/sungka/, the next one meets it
+    in Sungka games; Kalah's weights are left alone."""
+    from mancala import random_train
+
+    argv = ["nn1h128", "greedy", "--variant", "sungka", "--run", str(tmp_path / "run")]
+    argv += ["--models", str(tmp_path / "models"), "--batches", "2", "--games", "4"]
+    argv += ["--per-pairing", "2", "--teacher", "2", "--eval", "2", "--gate-openings", "3"]
+    argv += ["--gate-opponents", "greedy"]
+    assert random_train.main(argv) == 0
+    first, second = _gates(tmp_path)
+    assert first["promoted"] and "no weights" in first["reason"]
+    assert second["games"] == 6  # 3 openings, both seats, against the Sungka weights
+    network("nn1h128", tmp_path / "models" / "sungka" / "nn1h128.keras", "sungka").load()
+    assert not (tmp_path / "models" / "kalah").exists()
+    assert "teacher minimax:2" in capsys.readouterr().out
