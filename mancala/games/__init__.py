@@ -63,6 +63,7 @@ class Game:
     capabilities: frozenset[str] = frozenset()
     rollout: str | None = None  # "module:attr" of a fast random playout: (state, seed) -> winner
     search: str | None = None  # "module:attr" of a fast alpha-beta class (see `fast_search`)
+    planes: str | None = None  # "module:attr" of (state, seat) -> float32 array in 0..1
 
 
 SOWING = frozenset({"sowing", "fast", "encoders", "frames"})
@@ -91,6 +92,7 @@ GAMES: dict[str, Game] = {
             frozenset({"fast"}),
             rollout="mancala.games.tak.evaluate:random_playout",
             search="mancala.games.tak.search:Search",
+            planes="mancala.games.tak.planes:planes",
         ),
     )
 }
@@ -150,6 +152,13 @@ def fast_search(name: str) -> Callable[..., Any] | None:
     return _load(target) if target else None
 
 
+def planes(name: str) -> Callable[[Any, int], Any] | None:
+    """Game `name`'s observation for environments, if it has one: `(state, seat)` -> a
+    float32 array in 0..1 of a fixed shape per rule options, seen from `seat`."""
+    target = game(name).planes
+    return _load(target) if target else None
+
+
 def describe(state: Any) -> str:
     """The game and its rules in a few characters: 'kalah(6,4)', 'tak(size=5, komi=0)'."""
     options = state.options
@@ -176,6 +185,7 @@ __all__ = [
     "game",
     "game_names",
     "new_game",
+    "planes",
     "rollout",
     "state_from_dict",
 ]
