@@ -12,14 +12,15 @@
 
 The games are those of `mancala.games` (Kalah, Sungka, Tak), played through the game
 protocol. A position is {"state": state.to_dict(), "legal_moves" (action ids), "names"
-(their move names: houses 'a'.., Tak's PTN), "over", "scores" (stores; Tak: flats on
-top), "winner"}; a Tak position adds "board" (each square's stack, bottom first, as
-[player, kind] pairs, squares a1, b1, .. as in the action encoding), "reserves" (each
-player's [stones, capstones] left) and "result" (road, flat or draw; null while the game
-goes on). A move is an action id or its name; the answer adds "move", "move_name",
-"mover", for a sowing game "frames" (the board after every seed, for animation) and
-"events" (capture, extra turn, relay pick-ups, in words too: mancala.games.sowing) and,
-from /api/play, "player", "evaluation" (the player's view, or null) and "think_ms".
+(their move names: houses 'a'.., Tak's PTN), "to_move" (0 or 1), "over", "scores"
+(stores; Tak: flats on top), "winner"}; a Tak position adds "board" (each square's
+stack, bottom first, as [player, kind] pairs, squares a1, b1, .. as in the action
+encoding), "reserves" (each player's [stones, capstones] left) and "result" (road, flat
+or draw; null while the game goes on). A move is an action id or its name; the answer
+adds "move", "move_name", "mover", for a sowing game "frames" (the board after every
+seed, for animation) and "events" (capture, extra turn, relay pick-ups, in words too:
+mancala.games.sowing) and, from /api/play, "player", "evaluation" (the player's view,
+or null) and "think_ms".
 Every bad request gets a 4xx JSON {"error", "message", "status"} saying what is wrong:
 400 for a malformed request, 422 for a move the rules refuse, 413 for a body too large.
 
@@ -177,6 +178,7 @@ def position(state: Any) -> dict[str, Any]:
         "state": state.to_dict(),
         "legal_moves": moves,
         "names": [state.move_name(m) for m in moves],
+        "to_move": state.player,
         "over": state.is_over(),
         "scores": list(state.scores() if is_sowing(state) else state.flat_counts()),
         "winner": state.winner(),
