@@ -10,7 +10,8 @@ image's container), drive Debian's chromium through chromium-driver with seleniu
 (deploy/ci-extras.sh installs both in CI), click as a person would, and stop the server.
 Every wait is explicit and bounded. With MANCALA_SCREENSHOT=PATH the analysis test also
 saves the page mid-game with the analysis on and a hint shown (that is how
-docs/screenshot.png is made), and as a phone would show it (PATH-phone.png).
+docs/screenshot.png is made), and as a phone would show it (PATH-phone.png), and the 4x4
+Tak game saves the page with a stack's moves listed (PATH-tak.png).
 
 Where the server has the solver's endgame database (it offers the solver then: cache/, or
 the api image), the analysis is exact and the opening's values are checked; on a fresh
@@ -176,6 +177,10 @@ def test_a_whole_tak_game_against_greedy(server, browser, size, seat):
         if stack:  # one of the person's stacks: its moves are listed as PTN buttons
             buttons = browser.find_elements(By.CSS_SELECTOR, "#stack-moves .stack-move")
             assert buttons and all(name in b.text for b in buttons)
+            if os.environ.get("MANCALA_SCREENSHOT") and size == 4:
+                path = Path(os.environ["MANCALA_SCREENSHOT"])
+                path.parent.mkdir(parents=True, exist_ok=True)
+                assert browser.save_screenshot(str(path.with_stem(path.stem + "-tak")))
             rng.choice(buttons).click()
             stack_moves += 1
         moves += 1

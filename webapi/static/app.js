@@ -265,12 +265,16 @@ function updateTak() {
 }
 
 function takScore() {
-  const side = (player, who) => {
+  const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const side = (player, who, note) => {
     const [stones, caps] = game.reserves[player];
-    const left = `${stones} stone${stones === 1 ? "" : "s"}` + (caps ? `, ${caps} capstone${caps === 1 ? "" : "s"}` : "");
-    return `${who} (${COLOURS[player]}) ${game.scores[player]} flats, ${left} left`;
+    const left = plural(stones, "stone") + (caps ? `, ${plural(caps, "capstone")}` : "");
+    const about = [COLOURS[player], note].filter(Boolean).join(", ");
+    return `${who} (${about}) ${plural(game.scores[player], "flat")}, ${left} left`;
   };
-  return `${side(seat, "You")} · ${side(1 - seat, opponentName())}`;
+  const player = players.find((p) => p.spec === opponent);
+  const note = player ? strength(player, "tak") : "";
+  return `${side(seat, "You", "")} · ${side(1 - seat, opponent, note)}`;
 }
 
 async function animate(before, frames, mine) {
