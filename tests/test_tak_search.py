@@ -63,3 +63,11 @@ def test_the_search_stops_at_its_deadline():
         player.choose_move(state)
         assert time.perf_counter() - start < 0.5
         assert 1 <= player.reached < 100
+
+
+def test_the_kernels_have_one_signature():
+    # A recursive numba function loaded from the cache segfaults when it was compiled for
+    # two signatures (numba issues #6061, #6713): every call passes the same types.
+    search.move_values(new_tak(4), depth=3, exact=True)
+    make_player("minimax:2").choose_move(new_tak(3))
+    assert len(search._root.signatures) == 1 and len(search._search.signatures) <= 1
