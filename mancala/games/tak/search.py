@@ -321,35 +321,3 @@ class Search:
     ) -> tuple[dict[int, float], int, int]:
         """`move_values` with this search's table."""
         return move_values(state, depth, seconds, cap, exact=exact, seed=seed, table=self.table)
-
-
-def bench(size: int = 5, plies: tuple[int, ...] = (10, 40, 80), seed: int = 3) -> list[dict]:
-    """Time the search on positions after `plies` random plies (one each), after
-    compiling: each depth from 1 to 4 with a new table, the generic alpha-beta of
-    `mancala.ai.search_generic` at depth 3 for comparison, and the depth reached in 0.1 s.
-    One row per position."""
-    from mancala.ai.search_generic import AlphaBeta
-
-    rng = random.Random(seed)
-    Search(1 << 16)  # compile
-    rows = []
-    for count in plies:
-        state = new_tak(size)
-        for _ in range(count):
-            state = state.play(rng.choice(state.legal_moves()))
-        row: dict = {"plies": count, "moves": len(state.legal_moves())}
-        for depth in (1, 2, 3, 4):
-            start = time.perf_counter()
-            _, _, nodes = move_values(state, depth=depth, table=new_table(18))
-            seconds = time.perf_counter() - start
-            row[f"depth {depth}"] = f"{seconds:.4f} s, {nodes:,} nodes, {nodes / seconds:,.0f}/s"
-        generic = AlphaBeta(depth=3)
-        start = time.perf_counter()
-        generic.choose_move(state)
-        seconds = time.perf_counter() - start
-        row["generic depth 3"] = (
-            f"{seconds:.4f} s, {generic.nodes:,} nodes, {generic.nodes / seconds:,.0f}/s"
-        )
-        row["depth in 0.1 s"] = move_values(state, seconds=0.1, table=new_table(18))[1]
-        rows.append(row)
-    return rows
