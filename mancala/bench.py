@@ -4,6 +4,7 @@
     python mancala/bench.py --games 20000   # more random games for the engines' rows
     python mancala/bench.py --verify        # a million moves through engine and rules
     python mancala/bench.py --teacher       # positions annotated a second, before and after
+    python mancala/bench.py --tak 5         # Tak's numba alpha-beta against the generic one
 
 Every number comes from this one run, so the ratios compare like with like on a shared,
 noisy machine. Rates are per second of this process's CPU time (`time.process_time`:
@@ -22,6 +23,11 @@ exits 1 if there is any).
 exact teacher of the learning loop (the solver's values within 20,000 nodes, minimax:10
 elsewhere): valuing each position on its own in game order, as the first version did,
 then chained from each game's end back to its start (`mancala.nn_lib.data.Teacher`).
+
+`--tak SIZE` times Tak's alpha-beta on the numba engine (`mancala.games.tak.search`) on
+positions after 10, 40 and 80 random plies: each depth from 1 to 4 with a new table,
+the generic alpha-beta (`mancala.ai.search_generic`) to depth 3 on the same positions
+(the same algorithm: the same nodes), and the depth reached in 0.1 s.
 """
 
 from __future__ import annotations
@@ -241,6 +247,40 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str
     return "\n".join(lines)
 
 
+def tak_search_rates(size: int, plies: tuple[int, ...] = (10, 40, 80), seed: int = 3) -> str:
+    """The table of `--tak` (see the module text), after compiling."""
+    from mancala.ai.search_generic import AlphaBeta
+    from mancala.games.tak import new_tak
+    from mancala.games.tak.search import Search, move_values, new_table
+
+    rng = random.Random(seed)
+    Search(1 << 16)  # compile
+    lines = [
+        "| position | legal moves | depth 1 | depth 2 | depth 3 | depth 4 | generic, depth 3 "
+        "| depth in 0.1 s |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    rate = "{:.4f} s, {:,} nodes, {:,.0f} nodes/s".format
+    for count in plies:
+        state = new_tak(size)
+        for _ in range(count):
+            state = state.play(rng.choice(state.legal_moves()))
+        cells = [f"{count} plies", str(len(state.legal_moves()))]
+        for depth in (1, 2, 3, 4):
+            start = time.perf_counter()
+            nodes = move_values(state, depth=depth, table=new_table(18))[2]
+            seconds = time.perf_counter() - start
+            cells.append(rate(seconds, nodes, nodes / seconds))
+        generic = AlphaBeta(depth=3)
+        start = time.perf_counter()
+        generic.choose_move(state)
+        seconds = time.perf_counter() - start
+        cells.append(rate(seconds, generic.nodes, generic.nodes / seconds))
+        cells.append(str(move_values(state, seconds=0.1, table=new_table(18))[1]))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("bench", __doc__)
     parser.add_argument("--games", type=int_in(1), default=10_000, help="random games per engine")
@@ -262,6 +302,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="GAMES",
         help="annotation rates of the learning loop's teacher over GAMES recorded games (160)",
     )
+    parser.add_argument(
+        "--tak",
+        type=int_in(3, 8),
+        metavar="SIZE",
+        help="time Tak's numba alpha-beta on a SIZE board against the generic one",
+    )
     args = parser.parse_args(argv)
     return run_command("bench", lambda: _run(args), "nothing is written")
 
@@ -269,6 +315,10 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return 1 if verify(args.verify, args.seed) else 0
+    if args.tak is not None:
+        print(f"Tak {args.tak}x{args.tak}, one process, {time.strftime('%Y-%m-%d %H:%M')}")
+        print(tak_search_rates(args.tak))
+        return 0
     if args.teacher is not None:
         print(f"Kalah(6,4), one process, {time.strftime('%Y-%m-%d %H:%M')}")
         print(teacher_rates(args.teacher))

@@ -1,13 +1,22 @@
-"""Kalah and Sungka as a Gymnasium environment and as a PettingZoo AEC environment.
+"""Any game of `mancala.games` as a Gymnasium environment and as a PettingZoo AEC
+environment (Kalah, Sungka, Tak).
 
-`MancalaEnv` (Gymnasium): one agent against an opponent player from the registry. The
-observation is the board from the agent's side (its houses in sowing order, its store,
-the opponent's houses, the opponent's store); `info["action_mask"]` marks the legal
-houses. The reward of a step is the Sungka DQN paper's: the agent's gain in its store
-minus the opponent's gain, counted from the agent's move until it moves again (the
-opponent's replies, extra turns included, happen inside the step). Kalah's end-of-game
-sweep counts as a gain, so the rewards of a game add up to the final score difference
-(less what the opponent gained before the agent's first move, when the agent is second).
+Observations are seen from the agent's seat. A sowing game's is its board (the agent's
+houses in sowing order, its store, the opponent's houses, the opponent's store); another
+game's is the game's planes (`mancala.games.planes`; Tak: `mancala.games.tak.planes`, a
+float32 tensor of stacks, top pieces, reserves and the player to move). Actions are the
+game's action ids (`range(state.num_actions)`), and the action mask marks the legal ones.
+
+`MancalaEnv` (Gymnasium): one agent against an opponent player from the registry;
+`info["action_mask"]` marks the legal actions. In a sowing game the reward of a step is
+the Sungka DQN paper's: the agent's gain in its store minus the opponent's gain, counted
+from the agent's move until it moves again (the opponent's replies, extra turns
+included, happen inside the step). Kalah's end-of-game sweep counts as a gain, so the
+rewards of a game add up to the final score difference (less what the opponent gained
+before the agent's first move, when the agent is second). In another game the reward
+comes at the end: +1 for a win, -1 for a loss, 0 for a draw. An illegal action raises
+ValueError, or with `illegal="lose"` ends the game with -1 for the agent (PettingZoo's
+TerminateIllegalWrapper convention, for callers that sample actions without the mask).
 
 >>> env = MancalaEnv("sungka", opponent="max")
 >>> obs, info = env.reset(seed=0)
@@ -20,11 +29,15 @@ sweep counts as a gain, so the rewards of a game add up to the final score diffe
 Traceback (most recent call last):
 ...
 ValueError: illegal action 9: move 9 is out of range: houses are numbered 0..6
+>>> tak = MancalaEnv("tak", opponent="luck", size=4)
+>>> obs, info = tak.reset(seed=0)
+>>> obs.shape, int(info["action_mask"].sum())   # 4x4: 16 squares to place on
+((18, 4, 4), 16)
 
 `raw_env` / `env()` (PettingZoo AEC, in the style of pettingzoo.classic.connect_four):
 agents "player_0" (moves first) and "player_1"; observations are
-`{"observation": board from that agent's side, "action_mask": legal houses}` (the mask
-is all zeros for the agent that is not to move). After an extra turn the same agent
+`{"observation": the view from that agent's seat, "action_mask": legal actions}` (the
+mask is all zeros for the agent that is not to move). After an extra turn the same agent
 acts again: `agent_selection` follows the rules' player to move. Rewards come at the
 end, as in PettingZoo's classic games: +1 to the winner, -1 to the loser, 0 for a draw.
 `raw_env` raises ValueError on an illegal action; `env()` wraps it with PettingZoo's
@@ -44,37 +57,58 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from mancala.ai.base import Player
+from mancala.ai.base import Player, is_sowing
 from mancala.ai.registry import make_player
-from mancala.game_state import GameState, IllegalMove
+from mancala.game_state import IllegalMove
+from mancala.games import new_game, planes
+
+State = Any  # a state of any game of the protocol (mancala.games)
+ILLEGAL = ("raise", "lose")
 
 
-def observe(state: GameState, seat: int) -> np.ndarray:
-    """The board seen from `seat`: its houses and store first, then the opponent's."""
-    lo = seat * (state.houses + 1)
-    return np.array(state.board[lo:] + state.board[:lo], dtype=np.int64)
+def observe(state: State, seat: int) -> np.ndarray:
+    """The position seen from `seat`: a sowing board with its houses and store first,
+    then the opponent's; another game's planes."""
+    if is_sowing(state):
+        lo = seat * (state.houses + 1)
+        return np.array(state.board[lo:] + state.board[:lo], dtype=np.int64)
+    view = planes(state.game)
+    if view is None:
+        raise ValueError(f"{state.game} has no observation for environments")
+    return view(state, seat)
 
 
-def action_mask(state: GameState, seat: int) -> np.ndarray:
-    """1 for each house `seat` may play now (all zeros when it is not `seat`'s turn)."""
-    mask = np.zeros(state.houses, dtype=np.int8)
-    if state.player == seat:
+def action_mask(state: State, seat: int) -> np.ndarray:
+    """1 for each action `seat` may play now (all zeros when it is not `seat`'s turn)."""
+    mask = np.zeros(state.num_actions, dtype=np.int8)
+    if state.player == seat and not state.is_over():
         mask[state.legal_moves()] = 1
     return mask
 
 
-def _spaces(state: GameState) -> tuple[spaces.Box, spaces.Discrete]:
-    total = state.seeds * state.houses * 2
-    board = spaces.Box(0, total, shape=(len(state.board),), dtype=np.int64)
-    return board, spaces.Discrete(state.houses)
+def _spaces(state: State) -> tuple[spaces.Box, spaces.Discrete]:
+    if is_sowing(state):
+        total = state.seeds * state.houses * 2
+        board = spaces.Box(0, total, shape=(len(state.board),), dtype=np.int64)
+    else:
+        board = spaces.Box(0, 1, shape=observe(state, 0).shape, dtype=np.float32)
+    return board, spaces.Discrete(state.num_actions)
+
+
+def _result(state: State, seat: int) -> float:
+    """+1 if `seat` has won, -1 if it has lost, else 0."""
+    winner = state.winner()
+    return 0.0 if winner is None else (1.0 if winner == seat else -1.0)
 
 
 class MancalaEnv(gymnasium.Env):
-    """One agent against `opponent` (a registry name or a Player) in `variant`.
+    """One agent against `opponent` (a registry name or a Player) in the game `variant`.
 
     `seat` 0 moves first, 1 second; `reset(options={"seat": 1, "opponent": "exact"})`
     changes them for the next game. Game options (houses, seeds, empty_capture,
-    relay_limit) go to `GameState.new`; they fix the spaces, so they are set here.
+    relay_limit; Tak's size and komi) go to `mancala.games.new_game`; they fix the
+    spaces, so they are set here. `illegal` says what an illegal action does: "raise"
+    (ValueError) or "lose" (the game ends, reward -1).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
@@ -85,17 +119,22 @@ class MancalaEnv(gymnasium.Env):
         opponent: str | Player = "luck",
         seat: int = 0,
         render_mode: str | None = None,
+        illegal: str = "raise",
         **options: Any,
     ) -> None:
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of ansi, human or None, not {render_mode!r}")
-        self.start = GameState.new(variant, **options)
+        if illegal not in ILLEGAL:
+            raise ValueError(f"illegal must be 'raise' or 'lose', not {illegal!r}")
+        self.start = new_game(variant, **options)
+        self.illegal = illegal
+        self.forfeit = False  # the agent lost by an illegal action
         self.observation_space, self.action_space = _spaces(self.start)
         self.render_mode = render_mode
         self.seat = _check_seat(seat)
         self.opponent_spec = opponent
         self.opponent: Player | None = None
-        self.state: GameState | None = None
+        self.state: State | None = None
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -112,34 +151,48 @@ class MancalaEnv(gymnasium.Env):
             self.opponent = make_player(
                 self.opponent_spec, seed=int(self.np_random.integers(2**31))
             )
-        self.state = self.start
+        self.state, self.forfeit = self.start, False
         self._opponent_moves()
         return observe(self.state, self.seat), self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None:
             raise ValueError("call reset() before step()")
-        if self.state.is_over():
+        if self.state.is_over() or self.forfeit:
             raise ValueError("the game is over: call reset() before step()")
-        before = self.state.scores()
+        before = self.state
         try:
             self.state = self.state.play(int(action) if isinstance(action, np.integer) else action)
         except IllegalMove as error:
-            raise ValueError(f"illegal action {action!r}: {error}") from None
+            if self.illegal == "raise":
+                raise ValueError(f"illegal action {action!r}: {error}") from None
+            self.forfeit = True
+            return observe(self.state, self.seat), -1.0, True, False, self._info()
         self._opponent_moves()
-        after = self.state.scores()
-        me, other = self.seat, 1 - self.seat
-        reward = float((after[me] - before[me]) - (after[other] - before[other]))
         if self.render_mode == "human":
             print(self.render_text())
-        return observe(self.state, me), reward, self.state.is_over(), False, self._info()
+        reward = self._reward(before)
+        return observe(self.state, self.seat), reward, self.state.is_over(), False, self._info()
+
+    def _reward(self, before: State) -> float:
+        """The reward of the step from `before` to now (see the module text)."""
+        if not is_sowing(self.state):
+            return _result(self.state, self.seat) if self.state.is_over() else 0.0
+        (b0, b1), (a0, a1) = before.scores(), self.state.scores()
+        gains = (a0 - b0, a1 - b1)
+        return float(gains[self.seat] - gains[1 - self.seat])
 
     def _opponent_moves(self) -> None:
         while not self.state.is_over() and self.state.player != self.seat:
             self.state = self.state.play(self.opponent.choose_move(self.state))
 
     def _info(self) -> dict[str, Any]:
-        return {"action_mask": action_mask(self.state, self.seat), "scores": self.state.scores()}
+        mask = action_mask(self.state, self.seat)
+        if self.forfeit:
+            mask[:] = 0
+        if is_sowing(self.state):
+            return {"action_mask": mask, "scores": self.state.scores()}
+        return {"action_mask": mask}
 
     def render_text(self) -> str:
         return str(self.state)
@@ -159,7 +212,8 @@ def _check_seat(seat: Any) -> int:
 
 
 class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped environment)
-    """Both seats of `variant` as a PettingZoo AEC environment (see the module doc)."""
+    """Both seats of the game `variant` as a PettingZoo AEC environment (see the module
+    doc)."""
 
     metadata = {
         "render_modes": ["ansi", "human"],
@@ -175,12 +229,12 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         if render_mode not in (None, *self.metadata["render_modes"]):
             raise ValueError(f"render_mode must be one of ansi, human or None, not {render_mode!r}")
         self.render_mode = render_mode
-        self.start = GameState.new(variant, **options)
+        self.start = new_game(variant, **options)
         self.state = self.start
         self.possible_agents = ["player_0", "player_1"]
         self.agents = self.possible_agents[:]
         board, actions = _spaces(self.start)
-        mask = spaces.Box(0, 1, shape=(self.start.houses,), dtype=np.int8)
+        mask = spaces.Box(0, 1, shape=(self.start.num_actions,), dtype=np.int8)
         self.observation_spaces = {
             agent: spaces.Dict({"observation": board, "action_mask": mask})
             for agent in self.possible_agents

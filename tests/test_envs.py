@@ -10,9 +10,11 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
 from mancala.envs import MancalaEnv, env, raw_env
-from mancala.game_state import GameState
+from mancala.games import new_game
+from mancala.games.tak.planes import planes
 
 VARIANTS = ("sungka", "kalah")
+GAMES = (("sungka", {}), ("kalah", {}), ("tak", {"size": 3}), ("tak", {"size": 5}))
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -23,10 +25,17 @@ def test_gymnasium_env_checker(variant, seat, opponent):
     check_env(MancalaEnv(variant, opponent=opponent, seat=seat), skip_render_check=True)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("seat", [0, 1])
+def test_gymnasium_env_checker_on_tak(seat):
+    # check_env samples actions without the mask: with illegal="lose" an illegal one
+    # ends the game, as PettingZoo's TerminateIllegalWrapper does.
+    check_env(MancalaEnv("tak", "luck", seat, illegal="lose", size=4), skip_render_check=True)
+
+
+@pytest.mark.parametrize("variant, options", GAMES)
 @pytest.mark.parametrize("make", [env, raw_env])
-def test_pettingzoo_api_test(variant, make):
-    api_test(make(variant), num_cycles=200)
+def test_pettingzoo_api_test(variant, options, make):
+    api_test(make(variant, **options), num_cycles=200)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -85,12 +94,12 @@ def test_aec_extra_turn_keeps_the_same_agent_and_illegal_moves_raise():
         aec.step(0)
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_aec_follows_the_rules_to_the_end(variant):
+@pytest.mark.parametrize("variant, options", GAMES)
+def test_aec_follows_the_rules_to_the_end(variant, options):
     rng = random.Random(3)
-    aec = raw_env(variant)
+    aec = raw_env(variant, **options)
     aec.reset(seed=3)
-    state = GameState.new(variant)
+    state = new_game(variant, **options)
     final = {}
     for agent in aec.agent_iter():
         observation, reward, terminated, truncated, _ = aec.last()
@@ -118,3 +127,36 @@ def test_wrapped_aec_ends_the_game_on_an_illegal_move():
     aec.step(0)  # illegal: PettingZoo's convention ends the game, -1 to the offender
     assert all(aec.terminations.values())
     assert aec.last()[1] == -1
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_tak_gym_game_pays_the_result_at_the_end(seat):
+    rng = random.Random(seat)
+    game = MancalaEnv("tak", opponent="greedy", seat=seat, size=4)
+    obs, info = game.reset(seed=seat)
+    done, rewards = False, []
+    while not done:
+        assert game.observation_space.contains(obs)
+        assert np.array_equal(obs, planes(game.state, seat))
+        legal = np.flatnonzero(info["action_mask"]).tolist()
+        assert legal == game.state.legal_moves() and game.state.player == seat
+        obs, reward, done, truncated, info = game.step(rng.choice(legal))
+        rewards.append(reward)
+    winner = game.state.winner()
+    assert rewards[:-1] == [0.0] * (len(rewards) - 1)
+    assert rewards[-1] == (0.0 if winner is None else (1.0 if winner == seat else -1.0))
+
+
+def test_tak_gym_illegal_actions_raise_or_lose():
+    game = MancalaEnv("tak", opponent="luck", size=3)
+    game.reset(seed=0)
+    with pytest.raises(ValueError, match="illegal action 1: .*first ply places a flat"):
+        game.step(1)  # a wall on a1 in the opening
+    lose = MancalaEnv("tak", opponent="luck", size=3, illegal="lose")
+    lose.reset(seed=0)
+    obs, reward, done, truncated, info = lose.step(1)
+    assert (reward, done, info["action_mask"].sum()) == (-1.0, True, 0)
+    with pytest.raises(ValueError, match="the game is over"):
+        lose.step(0)
+    with pytest.raises(ValueError, match="illegal must be"):
+        MancalaEnv("tak", illegal="ignore")

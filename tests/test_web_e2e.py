@@ -1,4 +1,6 @@
-"""End to end in headless Chromium: a person plays a whole game against greedy; the
+"""End to end in headless Chromium: a person plays a whole game against greedy (Kalah,
+Sungka, and Tak on small boards: placing flats, walls and capstones and moving stacks by
+their PTN buttons); the
 dropdown names players in words with their ratings; the analysis switch, the hint, undo
 and the move log's events.
 
@@ -8,7 +10,8 @@ image's container), drive Debian's chromium through chromium-driver with seleniu
 (deploy/ci-extras.sh installs both in CI), click as a person would, and stop the server.
 Every wait is explicit and bounded. With MANCALA_SCREENSHOT=PATH the analysis test also
 saves the page mid-game with the analysis on and a hint shown (that is how
-docs/screenshot.png is made), and as a phone would show it (PATH-phone.png).
+docs/screenshot.png is made), and as a phone would show it (PATH-phone.png), and the 4x4
+Tak game saves the page with a stack's moves listed (PATH-tak.png).
 
 Where the server has the solver's endgame database (it offers the solver then: cache/, or
 the api image), the analysis is exact and the opening's values are checked; on a fresh
@@ -18,6 +21,7 @@ clone it is minimax's estimate, and the tests check that instead.
 import json
 import os
 import random
+import re
 import shutil
 import tempfile
 import urllib.request
@@ -136,6 +140,73 @@ def test_a_whole_game_against_greedy(server, browser, variant, seat):
         "loss",
         "draw",
     )
+
+
+TAK_STONES = {3: 10, 4: 15}  # each player's stones on the boards played here
+
+
+@pytest.mark.parametrize("size,seat", [(3, "0"), (4, "1")])
+def test_a_whole_tak_game_against_greedy(server, browser, size, seat):
+    rng = random.Random(size)
+    browser.get(f"{server}/?delay=0")
+    wait = WebDriverWait(browser, WAIT)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    Select(browser.find_element(By.ID, "variant")).select_by_value("tak")
+    Select(browser.find_element(By.ID, "size")).select_by_value(str(size))
+    Select(browser.find_element(By.ID, "opponent")).select_by_value("greedy")
+    Select(browser.find_element(By.ID, "seat")).select_by_value(seat)
+    browser.find_element(By.ID, "new-game").click()
+
+    wait.until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "#board .square")) == size * size)
+    assert not browser.find_element(By.ID, "analysis").is_displayed()  # Kalah's tools hidden
+    moves = stack_moves = 0
+    while _wait_turn_or_end(browser) == "your-turn":
+        assert not browser.find_element(By.ID, "error").is_displayed()
+        kinds = [
+            k for k in browser.find_elements(By.CSS_SELECTOR, "#place-kind .kind") if k.is_enabled()
+        ]
+        rng.choice(kinds).click()
+        playable = browser.find_elements(By.CSS_SELECTOR, "#board .square.playable")
+        assert playable, "the person's turn, yet no square to click"
+        stacks = [sq for sq in playable if sq.get_attribute("data-stack")]
+        square = rng.choice(
+            stacks if stacks and (not stack_moves or rng.random() < 0.5) else playable
+        )
+        name, stack = square.get_attribute("data-name"), square.get_attribute("data-stack")
+        square.click()
+        if stack:  # one of the person's stacks: its moves are listed as PTN buttons
+            buttons = browser.find_elements(By.CSS_SELECTOR, "#stack-moves .stack-move")
+            assert buttons and all(name in b.text for b in buttons)
+            if os.environ.get("MANCALA_SCREENSHOT") and size == 4:
+                path = Path(os.environ["MANCALA_SCREENSHOT"])
+                path.parent.mkdir(parents=True, exist_ok=True)
+                assert browser.save_screenshot(str(path.with_stem(path.stem + "-tak")))
+            rng.choice(buttons).click()
+            stack_moves += 1
+        moves += 1
+        assert moves < 300, "the game does not end"
+
+    assert moves > 0 and not browser.find_element(By.ID, "error").is_displayed()
+    assert stack_moves > 0  # the first turn with a stack of the person's moves it
+    status = browser.find_element(By.ID, "status").text
+    assert any(word in status for word in ("You win", "greedy wins", "A draw")), status
+    squares = browser.find_elements(By.CSS_SELECTOR, "#board .square")
+    on_board = sum(
+        len(sq.get_attribute("data-stack").replace("S", "").replace("C", "")) for sq in squares
+    )
+    left = [
+        int(n) for n in re.findall(r"(\d+) stones? left", browser.find_element(By.ID, "score").text)
+    ]
+    assert len(left) == 2 and on_board == 2 * TAK_STONES[size] - sum(left)  # no piece lost
+    for piece in browser.find_elements(By.CSS_SELECTOR, "#board .piece[class*=' ']"):
+        classes = set(piece.get_attribute("class").split())
+        assert (
+            len(classes & {"white", "black"}) == 1
+            and len(classes & {"flat", "wall", "capstone"}) == 1
+        )
+    logged = _log(browser)
+    assert sum(item.startswith("You:") for item in logged) == moves
+    assert any(item.startswith("greedy:") for item in logged)
 
 
 def _start(browser, server, variant="kalah", opponent="greedy", seat="0"):

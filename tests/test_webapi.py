@@ -50,7 +50,7 @@ def test_players_lists_the_registry_without_human(client):
     assert "human" not in names
     for player in players:
         assert player["spec"].split(":")[0] == player["name"]
-        assert set(player["variants"]) <= {"kalah", "sungka"} and player["variants"]
+        assert set(player["variants"]) <= {"kalah", "sungka", "tak"} and player["variants"]
         assert player["summary"] and "{" not in player["summary"]
 
 
@@ -74,7 +74,7 @@ def test_players_say_in_words_what_they_are_and_how_strong():
 
 def test_variants(client):
     body = client.get("/api/variants").get_json()
-    assert [v["name"] for v in body["variants"]] == ["kalah", "sungka"]
+    assert [v["name"] for v in body["variants"]] == ["kalah", "sungka", "tak"]
     assert body["variants"][0]["options"] == {"houses": 6, "seeds": 4, "empty_capture": False}
     assert body["limits"]["houses"] >= 7
 
@@ -299,8 +299,9 @@ BOARD = list(GameState.new().board)
         ("/api/move", {"state": {"board": BOARD, "player": 2}, "move": 0}, 400, ["player must"]),
         ("/api/move", {"state": [1], "move": 0}, 400, ["game state is a JSON object"]),
         ("/api/move", {"state": {"board": BOARD, "x": 1}, "move": 0}, 400, ["unknown key"]),
-        ("/api/move", {"state": OPENING, "move": "a"}, 400, ["move must be a house number"]),
-        ("/api/move", {"state": OPENING, "move": True}, 400, ["move must be a house number"]),
+        ("/api/move", {"state": OPENING, "move": "z"}, 422, ["illegal move"]),
+        ("/api/move", {"state": OPENING, "move": "a" * 41}, 400, ["move must be an action id"]),
+        ("/api/move", {"state": OPENING, "move": True}, 400, ["move must be an action id"]),
         ("/api/move", {"state": OPENING, "move": 6}, 422, ["illegal move", "out of range"]),
         ("/api/move", {"state": OPENING, "move": -1}, 422, ["illegal move"]),
         (

@@ -41,7 +41,7 @@ SOLVER_SHARE = 0.6  # of the cap, for proofs; minimax gets the rest
 
 def solver_ready(state: GameState) -> bool:
     """True for Kalah when the database the shared solver would use is cached already."""
-    if state.variant != "kalah":
+    if state.game != "kalah":
         return False
     n = default_max_seeds(state.houses, 2 * state.houses * state.seeds)
     path = cache_path(default_cache_dir(), state.houses, n, state.empty_capture)

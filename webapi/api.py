@@ -10,10 +10,17 @@
     POST /api/analyse       {"state"}                        -> the value of every legal move
     GET  /api/openapi.yaml  the OpenAPI document of all this (webapi/openapi.yaml)
 
-A position is {"state": GameState.to_dict(), "legal_moves", "over", "scores", "winner"};
-a move adds "move", "mover", "frames" (the board after every seed, for animation),
-"events" (capture, extra turn, relay pick-ups, in words too: mancala.games.sowing) and,
-from /api/play, "player", "evaluation" (the player's view, or null) and "think_ms".
+The games are those of `mancala.games` (Kalah, Sungka, Tak), played through the game
+protocol. A position is {"state": state.to_dict(), "legal_moves" (action ids), "names"
+(their move names: houses 'a'.., Tak's PTN), "to_move" (0 or 1), "over", "scores"
+(stores; Tak: flats on top), "winner"}; a Tak position adds "board" (each square's
+stack, bottom first, as [player, kind] pairs, squares a1, b1, .. as in the action
+encoding), "reserves" (each player's [stones, capstones] left) and "result" (road, flat
+or draw; null while the game goes on). A move is an action id or its name; the answer
+adds "move", "move_name", "mover", for a sowing game "frames" (the board after every
+seed, for animation) and "events" (capture, extra turn, relay pick-ups, in words too:
+mancala.games.sowing) and, from /api/play, "player", "evaluation" (the player's view,
+or null) and "think_ms".
 Every bad request gets a 4xx JSON {"error", "message", "status"} saying what is wrong:
 400 for a malformed request, 422 for a move the rules refuse, 413 for a body too large.
 
@@ -38,14 +45,18 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
+from mancala.ai.base import is_sowing
 from mancala.ai.limits import Limits
 from mancala.ai.registry import entry_params, split_spec
-from mancala.game_state import DEFAULTS, VARIANTS, GameState, IllegalMove
+from mancala.game_state import DEFAULTS, IllegalMove
+from mancala.games import game_names, state_from_dict
+from mancala.games import new_game as opening  # `new_game` is the endpoint below
 from webapi.analysis import analyse
 from webapi.engine import PlayerPool, player_catalogue, sow_frames
 
 OPENAPI = Path(__file__).with_name("openapi.yaml")
 LIMITS = {"houses": 10, "seeds": 20, "relay_limit": 10_000}  # bounds on a request's rules
+MAX_MOVE_TEXT = 40  # characters of a move given by name
 SEARCH_LIMITS = Limits(  # the most one search of /api/play may do
     seconds=1.0,
     memory=32 << 20,
@@ -85,21 +96,21 @@ def _body(*required: str, optional: tuple[str, ...] = ()) -> dict[str, Any]:
 def _check_limits(options: Any) -> None:
     """Refuse option values that would make a board or a move too big to serve."""
     if not isinstance(options, dict):
-        return  # GameState reports the type
+        return  # the game's own reading reports the type
     for key, limit in LIMITS.items():
         value = options.get(key)
         if isinstance(value, int) and not isinstance(value, bool) and value > limit:
             abort(400, f"{key} may be at most {limit} here, not {value}")
 
 
-def _state(data: Any) -> GameState:
-    """The GameState described by `data`, or 400 saying what is wrong with it."""
+def _state(data: Any) -> Any:
+    """The state of any game described by `data`, or 400 saying what is wrong with it."""
     if isinstance(data, dict):
         _check_limits(data.get("options"))
     try:
-        return GameState.from_dict(data)
+        return state_from_dict(data)
     except (ValueError, TypeError) as exc:
-        abort(400, f"bad state: {exc}")
+        abort(400, f"bad state: {str(exc)[:300]}")
 
 
 def _spec(spec: Any, variant: str) -> str:
@@ -143,33 +154,59 @@ def search_limits() -> dict[str, Any]:
     }
 
 
-def _move(value: Any) -> int:
+def _move(state: Any, value: Any) -> int:
+    """The action id of `value`: an action id, or a move's name (422 if not a move)."""
+    if isinstance(value, str) and len(value) <= MAX_MOVE_TEXT:
+        try:
+            return state.parse_move(value)
+        except IllegalMove as exc:
+            abort(422, f"illegal move: {exc}")
     if isinstance(value, bool) or not isinstance(value, int):
-        abort(400, f"move must be a house number (a whole number), not {value!r}"[:200])
+        abort(
+            400, f"move must be an action id (a whole number) or a move's name, not {value!r}"[:200]
+        )
     return value
 
 
 # ----- answers ----------------------------------------------------------------------
 
 
-def position(state: GameState) -> dict[str, Any]:
+def position(state: Any) -> dict[str, Any]:
     """The JSON of a position: the state and what the page needs to show it."""
-    return {
+    moves = state.legal_moves()
+    answer = {
         "state": state.to_dict(),
-        "legal_moves": state.legal_moves(),
+        "legal_moves": moves,
+        "names": [state.move_name(m) for m in moves],
+        "to_move": state.player,
         "over": state.is_over(),
-        "scores": list(state.scores()),
+        "scores": list(state.scores() if is_sowing(state) else state.flat_counts()),
         "winner": state.winner(),
     }
+    if state.game == "tak":
+        answer |= {
+            "board": [[[piece.player, piece.kind] for piece in stack] for stack in state.board],
+            "reserves": [list(state.reserves(0)), list(state.reserves(1))],
+            "result": state.outcome.reason if state.outcome else None,
+        }
+    return answer
 
 
-def _played(state: GameState, move: int) -> dict[str, Any]:
+def _played(state: Any, move: int) -> dict[str, Any]:
+    """The answer to `move` played in `state`: the move, its name, the new position (and,
+    sown, the boards in between and the events); 422 if the rules refuse it."""
     try:
+        name = state.move_name(move)
+        if not is_sowing(state):
+            return {"move": move, "move_name": name, "mover": state.player} | position(
+                state.play(move)
+            )
         after, frames, events = sow_frames(state, move)
-    except IllegalMove as exc:
+    except ValueError as exc:  # IllegalMove, or an action id out of range
         abort(422, f"illegal move: {exc}")
     return {
         "move": move,
+        "move_name": name,
         "mover": state.player,
         "frames": [list(f) for f in frames],
         "events": events.to_dict(),
@@ -212,8 +249,12 @@ def players() -> Response:
 def variants() -> Response:
     return jsonify(
         variants=[
-            {"name": name, "options": GameState.new(name).options, "defaults": DEFAULTS[name]}
-            for name in VARIANTS
+            {
+                "name": name,
+                "options": (options := opening(name).options),
+                "defaults": DEFAULTS.get(name, options),
+            }
+            for name in game_names()
         ],
         limits=LIMITS,
         search=search_limits(),
@@ -224,13 +265,14 @@ def variants() -> Response:
 def new_game() -> Response:
     data = _body(optional=("variant", "options"))
     variant, options = data.get("variant", "kalah"), data.get("options", {})
-    if not isinstance(variant, str) or variant not in VARIANTS:
-        abort(400, f"unknown variant {str(variant)[:40]!r}; choose one of {', '.join(VARIANTS)}")
+    if not isinstance(variant, str) or variant not in game_names():
+        names = ", ".join(game_names())
+        abort(400, f"unknown variant {str(variant)[:40]!r}; choose one of {names}")
     if not isinstance(options, dict):
         abort(400, "options must be a JSON object")
     _check_limits(options)
     try:
-        state = GameState.new(variant, **options)
+        state = opening(variant, **options)
     except (ValueError, TypeError) as exc:
         abort(400, f"bad options: {exc}")
     return jsonify(position(state))
@@ -239,14 +281,15 @@ def new_game() -> Response:
 @bp.post("/move")
 def human_move() -> Response:
     data = _body("state", "move")
-    return jsonify(_played(_state(data["state"]), _move(data["move"])))
+    state = _state(data["state"])
+    return jsonify(_played(state, _move(state, data["move"])))
 
 
 @bp.post("/play")
 def player_move() -> Response:
     data = _body("state", "player", optional=("evaluate",))
     state = _state(data["state"])
-    spec = _spec(data["player"], state.variant)
+    spec = _spec(data["player"], state.game)
     evaluate = data.get("evaluate", True)
     if not isinstance(evaluate, bool):
         abort(400, f"evaluate must be true or false, not {evaluate!r}"[:200])

@@ -34,7 +34,8 @@ from mancala.ai.registry import (
     split_spec,
     tournament_players,
 )
-from mancala.game_state import VARIANTS, GameState
+from mancala.game_state import GameState
+from mancala.games import game_names, new_game
 from mancala.games.sowing import Traced, trace_move
 from webapi.ratings import NOT_RATED, rating_of
 
@@ -46,12 +47,16 @@ WARM_UP_SPECS = ("minimax:2", "mcts:50", "nmcts:50")  # one of each numba search
 
 def warm_up() -> None:
     """Compile the search kernels (or load them from numba's cache) before serving, so
-    that no request pays for compiling and no deadline is spent on it."""
+    that no request pays for compiling and no deadline is spent on it: the sowing ones,
+    and Tak's alpha-beta and random playouts."""
     state = GameState.new(houses=3, seeds=2)
     for spec in WARM_UP_SPECS:
         player = make_player(spec, seed=0)
         player.choose_move(state)
         player.evaluate(state)
+    tak = new_game("tak", size=3)
+    for spec in ("minimax:2", "mcts:50"):
+        make_player(spec, seed=0).choose_move(tak)
 
 
 def sow_frames(state: GameState, move: int) -> Traced:
@@ -76,7 +81,7 @@ def player_catalogue() -> list[dict]:
     """
     specs: dict[str, str] = {}
     variants: dict[str, list[str]] = {}
-    for variant in VARIANTS:
+    for variant in game_names():
         for spec in tournament_players(variant):
             name = split_spec(spec)[0]
             specs.setdefault(name, spec)

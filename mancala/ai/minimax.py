@@ -6,9 +6,11 @@ whose turn it is comes from the position after each move, never from alternation
 extra turn is the same player moving again. The default evaluation (the store
 difference, exact at the end of the game) runs inside numba; any Python callable
 `evaluate(state) -> float` (player 0's view) can replace it, e.g. a network; that path
-runs in Python and is slower. A game that is not sown (Tak) is searched by the generic
-alpha-beta of `mancala.ai.search_generic` with the game's evaluator, under the same
-name, depth, seconds and limits.
+runs in Python and is slower. A game that is not sown is searched with the game's
+evaluator under the same name, depth, seconds and limits: by the game's own numba
+alpha-beta where it has one (`mancala.games.fast_search`; Tak:
+`mancala.games.tak.search`), else by the generic alpha-beta of
+`mancala.ai.search_generic`.
 
 Every search keeps to its `Limits`: a deadline of `limits.seconds` a call (a search
 stopped by it returns the values of the deepest depth it finished, so a fixed depth on a
@@ -26,6 +28,7 @@ import time
 from collections.abc import Callable
 from contextlib import nullcontext
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 from numba import njit
@@ -36,6 +39,7 @@ from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits
 from mancala.ai.search_generic import AlphaBeta
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
+from mancala.games import fast_search
 
 INF = 1_000_000
 TT_BITS = 20  # the largest table; smaller when the limits' memory is less
@@ -236,6 +240,7 @@ class Minimax(Player):
         self.limits = limits
         self.evaluator = evaluate
         self.tt = new_table(table_bits(limits.memory))
+        self._fast: dict[str, Any] = {}  # game -> its fast search (None: the generic one)
         self.nodes = 0
         self.reached = 0
         if evaluate is None:
@@ -317,11 +322,26 @@ class Minimax(Player):
         """The generic alpha-beta, for games without the sowing kernels."""
         return AlphaBeta(self.rng.randrange(2**32), None, self.depth, self.seconds, self.limits)
 
-    def _move_values(self, state: GameState, exact: bool) -> dict[int, float]:
-        if not is_sowing(state):
+    def _unsown_values(self, state: GameState, exact: bool) -> dict[int, float]:
+        """Move values of a game that is not sown, in the searched order (the first best
+        is the choice): the game's fast search, else the generic one."""
+        if state.game not in self._fast:
+            search = fast_search(state.game)
+            self._fast[state.game] = search(self.limits.memory) if search else None
+        fast = self._fast[state.game]
+        if fast is None:
             values = self._generic._move_values(state, exact)
             self.nodes, self.reached = self._generic.nodes, self._generic.reached
             return values
+        seed = self.rng.randrange(2**32)
+        values, self.reached, self.nodes = fast.move_values(
+            state, self.depth, self.seconds, self.limits.seconds, exact, seed
+        )
+        return values
+
+    def _move_values(self, state: GameState, exact: bool) -> dict[int, float]:
+        if not is_sowing(state):
+            return self._unsown_values(state, exact)
         moves = require_moves(state)
         raw = self._values(state, exact) if self.evaluator is None else self._py_values(state)
         sign = 1 if state.player == 0 else -1
@@ -329,6 +349,8 @@ class Minimax(Player):
 
     def choose_move(self, state: GameState) -> int:
         values = self._move_values(state, exact=False)
+        if not is_sowing(state):  # the first best in the searched order: the others may
+            return max(values, key=values.__getitem__)  # be bounds equal to it
         best = max(values.values())
         return self.rng.choice([m for m, v in values.items() if v == best])
 

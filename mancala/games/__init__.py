@@ -62,6 +62,8 @@ class Game:
     evaluator: str
     capabilities: frozenset[str] = frozenset()
     rollout: str | None = None  # "module:attr" of a fast random playout: (state, seed) -> winner
+    search: str | None = None  # "module:attr" of a fast alpha-beta class (see `fast_search`)
+    planes: str | None = None  # "module:attr" of (state, seat) -> float32 array in 0..1
 
 
 SOWING = frozenset({"sowing", "fast", "encoders", "frames"})
@@ -89,6 +91,8 @@ GAMES: dict[str, Game] = {
             "mancala.games.tak.evaluate:value",
             frozenset({"fast"}),
             rollout="mancala.games.tak.evaluate:random_playout",
+            search="mancala.games.tak.search:Search",
+            planes="mancala.games.tak.planes:planes",
         ),
     )
 }
@@ -139,6 +143,22 @@ def rollout(name: str) -> Callable[[Any, int], int | None] | None:
     return _load(target) if target else None
 
 
+def fast_search(name: str) -> Callable[..., Any] | None:
+    """Game `name`'s fast alpha-beta, if it has one: a class made with `(memory)` whose
+    `move_values(state, depth, seconds, cap, exact, seed)` gives ({move: value for the
+    mover} in the searched order, the depth reached, the nodes) with the game's evaluator
+    (`mancala.games.tak.search.Search`)."""
+    target = game(name).search
+    return _load(target) if target else None
+
+
+def planes(name: str) -> Callable[[Any, int], Any] | None:
+    """Game `name`'s observation for environments, if it has one: `(state, seat)` -> a
+    float32 array in 0..1 of a fixed shape per rule options, seen from `seat`."""
+    target = game(name).planes
+    return _load(target) if target else None
+
+
 def describe(state: Any) -> str:
     """The game and its rules in a few characters: 'kalah(6,4)', 'tak(size=5, komi=0)'."""
     options = state.options
@@ -161,9 +181,11 @@ __all__ = [
     "capabilities",
     "describe",
     "evaluator",
+    "fast_search",
     "game",
     "game_names",
     "new_game",
+    "planes",
     "rollout",
     "state_from_dict",
 ]

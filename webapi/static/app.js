@@ -1,7 +1,10 @@
 // The browser game: a person against any player of the lab, through the JSON API.
 //
-// The page holds no rules: the server answers every move with the new position and the
-// board after each seed sown ("frames"), which this script shows one at a time.
+// The page holds no rules: the server answers every move with the new position and, in
+// a sowing game, the board after each seed sown ("frames"), which this script shows one
+// at a time. In Tak the position lists every square's stack and the legal moves by name
+// (PTN): an empty square plays the placement of the chosen kind, a stack of the person's
+// lists its moves as buttons.
 // ?delay=MS sets the pause between seeds (0: no animation, as the end-to-end test uses).
 // The page keeps the positions of the game so far (the API is stateless), so Undo can
 // take back the person's last move and the replies to it. Analysis and Hint ask
@@ -22,6 +25,11 @@ let busy = false;
 let token = 0; // bumped by each new game and each undo, so an old game's loop stops
 let history = []; // {game, logged}: the position before each of the person's moves
 let analysis = null; // {key, promise}: the analysis of the position shown, once asked
+let placeKind = "F"; // Tak: the kind of piece a click on an empty square places
+let selected = null; // Tak: the square whose stack moves are listed
+const KINDS = { F: "flat", S: "wall", C: "capstone" };
+const COLOURS = ["white", "black"];
+const SHIFT = /^\d?([a-h][1-8])[+\-<>]\d*$/; // a stack move's PTN: its square
 
 async function api(path, body) {
   const init = body === undefined ? {} : {
@@ -104,7 +112,14 @@ function opponentName() {
 
 // ----- the board ----------------------------------------------------------------------
 
+function isTak(position = game) {
+  return Boolean(position) && position.state.game === "tak";
+}
+
 function buildBoard(state) {
+  document.body.dataset.game = state.game || "kalah";
+  $("#board").className = "board";
+  if (state.game === "tak") return buildTak(state);
   const h = state.options.houses;
   const them = 1 - seat;
   const board = $("#board");
@@ -145,6 +160,123 @@ function showBoard(board, changed = new Set()) {
   }
 }
 
+// The board of a position: a sowing board's counts, or Tak's stacks.
+function render(position) {
+  if (isTak(position)) showTak(position);
+  else showBoard(position.state.board);
+}
+
+// ----- Tak ------------------------------------------------------------------------------
+
+function buildTak(state) {
+  const n = state.options.size;
+  const board = $("#board");
+  board.innerHTML = "";
+  board.classList.add("tak");
+  board.style.setProperty("--size", n);
+  for (let row = n - 1; row >= 0; row--) {
+    for (let column = 0; column < n; column++) {
+      const el = document.createElement("button");
+      const name = `${label(column)}${row + 1}`;
+      el.type = "button";
+      el.className = "square";
+      el.dataset.square = row * n + column;
+      el.dataset.name = name;
+      el.setAttribute("aria-label", `square ${name}`);
+      el.innerHTML = `<span class="under"></span><span class="piece"></span><span class="height"></span><span class="coord">${name}</span>`;
+      el.addEventListener("click", () => clickSquare(name));
+      board.append(el);
+    }
+  }
+}
+
+// Each square: its top piece (colour and kind), the stack's height and the colours of
+// the pieces under the top (bottom first, the last 10).
+function showTak(position) {
+  for (const el of document.querySelectorAll("#board .square")) {
+    const stack = position.board[Number(el.dataset.square)];
+    const top = stack[stack.length - 1];
+    el.querySelector(".piece").className = top ? `piece ${COLOURS[top[0]]} ${KINDS[top[1]]}` : "piece";
+    el.querySelector(".height").textContent = stack.length > 1 ? stack.length : "";
+    el.querySelector(".under").innerHTML = stack
+      .slice(-11, -1)
+      .map(([player]) => `<i class="${COLOURS[player]}"></i>`)
+      .join("");
+    el.dataset.stack = stack.map(([player, kind]) => `${player + 1}${kind === "F" ? "" : kind}`).join("");
+    el.title = top
+      ? `${el.dataset.name}: ${stack.length} piece(s), ${COLOURS[top[0]]} ${KINDS[top[1]]} on top`
+      : `${el.dataset.name}: empty`;
+  }
+}
+
+// The placement of the chosen kind on `square`, if legal ("a1", "Sa1", "Ca1").
+function placement(square) {
+  const name = (placeKind === "F" ? "" : placeKind) + square;
+  return game.names.includes(name) ? name : null;
+}
+
+function movesFrom(square) {
+  return game.names.filter((name) => SHIFT.exec(name)?.[1] === square);
+}
+
+function clickSquare(square) {
+  if (!yourTurn()) return;
+  const place = placement(square);
+  if (place) return playMove(place);
+  selected = movesFrom(square).length ? square : null;
+  update();
+}
+
+function showStackMoves() {
+  const box = $("#stack-moves");
+  box.innerHTML = "";
+  for (const el of document.querySelectorAll("#board .square")) {
+    el.classList.toggle("selected", el.dataset.name === selected);
+  }
+  if (!selected || !yourTurn()) return;
+  const caption = document.createElement("span");
+  caption.textContent = `Moves of the stack on ${selected}:`;
+  box.append(caption);
+  for (const name of movesFrom(selected)) {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "stack-move";
+    button.textContent = name;
+    button.addEventListener("click", () => playMove(name));
+    box.append(button);
+  }
+}
+
+function updateTak() {
+  const turn = yourTurn();
+  const kinds = new Set(game.names.filter((n) => !SHIFT.test(n)).map((n) => (/^[SC]/.test(n) ? n[0] : "F")));
+  if (!kinds.has(placeKind)) placeKind = "F";
+  for (const button of document.querySelectorAll("#place-kind .kind")) {
+    button.disabled = !turn || !kinds.has(button.dataset.kind);
+    button.setAttribute("aria-pressed", String(button.dataset.kind === placeKind));
+  }
+  for (const el of document.querySelectorAll("#board .square")) {
+    const playable = turn && Boolean(placement(el.dataset.name) || movesFrom(el.dataset.name).length);
+    el.classList.toggle("playable", playable);
+    el.disabled = !playable;
+  }
+  if (!turn) selected = null;
+  showStackMoves();
+}
+
+function takScore() {
+  const plural = (count, word) => `${count} ${word}${count === 1 ? "" : "s"}`;
+  const side = (player, who, note) => {
+    const [stones, caps] = game.reserves[player];
+    const left = plural(stones, "stone") + (caps ? `, ${plural(caps, "capstone")}` : "");
+    const about = [COLOURS[player], note].filter(Boolean).join(", ");
+    return `${who} (${about}) ${plural(game.scores[player], "flat")}, ${left} left`;
+  };
+  const player = players.find((p) => p.spec === opponent);
+  const note = player ? strength(player, "tak") : "";
+  return `${side(seat, "You", "")} · ${side(1 - seat, opponent, note)}`;
+}
+
 async function animate(before, frames, mine) {
   let last = before;
   for (const frame of frames) {
@@ -161,14 +293,15 @@ async function animate(before, frames, mine) {
 // ----- the game -----------------------------------------------------------------------
 
 function yourTurn() {
-  return Boolean(game) && !game.over && game.state.player === seat && !busy;
+  return Boolean(game) && !game.over && game.to_move === seat && !busy;
 }
 
 function update() {
-  const h = game.state.options.houses;
+  const tak = isTak();
   const [mine, theirs] = [game.scores[seat], game.scores[1 - seat]];
-  $("#score").textContent = `You ${mine} · ${opponentName()} ${theirs}`;
+  $("#score").textContent = tak ? takScore() : `You ${mine} · ${opponentName()} ${theirs}`;
   const turn = yourTurn();
+  if (tak) updateTak();
   for (const el of document.querySelectorAll("#board .house.mine")) {
     const playable = turn && game.legal_moves.includes(Number(el.dataset.house));
     el.classList.toggle("playable", playable);
@@ -179,11 +312,18 @@ function update() {
   if (!turn) clearHint();
   if (game.over) {
     const result = game.winner === null ? "A draw" : game.winner === seat ? "You win" : `${opponent} wins`;
-    setPhase("over", `${result}, ${mine} to ${theirs}. Press New game to play again.`);
+    const how = !tak ? "" : game.result === "road" ? " by a road" : game.result === "flat" ? " on flats" : "";
+    const count = tak ? `, flats ${mine} to ${theirs}` : `, ${mine} to ${theirs}`;
+    setPhase("over", `${result}${how}${count}. Press New game to play again.`);
     $("#score").dataset.result = game.winner === null ? "draw" : game.winner === seat ? "win" : "loss";
   } else if (turn) {
     delete $("#score").dataset.result;
-    setPhase("your-turn", `Your move: click one of your houses (a..${label(h - 1)}).`);
+    setPhase(
+      "your-turn",
+      tak
+        ? "Your move: click an empty square to place the chosen piece, or one of your stacks to move it."
+        : `Your move: click one of your houses (a..${label(game.state.options.houses - 1)}).`,
+    );
   }
   showAnalysis();
 }
@@ -191,7 +331,7 @@ function update() {
 // "c (capture 5, extra turn)": the move and what it did, in the server's words.
 function moveWords(answer) {
   const said = answer.events ? answer.events.words : [];
-  return label(answer.move) + (said.length ? ` (${said.join(", ")})` : "");
+  return (answer.move_name ?? label(answer.move)) + (said.length ? ` (${said.join(", ")})` : "");
 }
 
 function logMove(who, answer) {
@@ -203,34 +343,42 @@ function logMove(who, answer) {
 }
 
 async function computerMoves(mine) {
-  while (mine === token && !game.over && game.state.player !== seat) {
+  while (mine === token && !game.over && game.to_move !== seat) {
     setPhase("thinking", `${opponent} is thinking…`);
     const answer = await api("/api/play", { state: game.state, player: opponent });
     if (mine !== token) return;
     setPhase("animating", `${opponent} plays ${moveWords(answer)}.`);
     logMove(opponent, answer);
-    await animate(game.state.board, answer.frames, false);
+    if (answer.frames) await animate(game.state.board, answer.frames, false);
     if (mine !== token) return;
     game = answer;
+    render(game);
   }
 }
 
-async function playHouse(house) {
-  if (!yourTurn() || !game.legal_moves.includes(house)) return;
+function playHouse(house) {
+  if (game.legal_moves.includes(house)) return playMove(house);
+}
+
+// Play the person's move: a house number, or a Tak move's PTN.
+async function playMove(move) {
+  if (!yourTurn()) return;
   const mine = token;
+  selected = null;
   busy = true;
   showError(null);
   history.push({ game, logged: $("#moves").children.length });
   update();
   try {
-    setPhase("animating", `You play ${label(house)}.`);
-    const answer = await api("/api/move", { state: game.state, move: house });
+    setPhase("animating", `You play ${typeof move === "number" ? label(move) : move}.`);
+    const answer = await api("/api/move", { state: game.state, move });
     if (mine !== token) return;
     setPhase("animating", `You play ${moveWords(answer)}.`);
     logMove("You", answer);
-    await animate(game.state.board, answer.frames, true);
+    if (answer.frames) await animate(game.state.board, answer.frames, true);
     if (mine !== token) return;
     game = answer;
+    render(game);
     await computerMoves(mine);
   } catch (error) {
     showError(error);
@@ -252,7 +400,8 @@ function undo() {
   const log = $("#moves");
   while (log.children.length > before.logged) log.lastElementChild.remove();
   showError(null);
-  showBoard(game.state.board);
+  selected = null;
+  render(game);
   update();
 }
 
@@ -264,13 +413,17 @@ async function newGame(event) {
   seat = Number($("#seat").value);
   opponent = $("#opponent").value;
   history = [];
+  selected = null;
+  placeKind = "F";
   $("#moves").innerHTML = "";
   delete $("#score").dataset.result;
   try {
-    game = await api("/api/new", { variant: $("#variant").value });
+    const variant = $("#variant").value;
+    const options = variant === "tak" ? { size: Number($("#size").value) } : {};
+    game = await api("/api/new", { variant, options });
     if (mine !== token) return;
     buildBoard(game.state);
-    showBoard(game.state.board);
+    render(game);
     update();
     await computerMoves(mine);
   } catch (error) {
@@ -303,7 +456,7 @@ function signed(value) {
 }
 
 async function showAnalysis() {
-  const wanted = $("#analysis").checked && yourTurn();
+  const wanted = $("#analysis").checked && yourTurn() && !isTak();
   const note = $("#analysis-note");
   for (const el of document.querySelectorAll("#board .house.mine .value")) el.textContent = "";
   $("#board").dataset.analysis = wanted ? "pending" : "off";
@@ -339,7 +492,7 @@ async function showAnalysis() {
 }
 
 async function hint() {
-  if (!yourTurn()) return;
+  if (!yourTurn() || isTak()) return;
   const state = game.state;
   showError(null);
   $("#hint").disabled = true;
@@ -364,7 +517,17 @@ function clearHint() {
 }
 
 $("#setup").addEventListener("submit", newGame);
-$("#variant").addEventListener("change", fillOpponents);
+$("#variant").addEventListener("change", () => {
+  document.body.dataset.chosen = $("#variant").value;
+  fillOpponents();
+});
+for (const button of document.querySelectorAll("#place-kind .kind")) {
+  button.addEventListener("click", () => {
+    placeKind = button.dataset.kind;
+    selected = null;
+    if (game && isTak()) update();
+  });
+}
 $("#opponent").addEventListener("change", describeOpponent);
 $("#analysis").addEventListener("change", () => game && showAnalysis());
 $("#hint").addEventListener("click", hint);

@@ -26,6 +26,8 @@ FILES = "abcdefgh"
 _PLACE = re.compile(r"([FSC]?)([a-h])([1-9])")
 _SHIFT = re.compile(r"([0-9]?)([a-h])([1-9])([-+<>])([0-9]*)(\*?)")
 
+MAX_MOVE = 10**9  # the largest TPS move number (the numba engine counts plies in int64)
+
 
 def square_name(size: int, square: int) -> str:
     """`a1` for square 0."""
@@ -108,8 +110,14 @@ def parse_tps(text: str) -> tuple[tuple[Stack, ...], int, int]:
     if len(parts) != 3:
         raise ValueError(f"TPS has three parts (board, player 1 or 2, move number): {text!r}")
     rows_text, player_text, move_text = parts
-    if player_text not in ("1", "2") or not move_text.isdigit() or int(move_text) < 1:
-        raise ValueError(f"TPS: the player is 1 or 2 and the move number 1 or more: {text!r}")
+    if (
+        player_text not in ("1", "2")
+        or not move_text.isdigit()
+        or not 1 <= int(move_text) <= MAX_MOVE
+    ):
+        raise ValueError(
+            f"TPS: the player is 1 or 2 and the move number 1..{MAX_MOVE:,}: {text[:200]!r}"
+        )
     rows = rows_text.split("/")
     size = len(rows)
     if size not in PIECES:

@@ -1,0 +1,51 @@
+"""A Tak position as planes (channels x size x size, float32 in 0..1) from one seat's
+side, for environments and networks: "mine" is the seat's colour, "theirs" the other.
+
+- `size` pairs of planes: the owner of the piece at each depth of every stack, the top
+  first (mine, theirs; both 0 where the stack is shorter);
+- the kind of the top piece: my wall, my capstone, their wall, their capstone;
+- the stack height, as a fraction of all the pieces of the game;
+- the reserves, each as a fraction of the set: my stones, my capstones, their stones,
+  their capstones (constant planes);
+- whether the seat is to move (a constant plane).
+
+>>> from mancala.games.tak.state import from_tps
+>>> s = from_tps("x3/x,12S,x/x3 1 3")  # b2: white flat under a black wall
+>>> p = planes(s, 1)  # black's side
+>>> p.shape, float(p[0, 1, 1]), float(p[3, 1, 1]), float(p[2 * 3, 1, 1])
+((16, 3, 3), 1.0, 1.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mancala.games.tak.pieces import PIECES
+from mancala.games.tak.state import TakState
+
+
+def channels(size: int) -> int:
+    """How many planes a board of `size` has."""
+    return 2 * size + 4 + 1 + 4 + 1
+
+
+def planes(state: TakState, seat: int) -> np.ndarray:
+    """The planes of `state` seen from `seat` (see the module text)."""
+    size = state.size
+    stones, caps = PIECES[size]
+    out = np.zeros((channels(size), size, size), np.float32)
+    kinds = 2 * size
+    for square, stack in enumerate(state.board):
+        row, column = divmod(square, size)
+        for depth, piece in enumerate(reversed(stack[-size:])):
+            out[2 * depth + (piece.player != seat), row, column] = 1
+        if stack and stack[-1].kind != "F":
+            mine = 0 if stack[-1].player == seat else 2
+            out[kinds + mine + (stack[-1].kind == "C"), row, column] = 1
+        out[kinds + 4, row, column] = len(stack) / (2 * (stones + caps))
+    for i, player in enumerate((seat, 1 - seat)):
+        left_stones, left_caps = state.reserves(player)
+        out[kinds + 5 + 2 * i] = left_stones / stones
+        out[kinds + 6 + 2 * i] = left_caps / caps if caps else 0
+    out[kinds + 9] = state.player == seat
+    return out

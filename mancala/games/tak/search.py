@@ -1,0 +1,323 @@
+"""Alpha-beta for Tak on the numba engine (`fast.py`): the same search as the generic
+`AlphaBeta` of `mancala.ai.search_generic` (negamax, fail-soft, a sooner win preferred,
+the previous depth's best moves first at the root), with `value`, the numba port of
+`evaluate.value`, and a transposition table of fixed size in arrays. The tests check that
+both searches give every move the same value at depths 1 and 2, and that `value` equals
+`evaluate.value`.
+
+`move_values(state, ...)` runs iterative deepening within a deadline: numba cannot read
+a clock, so each depth runs under `Deadline.stopping(counter)` (`mancala.core.deadline`),
+whose watchdog stops the kernel (compiled `nogil`); a depth cut short is thrown away and
+the deepest whole one kept (depth 1 always finishes, so that there is a move).
+
+>>> from mancala.games.tak.state import from_tps
+>>> road_in_one = from_tps("2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5")
+>>> values, depth, nodes = move_values(road_in_one, depth=2)
+>>> sorted(road_in_one.move_name(m) for m, v in values.items() if v == WIN_VALUE - 1)
+['Ce1', 'e1']
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from contextlib import nullcontext
+
+import numpy as np
+from numba import njit
+
+from mancala.core.deadline import Deadline
+from mancala.games import WIN_VALUE
+from mancala.games.tak.evaluate import REACH, STANDING
+from mancala.games.tak.fast import (
+    DRAW,
+    EMPTY,
+    FLAT,
+    HEIGHTS,
+    PLY,
+    SIZE,
+    WALL,
+    _num_actions,
+    legal_moves,
+    play,
+    result,
+    to_arrays,
+)
+from mancala.games.tak.state import TakState, new_tak
+
+DECIDED = WIN_VALUE / 2  # values this large in size are won or lost games
+TT_BITS = 20  # the largest table; smaller when the memory allowed is less
+TT_ENTRY_BYTES = 33  # key, value, depth, move (8 bytes each) and the bound (1)
+LOWER, EXACT, UPPER = 1, 0, -1  # what a stored value is: a lower bound, exact, an upper
+DEEPEST = 100  # plies (mancala.ai.limits.MAX_DEPTH)
+NO_LIMIT = 2**62
+
+
+@njit(cache=True, nogil=True)
+def value(meta, colours):
+    """`evaluate.value` of the position: for the player to move, exact at the end."""
+    return _value(meta, colours, result(meta, colours))
+
+
+@njit(cache=True, nogil=True)
+def _value(meta, colours, code):
+    me = meta[PLY] % 2
+    if code >= 0:
+        if code == DRAW:
+            return 0.0
+        return WIN_VALUE if code % 2 == me else -WIN_VALUE
+    return _prospects(meta, colours, me) - _prospects(meta, colours, 1 - me)
+
+
+@njit(cache=True, nogil=True)
+def _prospects(meta, colours, player):
+    """`evaluate.prospects`: flats on top, standing pieces, the road reach squared."""
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    road = np.zeros(squares, np.bool_)
+    flats = standing = 0
+    for square in range(squares):
+        kind = meta[HEIGHTS + squares + square]
+        if kind == EMPTY or colours[square, meta[HEIGHTS + square] - 1] != player:
+            continue
+        if kind == WALL:
+            standing += 1
+            continue
+        road[square] = True
+        if kind == FLAT:
+            flats += 1
+        else:
+            standing += 1
+    reach = _reach(road, n_side)
+    return flats + STANDING * standing + REACH * reach**2
+
+
+@njit(cache=True, nogil=True)
+def _reach(road, n_side):
+    """The most ranks or files one connected group of `road` squares spans (a connected
+    group's ranks and files are each a run without gaps)."""
+    squares = n_side * n_side
+    seen = np.zeros(squares, np.bool_)
+    frontier = np.empty(squares, np.int64)
+    best = 0
+    for start in range(squares):
+        if not road[start] or seen[start]:
+            continue
+        seen[start] = True
+        frontier[0], size = start, 1
+        low_row, high_row = n_side, -1
+        low_column, high_column = n_side, -1
+        while size > 0:
+            size -= 1
+            square = frontier[size]
+            row, column = square // n_side, square % n_side
+            low_row, high_row = min(low_row, row), max(high_row, row)
+            low_column, high_column = min(low_column, column), max(high_column, column)
+            for near in (square - n_side, square + n_side, square - 1, square + 1):
+                if near < 0 or near >= squares or seen[near] or not road[near]:
+                    continue
+                if near // n_side != row and near % n_side != column:
+                    continue  # square +- 1 wrapped round to another rank
+                seen[near] = True
+                frontier[size] = near
+                size += 1
+        best = max(best, high_row - low_row + 1, high_column - low_column + 1)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _hash(meta, colours):
+    """A 64-bit hash of the position (FNV-1a over meta and each stack's owners)."""
+    x = np.uint64(14695981039346656037)
+    prime = np.uint64(1099511628211)
+    for i in range(meta.shape[0]):
+        x = (x ^ np.uint64(meta[i] + 2)) * prime
+    squares = meta[SIZE] * meta[SIZE]
+    for square in range(squares):
+        for level in range(meta[HEIGHTS + square]):
+            x = (x ^ np.uint64(colours[square, level] + 7)) * prime
+    return x
+
+
+@njit(cache=True, nogil=True)
+def _search(meta, colours, depth, alpha, beta, ply, tt, counter, metas, stacks, moves):
+    """The value of the position, `ply` plies from the root, for its player to move,
+    `depth` plies deep. `metas[d]`, `stacks[d]`, `moves[d]` are the scratch rows of a
+    node `d` plies from the horizon. `counter` = [nodes, node limit]: past the limit
+    (which the deadline lowers to -1) every node returns at once."""
+    tt_key, tt_value, tt_depth, tt_bound, tt_move = tt
+    counter[0] += 1
+    code = result(meta, colours)
+    if depth == 0 or code >= 0:
+        v = _value(meta, colours, code)
+        if abs(v) >= DECIDED:  # a sooner win is worth more
+            v = math.copysign(abs(v) - ply, v)
+        return v
+    if counter[0] > counter[1]:
+        return 0.0  # stopped: the root throws this depth away
+    key = _hash(meta, colours)
+    slot = np.int64(key & np.uint64(tt_key.shape[0] - 1))
+    first = -1
+    if tt_key[slot] == key and tt_depth[slot] >= 0:
+        first = tt_move[slot]
+        if tt_depth[slot] >= depth:
+            stored, bound = tt_value[slot], tt_bound[slot]
+            if bound == EXACT or (bound == LOWER and stored >= beta):
+                return stored
+            if bound == UPPER and stored <= alpha:
+                return stored
+    order = moves[depth]
+    n = legal_moves(meta, colours, order)
+    for i in range(n):  # the table's best move first
+        if order[i] == first:
+            order[0], order[i] = order[i], order[0]
+            break
+    alpha0, best, best_move = alpha, -np.inf, order[0]
+    child, child_colours = metas[depth - 1], stacks[depth - 1]
+    for i in range(n):
+        child[:] = meta
+        child_colours[:] = colours
+        play(child, child_colours, order[i])
+        v = -_search(
+            child,
+            child_colours,
+            depth - 1,
+            -beta,
+            -alpha,
+            ply + 1,
+            tt,
+            counter,
+            metas,
+            stacks,
+            moves,
+        )
+        if v > best:
+            best, best_move = v, order[i]
+        alpha = max(alpha, v)
+        if alpha >= beta:
+            break
+    if counter[0] <= counter[1]:
+        tt_key[slot], tt_value[slot], tt_depth[slot], tt_move[slot] = key, best, depth, best_move
+        tt_bound[slot] = UPPER if best <= alpha0 else (LOWER if best >= beta else EXACT)
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _root(meta, colours, depth, order, exact, values, tt, counter, metas, stacks, moves):
+    """The value of each move of `order` into `values`, for the player to move: with
+    `exact` each exactly, else the best exactly and the others as upper bounds."""
+    alpha = -np.inf
+    child, child_colours = metas[depth], stacks[depth]
+    ply = np.int64(1)
+    for i in range(order.shape[0]):
+        child[:] = meta
+        child_colours[:] = colours
+        play(child, child_colours, order[i])
+        low = -np.inf if exact else alpha
+        values[i] = -_search(
+            child, child_colours, depth - 1, -np.inf, -low, ply, tt, counter, metas, stacks, moves
+        )
+        alpha = max(alpha, values[i])
+
+
+def table_bits(memory: int) -> int:
+    """log2 of the largest table (at most 2**TT_BITS entries) within `memory` bytes.
+
+    >>> table_bits(1 << 30), table_bits(16 << 20), table_bits(0)
+    (20, 18, 4)
+    """
+    bits = TT_BITS
+    while bits > 4 and TT_ENTRY_BYTES << bits > memory:
+        bits -= 1
+    return bits
+
+
+def new_table(bits: int) -> tuple[np.ndarray, ...]:
+    """An empty table of 2**bits entries: key, value, depth (-1 empty), bound, move."""
+    size = 1 << bits
+    return (
+        np.zeros(size, np.uint64),
+        np.zeros(size, np.float64),
+        np.full(size, -1, np.int64),
+        np.zeros(size, np.int8),
+        np.zeros(size, np.int64),
+    )
+
+
+def move_values(
+    state: TakState,
+    depth: int | None = None,
+    seconds: float | None = None,
+    cap: float | None = None,
+    memory: int = 1 << 30,
+    exact: bool = False,
+    seed: int | None = None,
+    table: tuple[np.ndarray, ...] | None = None,
+) -> tuple[dict[int, float], int, int]:
+    """Iterative deepening to `depth` plies (None: as deep as time allows) within
+    `seconds` (None: no time of its own; a depth that would not finish in the time left
+    is not begun) and never past `cap` seconds (a depth cut short is thrown away):
+    ({move: value for the mover}, the depth reached, the nodes searched). A player
+    passes its own `table` (`new_table`) to keep it from move to move; else one within
+    `memory` bytes is made. The moves come in the searched order (best first, ties in a random
+    order drawn from `seed`): with `exact` False only the first best value is exact."""
+    meta, colours = to_arrays(state)
+    order = np.array(state.legal_moves(), np.int64)
+    if order.size == 0:
+        raise ValueError("the game is over: no move to search")
+    random.Random(seed).shuffle(order)  # ties go to a random one of the best
+    values = np.empty(order.size, np.float64)
+    best: dict[int, float] = {}
+    tt = table if table is not None else new_table(table_bits(memory))
+    counter = np.array([0, NO_LIMIT], np.int64)
+    deadline = Deadline(min(seconds or math.inf, cap or math.inf))
+    start, reached = time.perf_counter(), 0
+    for d in range(1, (depth or DEEPEST) + 1):
+        elapsed = time.perf_counter() - start
+        if seconds is not None and d > 1 and deadline.remaining() <= elapsed:
+            break  # the next depth would not finish in time
+        metas, stacks, moves = _scratch(meta, colours, d, state.size)
+        with deadline.stopping(counter) if d > 1 else nullcontext():
+            _root(
+                meta, colours, np.int64(d), order, exact, values, tt, counter, metas, stacks, moves
+            )
+        if counter[0] > counter[1]:
+            break
+        reached = d
+        ranking = np.argsort(-values, kind="stable")
+        order, values = order[ranking], values[ranking]
+        best = {int(m): float(v) for m, v in zip(order, values)}
+        if np.all(np.abs(values) >= DECIDED):
+            break  # every move's end is known
+    return best, reached, int(counter[0])
+
+
+def _scratch(meta: np.ndarray, colours: np.ndarray, depth: int, size: int) -> tuple:
+    """Per-depth scratch rows of `_search`: positions and move lists."""
+    return (
+        np.empty((depth + 1, meta.size), np.int64),
+        np.empty((depth + 1, *colours.shape), np.int8),
+        np.empty((depth + 1, _num_actions(size)), np.int64),
+    )
+
+
+class Search:
+    """The search of a player: its table kept from move to move (within `memory` bytes),
+    compiled (or loaded from numba's cache) when made, so that no timed move pays for it."""
+
+    def __init__(self, memory: int = 1 << 30) -> None:
+        self.table = new_table(table_bits(memory))
+        move_values(new_tak(3), depth=2, table=new_table(4))
+
+    def move_values(
+        self,
+        state: TakState,
+        depth: int | None = None,
+        seconds: float | None = None,
+        cap: float | None = None,
+        exact: bool = False,
+        seed: int | None = None,
+    ) -> tuple[dict[int, float], int, int]:
+        """`move_values` with this search's table."""
+        return move_values(state, depth, seconds, cap, exact=exact, seed=seed, table=self.table)

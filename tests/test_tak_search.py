@@ -1,0 +1,73 @@
+"""The numba alpha-beta of Tak (mancala/games/tak/search.py): its evaluator equals
+`evaluate.value`, its move values equal the generic alpha-beta's, minimax plays Tak with
+it, and it keeps to its deadline."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from mancala.ai import make_player
+from mancala.ai.limits import Limits
+from mancala.ai.search_generic import AlphaBeta
+from mancala.games.tak import evaluate, from_tps, new_tak, search
+from mancala.games.tak.fast import to_arrays
+
+BLOCK_IT = "2,2,2,x2/x5/x5/x5/1,1,1,1,x 2 5"  # black must play e1
+
+
+def random_positions(seed: int, count: int) -> list:
+    """`count` positions of 4x4 and 5x5 games after 0 to 70 random plies, not over."""
+    rng, positions = random.Random(seed), []
+    while len(positions) < count:
+        state = new_tak(rng.choice([4, 5]))
+        for _ in range(rng.randrange(70)):
+            if state.is_over():
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if not state.is_over():
+            positions.append(state)
+    return positions
+
+
+def test_the_numba_evaluator_equals_the_readable_one():
+    for state in random_positions(1, 60):
+        assert search.value(*to_arrays(state)) == evaluate.value(state), state.to_tps()
+
+
+@pytest.mark.parametrize("depth, count", [(1, 30), (2, 30), (3, 4)])
+def test_move_values_equal_the_generic_alpha_beta(depth, count):
+    for state in random_positions(depth, count):
+        fast, reached, nodes = search.move_values(state, depth=depth, exact=True)
+        generic = AlphaBeta(depth=depth).evaluate(state)
+        assert fast == generic["moves"], state.to_tps()
+        assert reached == depth and nodes > 0
+
+
+def test_minimax_plays_tak_with_the_numba_search():
+    state = random_positions(3, 1)[0]
+    got = make_player("minimax:2", seed=1).evaluate(state)
+    assert got["moves"] == AlphaBeta(depth=2).evaluate(state)["moves"]
+    assert got["depth"] == 2 and got["nodes"] > len(got["moves"])
+    block = from_tps(BLOCK_IT)
+    assert block.move_name(make_player("minimax:2", seed=1).choose_move(block)) == "e1"
+
+
+def test_the_search_stops_at_its_deadline():
+    state = random_positions(4, 1)[0]
+    for player in (make_player("minimax:t=0.05"), make_player("minimax:100", limits=Limits(0.05))):
+        player.choose_move(state)  # the table is made and the kernels loaded
+        start = time.perf_counter()
+        player.choose_move(state)
+        assert time.perf_counter() - start < 0.5
+        assert 1 <= player.reached < 100
+
+
+def test_the_kernels_have_one_signature():
+    # A recursive numba function loaded from the cache segfaults when it was compiled for
+    # two signatures (numba issues #6061, #6713): every call passes the same types.
+    search.move_values(new_tak(4), depth=3, exact=True)
+    make_player("minimax:2").choose_move(new_tak(3))
+    assert len(search._root.signatures) == 1 and len(search._search.signatures) <= 1
