@@ -318,7 +318,7 @@ def _screened(net, incumbent, solved: list) -> dict | None:
         return None
     mine, theirs = value_kept(net, solved), value_kept(incumbent, solved)
     if mine >= theirs:
-        return None
+        return None  # on to the games
     reason = (
         f"keeps the value in {mine:.1f}% of the whole-game set, the current weights in "
         f"{theirs:.1f}%"

@@ -65,7 +65,7 @@ class Practice:
         self.out = Path(out)
         self.start = start or GameState.new()
         self.workers = workers or Workers(1)
-        self.sources = [*(read or []), self.out]
+        self.sources = list(dict.fromkeys([*(read or []), self.out]))
         self.teacher = Teacher(teacher_depth, exact_nodes, game=self.start.game)
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
