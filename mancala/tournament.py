@@ -126,7 +126,9 @@ def run_tournament(
         raise ValueError("a tournament needs at least two players")
     if games < 1:
         raise ValueError("the number of games must be at least 1")
-    seats = [Seat.of(make_player(spec, seed=seed + i)) for i, spec in enumerate(specs)]
+    seats = [
+        Seat.of(make_player(spec, seed=seed + i), game=start.game) for i, spec in enumerate(specs)
+    ]
     openings = draw_openings(start, games, plies, seed, balanced)
     pairs = list(combinations(specs, 2))
     seeds, place = random.Random(seed), {spec: i for i, spec in enumerate(specs)}

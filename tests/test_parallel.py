@@ -163,3 +163,17 @@ def test_bad_worker_counts_and_addresses_are_refused(capsys):
         )
     assert tournament(["1", "luck", "greedy", "--address", "127.0.0.1:1", "--workers", "2"]) == 2
     assert "tournament: nothing answers at 127.0.0.1:1" in capsys.readouterr().err
+
+
+def test_a_network_seat_carries_the_weights_of_the_game_played(tmp_path):
+    """A name with weights for several games sends the ones of the game being played."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.nn_lib.zoo import network
+
+    kalah = network("nn1h128", tmp_path / "k.keras").fresh(seed=1)
+    sungka = network("nn1h128", tmp_path / "s.keras", "sungka").fresh(seed=2)
+    player = NetworkPlayer(net=kalah)
+    player.nets["sungka"] = sungka
+    assert Seat.of(player, game="sungka").game == "sungka"
+    assert Seat.of(player, game="kalah").game == "kalah"
+    assert Seat.of(player, game="sungka").weights_id != Seat.of(player).weights_id

@@ -58,10 +58,12 @@ class Seat:
     game: str = "kalah"  # the game a network's weights are for
 
     @classmethod
-    def of(cls, player: Player, explore: float = 0.0) -> Seat:
-        """The seat of a player made here: a network travels as its weights, any other
-        player as its registry name."""
-        net = getattr(player, "net", None)
+    def of(cls, player: Player, explore: float = 0.0, game: str | None = None) -> Seat:
+        """The seat of a player made here: a network travels as its weights (those for
+        `game` where it has weights for several games), any other player as its registry
+        name."""
+        nets = getattr(player, "nets", None)
+        net = nets.get(game) if nets and game else getattr(player, "net", None)
         if net is None or net.forward is None:
             return cls(player.name, explore)
         layers = net.forward.layers
