@@ -30,6 +30,7 @@ MAX_SECONDS = 3600.0  # the longest any search may think about one move (the reg
 MAX_MEMORY = 1 << 30  # bytes for one search's tree or table (the registry's cap)
 MIN_SECONDS = 0.001
 MAX_DEPTH = 100  # minimax's deepest search
+DEFAULT_SECONDS = 0.5  # an alpha-beta's time a move when it is given neither depth nor time
 
 
 @dataclass(frozen=True)
@@ -91,6 +92,21 @@ class Param:
             return value if math.isfinite(value) else None
         digits = body.replace("_", "")
         return int(digits) if digits.isdigit() and digits.isascii() else None
+
+
+def depth_or_time(depth: int | None, seconds: float | None) -> tuple[int | None, float | None]:
+    """An alpha-beta's (depth, seconds), checked: DEFAULT_SECONDS when neither is given.
+
+    >>> depth_or_time(None, None), depth_or_time(8, None)
+    ((None, 0.5), (8, None))
+    """
+    if depth is None and seconds is None:
+        seconds = DEFAULT_SECONDS
+    if depth is not None and not 0 < depth <= MAX_DEPTH:
+        raise ValueError(f"minimax depth must be 1..{MAX_DEPTH}, not {depth!r}")
+    if seconds is not None and not 0 < seconds < float("inf"):
+        raise ValueError(f"minimax seconds must be a positive number, not {seconds!r}")
+    return depth, seconds
 
 
 def depth(high: int, default: int | None = None) -> Param:

@@ -35,9 +35,10 @@ from numba import njit
 
 from mancala import engine
 from mancala.ai.base import Player, is_sowing, require_moves
-from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits
+from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits, depth_or_time
 from mancala.ai.search_generic import AlphaBeta
 from mancala.core.deadline import Deadline
+from mancala.core.tables import table_bits
 from mancala.game_state import GameState
 from mancala.games import fast_search
 
@@ -45,7 +46,6 @@ INF = 1_000_000
 TT_BITS = 20  # the largest table; smaller when the limits' memory is less
 TT_ENTRY_BYTES = 40  # key, value, depth, flag, move: five 8-byte numbers
 EXACT, LOWER, UPPER = 0, 1, 2
-DEFAULT_TIME = 0.5  # seconds a move when no depth or time is given
 
 
 @njit(cache=True)
@@ -194,18 +194,6 @@ def _warm_up() -> None:
         _warmed = True
 
 
-def table_bits(memory: int) -> int:
-    """log2 of the largest table (at most 2**TT_BITS entries) that fits in `memory` bytes.
-
-    >>> table_bits(1 << 30), table_bits(16 << 20), table_bits(0)
-    (20, 18, 4)
-    """
-    bits = TT_BITS
-    while bits > 4 and TT_ENTRY_BYTES << bits > memory:
-        bits -= 1
-    return bits
-
-
 def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
     """An empty transposition table of 2**bits entries: key, value, depth, flag, move."""
     size = 1 << bits
@@ -230,16 +218,11 @@ class Minimax(Player):
         limits: Limits = REGISTRY_LIMITS,
     ) -> None:
         super().__init__(seed)
-        if depth is None and seconds is None:
-            seconds = DEFAULT_TIME
-        if depth is not None and not 0 < depth <= MAX_DEPTH:
-            raise ValueError(f"minimax depth must be 1..{MAX_DEPTH}, not {depth!r}")
-        if seconds is not None and not 0 < seconds < float("inf"):
-            raise ValueError(f"minimax seconds must be a positive number, not {seconds!r}")
+        depth, seconds = depth_or_time(depth, seconds)
         self.depth, self.seconds = depth, seconds
         self.limits = limits
         self.evaluator = evaluate
-        self.tt = new_table(table_bits(limits.memory))
+        self.tt = new_table(table_bits(limits.memory, TT_ENTRY_BYTES, TT_BITS))
         self._fast: dict[str, Any] = {}  # game -> its fast search (None: the generic one)
         self.nodes = 0
         self.reached = 0

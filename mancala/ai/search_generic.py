@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mancala.ai.base import Player, require_moves
-from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits
+from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits, depth_or_time
 from mancala.core.deadline import Deadline
 from mancala.games import WIN_VALUE, evaluator, rollout
 
@@ -33,7 +33,6 @@ State = Any  # any state of the game protocol
 Evaluator = Callable[[State], float]
 DECIDED = WIN_VALUE / 2  # values this large in size are won or lost games
 STATE_BYTES = 2000  # what one remembered position is counted as against limits.memory
-DEFAULT_TIME = 0.5  # seconds a move when no depth or time is given
 
 
 def mover_view(before: State, after: State, value: float) -> float:
@@ -58,12 +57,7 @@ class AlphaBeta(Player):
         limits: Limits = REGISTRY_LIMITS,
     ) -> None:
         super().__init__(seed)
-        if depth is None and seconds is None:
-            seconds = DEFAULT_TIME
-        if depth is not None and not 0 < depth <= MAX_DEPTH:
-            raise ValueError(f"minimax depth must be 1..{MAX_DEPTH}, not {depth!r}")
-        if seconds is not None and not 0 < seconds < float("inf"):
-            raise ValueError(f"minimax seconds must be a positive number, not {seconds!r}")
+        depth, seconds = depth_or_time(depth, seconds)
         self.depth, self.seconds, self.limits = depth, seconds, limits
         self.evaluator = evaluate
         self.nodes = self.reached = 0

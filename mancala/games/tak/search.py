@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from mancala.core.deadline import Deadline
+from mancala.core.tables import table_bits
 from mancala.games import WIN_VALUE
 from mancala.games.tak.evaluate import REACH, STANDING
 from mancala.games.tak.fast import (
@@ -221,18 +222,6 @@ def _root(meta, colours, depth, order, exact, values, tt, counter, metas, stacks
         alpha = max(alpha, values[i])
 
 
-def table_bits(memory: int) -> int:
-    """log2 of the largest table (at most 2**TT_BITS entries) within `memory` bytes.
-
-    >>> table_bits(1 << 30), table_bits(16 << 20), table_bits(0)
-    (20, 18, 4)
-    """
-    bits = TT_BITS
-    while bits > 4 and TT_ENTRY_BYTES << bits > memory:
-        bits -= 1
-    return bits
-
-
 def new_table(bits: int) -> tuple[np.ndarray, ...]:
     """An empty table of 2**bits entries: key, value, depth (-1 empty), bound, move."""
     size = 1 << bits
@@ -269,7 +258,7 @@ def move_values(
     random.Random(seed).shuffle(order)  # ties go to a random one of the best
     values = np.empty(order.size, np.float64)
     best: dict[int, float] = {}
-    tt = table if table is not None else new_table(table_bits(memory))
+    tt = table if table is not None else new_table(table_bits(memory, TT_ENTRY_BYTES, TT_BITS))
     counter = np.array([0, NO_LIMIT], np.int64)
     deadline = Deadline(min(seconds or math.inf, cap or math.inf))
     start, reached = time.perf_counter(), 0
@@ -307,7 +296,7 @@ class Search:
     compiled (or loaded from numba's cache) when made, so that no timed move pays for it."""
 
     def __init__(self, memory: int = 1 << 30) -> None:
-        self.table = new_table(table_bits(memory))
+        self.table = new_table(table_bits(memory, TT_ENTRY_BYTES, TT_BITS))
         move_values(new_tak(3), depth=2, table=new_table(4))
 
     def move_values(
