@@ -1,7 +1,7 @@
 """The Kalah solver: ranking, the rules on relative boards, the endgame database and its
 cache, exact values against a plain minimax over game_state, the player and the scripts.
 
-Small boards only (Kalah(6,4) takes minutes: see the README)."""
+Small boards only (Kalah(6,4) takes minutes: see docs/solver.md)."""
 
 import json
 import random
