@@ -37,7 +37,7 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 import numpy as np
 
 from mancala.ai.dqn import SEATS, DQNPlayer, encode, weights_path
-from mancala.atomic import atomic_path
+from mancala.core.atomic import atomic_path
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.stopping import run_command
 from mancala.dqn_eval import match_stats

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from mancala.atomic import atomic_path
+from mancala.core.atomic import atomic_path
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 

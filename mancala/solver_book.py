@@ -30,7 +30,7 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 from tqdm import tqdm
 
 from mancala.ai.minimax import Minimax
-from mancala.atomic import atomic_path
+from mancala.core.atomic import atomic_path
 from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mancala.atomic import atomic_path
+from mancala.core.atomic import atomic_path
 from mancala.core.quiet import import_tensorflow_quietly
 from mancala.game_state import GameState
 from mancala.nn_lib import encoders

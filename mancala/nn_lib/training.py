@@ -19,7 +19,7 @@ import numpy as np
 
 from mancala.ai.base import Player
 from mancala.arena.parallel import Finished, GameJob, Seat, Workers, add_workers_arguments
-from mancala.atomic import atomic_path
+from mancala.core.atomic import atomic_path
 from mancala.core.cli import float_in, int_in
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
