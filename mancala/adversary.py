@@ -21,12 +21,12 @@ from pathlib import Path
 if __package__ in (None, ""):  # run as a file: make the repo root importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from mancala.arena.records import TRAINING_DIR
 from mancala.core.cli import command_parser
 from mancala.core.stopping import run_command
 from mancala.nn_lib.training import TEACHER_DEPTH, practice_arguments
 from mancala.nn_lib.zoo import ZOO
 from mancala.random_train import make_pool
-from mancala.recorder import TRAINING_DIR
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -46,10 +46,10 @@ import numpy as np
 
 from mancala import engine
 from mancala.ai.registry import make_player
+from mancala.arena.match import play_game
 from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.match import play_game
 from mancala.tournament import _Timed
 
 DEFAULT_PLAYERS = ["minimax", "mcts", "nmcts", "greedy", "openspiel-mcts"]
@@ -220,8 +220,8 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str
     import itertools
 
     from mancala.ai.solver import shared_solver
+    from mancala.arena.records import TRAINING_DIR, GameLog
     from mancala.nn_lib.data import Teacher
-    from mancala.recorder import TRAINING_DIR, GameLog
 
     records = list(itertools.islice(GameLog([TRAINING_DIR / "sample_kalah.jsonl"]), games))
     shared_solver(GameState.new())  # the endgame database: loaded (or built) before timing

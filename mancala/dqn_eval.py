@@ -29,10 +29,10 @@ from tqdm import tqdm
 from mancala.ai.base import Player
 from mancala.ai.dqn import MODELS_DIR, SEATS, DQNPlayer
 from mancala.ai.registry import make_player
+from mancala.arena.match import play_games
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.match import play_games
 
 MAX_GAMES = 1_000_000  # games a row
 OPPONENTS = {"random": "luck", "max": "max", "exact": "exact", "self": "dqn"}

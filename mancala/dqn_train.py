@@ -117,7 +117,7 @@ def plot_curve(curve: list[dict], path: Path, title: str) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from mancala.plots import save_figure
+    from mancala.arena.plots import save_figure
 
     episodes = [point["episode"] for point in curve]
     figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4))

@@ -40,14 +40,14 @@ from mancala.ai.registry import (
     split_spec,
     tournament_players,
 )
+from mancala.arena.match import random_opening
 from mancala.arena.parallel import GameJob, Seat, Workers, add_workers_arguments
+from mancala.arena.ratings import fit_ratings
+from mancala.arena.records import TRAINING_DIR, append_games
 from mancala.core.cli import GAMES, add_game_options, command_parser, fail, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games import capabilities, describe, new_game
-from mancala.match import random_opening
-from mancala.ratings import fit_ratings
-from mancala.recorder import TRAINING_DIR, append_games
 
 BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
 MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
@@ -332,7 +332,7 @@ def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int
             workers=workers,
         )
     if args.heatmap:
-        from mancala.plots import win_rate_heatmap
+        from mancala.arena.plots import win_rate_heatmap
 
         win_rate_heatmap(result, args.heatmap)
     if args.json:

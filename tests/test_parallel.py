@@ -15,10 +15,10 @@ import pytest
 from mancala.ai.network import NetworkPlayer
 from mancala.ai.registry import make_player
 from mancala.arena.parallel import GameJob, Seat, Workers
+from mancala.arena.records import GameLog
 from mancala.core.stopping import Terminated, run_command
 from mancala.game_state import GameState
 from mancala.nn_lib.zoo import network
-from mancala.recorder import GameLog
 from mancala.tournament import main as tournament
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from mancala.arena.records import GameLog
 from mancala.game_state import GameState
-from mancala.recorder import GameLog
 from mancala.tournament import draw_openings, main, run_tournament, win_rate_table
 
 ROOT = Path(__file__).resolve().parent.parent

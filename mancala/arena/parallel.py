@@ -83,7 +83,7 @@ class GameJob:
     start: GameState
     opening: tuple[int, ...] = ()
     seed: int = 0
-    max_plies: int | None = None  # a game not over by then stops (`mancala.match.play_games`)
+    max_plies: int | None = None  # a game not over by then stops (`mancala.arena.match.play_games`)
 
 
 @dataclass(frozen=True)
@@ -151,7 +151,7 @@ class GameWorker:
     def play_one(
         self, seats: Sequence[Seat], index: int, job: GameJob, teaching: Teaching | None
     ) -> Finished:
-        from mancala.match import play_games
+        from mancala.arena.match import play_games
 
         players = [
             _Clocked(self._player(seats[s], *seeds))

@@ -12,9 +12,9 @@ import random
 import sys
 import time
 
+from mancala.arena.match import random_opening
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.game_state import GameState
-from mancala.match import random_opening
 
 
 def per_call(function, argument, repeat: int) -> float:

@@ -26,9 +26,9 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.minimax import TT_ENTRY_BYTES
+from mancala.arena.records import GameLog, replay
 from mancala.game_state import GameState
 from mancala.nn_lib.encoders import legal_mask, mover_boards
-from mancala.recorder import GameLog, replay
 
 log = logging.getLogger(__name__)
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # boards (mover's view), gains, mask

@@ -18,16 +18,16 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import Player
+from mancala.arena.match import play_games, random_opening
 from mancala.arena.parallel import Finished, GameJob, Seat, Workers, add_workers_arguments
+from mancala.arena.records import append_games
 from mancala.core.atomic import atomic_path
 from mancala.core.cli import float_in, int_in
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
-from mancala.match import play_games, random_opening
 from mancala.nn_lib.base import MODELS_DIR, Network, masked_argmax
 from mancala.nn_lib.data import PositionReader, PositionStore, Teacher
 from mancala.nn_lib.meta import describe_data
-from mancala.recorder import append_games
 
 
 def openings(
@@ -169,7 +169,7 @@ class LearningCurve:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
 
-        from mancala.plots import save_figure
+        from mancala.arena.plots import save_figure
 
         panels = self.panels()
         figure, axes = plt.subplots(
