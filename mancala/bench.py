@@ -15,7 +15,7 @@ number of games through each engine. OpenSpiel (`pyspiel`) is optional: without
 it its rows are left out.
 
 `--verify` plays random games of Kalah(6,4) (both capture rules), Kalah(4,3) and Sungka
-through both `mancala.engine` and `mancala.game_state` until a million moves have been
+through both `mancala.games.sowing.engine` and `mancala.game_state` until a million moves have been
 compared, board and player to move after every move, and reports the mismatches (it
 exits 1 if there is any).
 
@@ -44,12 +44,12 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 
 import numpy as np
 
-from mancala import engine
 from mancala.ai.registry import make_player
 from mancala.arena.match import play_game
 from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
+from mancala.games.sowing import engine
 from mancala.tournament import _Timed
 
 DEFAULT_PLAYERS = ["minimax", "mcts", "nmcts", "greedy", "openspiel-mcts"]

@@ -38,7 +38,7 @@ from mancala.arena.solved_set import move_quality as chosen_quality
 from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.solver import Solver, check_solvable, default_max_seeds
+from mancala.games.sowing.solver import Solver, check_solvable, default_max_seeds
 
 MAX_POSITIONS = 10_000  # positions in the set (each one solved exactly)
 MAX_SET_SEEDS = 48  # seeds in the houses of a set position (Kalah(6,4) holds 48)

@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     add_game_options(parser, variants=("kalah",))
     args = parser.parse_args(argv)
     try:
-        from mancala.solver import check_solvable
+        from mancala.games.sowing.solver import check_solvable
 
         start = GameState.new("kalah", **game_options(args))
         check_solvable(start)

@@ -19,10 +19,10 @@ import pytest
 from mancala import play, random_train, solve, tournament, train
 from mancala.ai.human import parse_move
 from mancala.arena.records import GameLog
-from mancala.board_art import house_label
 from mancala.core.cli import MAX_HOUSES
 from mancala.core.stopping import Terminated, run_command, signals_held, sigterm_as_interrupt
 from mancala.game_state import GameState
+from mancala.games.sowing.drawing import house_label
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1")

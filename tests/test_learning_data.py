@@ -15,8 +15,8 @@ from mancala.arena import solved_set
 from mancala.arena.match import play_games, random_opening
 from mancala.arena.records import replay
 from mancala.game_state import GameState
+from mancala.games.sowing.solver import Solver, default_max_seeds
 from mancala.nn_lib.data import PositionStore, Teacher
-from mancala.solver import Solver, default_max_seeds
 
 
 @pytest.fixture

@@ -74,7 +74,7 @@ def test_exact_teacher_gives_solver_values_and_falls_back_to_minimax(monkeypatch
     from mancala.ai import solver as solver_player
     from mancala.ai.registry import make_player
     from mancala.arena.records import replay
-    from mancala.solver import Solver, default_max_seeds
+    from mancala.games.sowing.solver import Solver, default_max_seeds
 
     rng = __import__("random").Random(5)
     start, opening = random_opening(GameState.new(houses=4, seeds=3), 2, rng)

@@ -7,7 +7,7 @@ the end of the game counted exactly), None for an illegal house; and "teacher", 
 search that made them. Readers that do not know these keys ignore them.
 `Teacher(depth, exact_nodes=N)` gives instead the solver's exact values (final store
 differences, the same unit) wherever it proves them within N nodes: the endgame and
-much of the middle game, with the endgame database of `mancala.solver`.
+much of the middle game, with the endgame database of `mancala.games.sowing.solver`.
 
 Training examples are (position from the mover's side, seeds gained by each legal move
 from here = value - current store difference). `PositionReader` streams them out of
@@ -122,7 +122,7 @@ class Teacher:
         if not self.exact_nodes or state.variant != "kalah":
             return None
         from mancala.ai.solver import shared_solver
-        from mancala.solver import OutOfBudget
+        from mancala.games.sowing.solver import OutOfBudget
 
         try:
             return shared_solver(state).solve(state, nodes=self.exact_nodes, guess=guess)["moves"]
