@@ -24,7 +24,7 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 from mancala.arena.records import TRAINING_DIR
 from mancala.core.cli import command_parser
 from mancala.core.stopping import run_command
-from mancala.nn_lib.training import TEACHER_DEPTH, practice_arguments
+from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.nn_lib.zoo import ZOO
 from mancala.random_train import make_pool
 
@@ -48,7 +48,7 @@ def _run(args: argparse.Namespace, began: float) -> int:
 
 def _practise(args: argparse.Namespace, began: float, workers) -> int:
     from mancala.arena.parallel import Seat
-    from mancala.nn_lib.training import Practice
+    from mancala.learn.practice import Practice
 
     for name in (args.a, args.b):
         if name not in ZOO:

@@ -22,7 +22,7 @@ exits 1 if there is any).
 `--teacher` annotates the recorded games of training/sample_kalah.jsonl twice with the
 exact teacher of the learning loop (the solver's values within 20,000 nodes, minimax:10
 elsewhere): valuing each position on its own in game order, as the first version did,
-then chained from each game's end back to its start (`mancala.nn_lib.data.Teacher`).
+then chained from each game's end back to its start (`mancala.learn.teacher.Teacher`).
 
 `--tak SIZE` times Tak's alpha-beta on the numba engine (`mancala.games.tak.search`) on
 positions after 10, 40 and 80 random plies: each depth from 1 to 4 with a new table,
@@ -221,7 +221,7 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str
 
     from mancala.ai.solver import shared_solver
     from mancala.arena.records import TRAINING_DIR, GameLog
-    from mancala.nn_lib.data import Teacher
+    from mancala.learn.teacher import Teacher
 
     records = list(itertools.islice(GameLog([TRAINING_DIR / "sample_kalah.jsonl"]), games))
     shared_solver(GameState.new())  # the endgame database: loaded (or built) before timing

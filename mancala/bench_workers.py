@@ -88,7 +88,7 @@ def measure(count: int, args: argparse.Namespace) -> dict[str, float]:
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import GameJob, Seat, Workers
     from mancala.game_state import GameState
-    from mancala.nn_lib.training import Practice
+    from mancala.learn.practice import Practice
     from mancala.tournament import run_tournament
 
     began = time.perf_counter()

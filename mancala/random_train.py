@@ -39,9 +39,9 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 from mancala.ai.registry import check_names
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
+from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.learn.runs import Run
 from mancala.nn_lib.base import NET_GAMES, weights_path
-from mancala.nn_lib.training import TEACHER_DEPTH, practice_arguments
 from mancala.nn_lib.zoo import ZOO
 
 OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
@@ -162,8 +162,9 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import Seat
     from mancala.game_state import GameState
+    from mancala.learn.curve import LearningCurve, win_rate
+    from mancala.learn.practice import Practice
     from mancala.nn_lib.base import MODELS_DIR
-    from mancala.nn_lib.training import LearningCurve, Practice, win_rate
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
     models = args.models or MODELS_DIR

@@ -58,7 +58,7 @@ def _train(args: argparse.Namespace) -> int:
 def train(net, args: argparse.Namespace) -> int:
     import numpy as np
 
-    from mancala.nn_lib.data import PositionReader
+    from mancala.learn.data import PositionReader
     from mancala.nn_lib.meta import describe_data
     from mancala.nn_lib.training import agreement
 

@@ -16,7 +16,8 @@ from mancala.arena.match import play_games, random_opening
 from mancala.arena.records import replay
 from mancala.game_state import GameState
 from mancala.games.sowing.solver import Solver, default_max_seeds
-from mancala.nn_lib.data import PositionStore, Teacher
+from mancala.learn.data import PositionStore
+from mancala.learn.teacher import Teacher
 
 
 @pytest.fixture

@@ -16,9 +16,10 @@ import pytest
 from mancala.arena.match import play_games, random_opening
 from mancala.arena.records import GameLog, append_games
 from mancala.game_state import GameState
+from mancala.learn.data import PositionReader, record_positions
+from mancala.learn.teacher import Teacher
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import WeightsError
-from mancala.nn_lib.data import PositionReader, Teacher, record_positions
 from mancala.nn_lib.zoo import ZOO, network
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -2,7 +2,7 @@
 
 A network maps a position (from the mover's side) to one number per house: the seeds
 the mover gains from here by playing that house, as a search teacher valued it (see
-`mancala/nn_lib/data.py`). Players take the argmax over legal moves. Keras builds and
+`mancala/learn/teacher.py`). Players take the argmax over legal moves. Keras builds and
 fits the model; every move decision runs `NumpyForward` over its weights (microseconds,
 where Keras `predict` costs milliseconds).
 
