@@ -46,11 +46,11 @@ import numpy as np
 
 from mancala.ai.registry import make_player
 from mancala.arena.match import play_game
+from mancala.arena.tournament import Timed
 from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
-from mancala.tournament import _Timed
 
 DEFAULT_PLAYERS = ["minimax", "mcts", "nmcts", "greedy", "openspiel-mcts"]
 VERIFY_RULES = [
@@ -146,7 +146,7 @@ def seconds_per_move(specs: list[str], games: int, seed: int) -> list[tuple[str,
             continue
         player.choose_move(GameState.new())  # compile or load from cache
         clock = {spec: [0.0, 0]}
-        timed = _Timed(player, clock)  # the tournament's stopwatch
+        timed = Timed(player, clock)  # the tournament's stopwatch
         for game in range(games):
             play_game([timed, make_player("luck", seed=seed + game)], seed=seed)
         rows.append(

@@ -87,9 +87,9 @@ def measure(count: int, args: argparse.Namespace) -> dict[str, float]:
     """Start-up seconds, positions annotated a second and tournament games a second."""
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import GameJob, Seat, Workers
+    from mancala.arena.tournament import run_tournament
     from mancala.game_state import GameState
     from mancala.learn.practice import Practice
-    from mancala.tournament import run_tournament
 
     began = time.perf_counter()
     with Workers(count) as workers:
