@@ -24,9 +24,9 @@ if __package__ in (None, ""):  # run as a file: make the repo root importable
 from mancala.arena.records import TRAINING_DIR
 from mancala.core.cli import command_parser
 from mancala.core.stopping import run_command
+from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.nn_lib.zoo import ZOO
-from mancala.random_train import make_pool
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -42,8 +42,8 @@ def refused(main, argv, capsys) -> str:
 
 
 def commands() -> list[str]:
-    """Every command module: a file directly in mancala/ (or nn_lib/bench.py) with main()."""
-    files = [*sorted((ROOT / "mancala").glob("*.py")), ROOT / "mancala" / "nn_lib" / "bench.py"]
+    """Every command module: a file directly in mancala/ with main()."""
+    files = sorted((ROOT / "mancala").glob("*.py"))
     return [
         ".".join(path.relative_to(ROOT).with_suffix("").parts)
         for path in files
@@ -62,7 +62,7 @@ def test_every_command_is_found():
 def test_every_command_says_prog_colon_message_and_exits_2(module, capsys):
     main = importlib.import_module(module).main
     err = refused(main, ["--no-such-option"], capsys)
-    prog = module.split(".", 1)[1] if module.endswith("nn_lib.bench") else module.split(".")[-1]
+    prog = module.split(".")[-1]
     last = err.splitlines()[-1]  # unrecognized, or a required name missing first
     assert last.startswith(f"{prog}: ") and ("--no-such-option" in last or "required" in last)
 
