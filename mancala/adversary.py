@@ -16,10 +16,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mancala.arena.records import TRAINING_DIR
 from mancala.core.cli import command_parser

@@ -37,10 +37,6 @@ import importlib.util
 import random
 import sys
 import time
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 

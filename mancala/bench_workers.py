@@ -25,9 +25,6 @@ import tempfile
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
 

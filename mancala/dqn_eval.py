@@ -20,9 +20,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from tqdm import tqdm
 
 from mancala.ai.dqn import MODELS_DIR, SEATS, DQNPlayer

@@ -23,11 +23,7 @@ import json
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tqdm import tqdm
 

@@ -16,10 +16,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mancala.ai.human import Human, InputEnded, Quit, read_line
 from mancala.ai.registry import check_can_play, make_player

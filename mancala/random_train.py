@@ -33,9 +33,6 @@ import sys
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from mancala.ai.registry import check_names
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command

@@ -15,10 +15,6 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mancala.core.cli import add_game_options, command_parser, game_options, int_in
 from mancala.core.stopping import run_command

@@ -16,9 +16,6 @@ import shlex
 import sys
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from tqdm import tqdm
 
 from mancala.arena.solved_set import WHOLE_GAME, build

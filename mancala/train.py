@@ -19,9 +19,6 @@ import sys
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.stopping import run_command
 from mancala.nn_lib.base import weights_path
