@@ -44,6 +44,8 @@ else
             echo "dev.sh: setting up .venv from requirements-dev.txt (first use: a few minutes)" >&2
             [ -x "$python" ] || python3 -m venv "$root/.venv"
             "$python" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+            # the lab itself, editable: `.venv/bin/python mancala/x.py` runs without PYTHONPATH
+            "$python" -m pip install --quiet --disable-pip-version-check --no-deps -e .
             echo "$wanted" > "$stamp"
         fi
         exec 9>&-

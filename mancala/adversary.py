@@ -16,17 +16,13 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from mancala.arena.records import TRAINING_DIR
 from mancala.core.cli import command_parser
 from mancala.core.stopping import run_command
-from mancala.nn_lib.training import TEACHER_DEPTH, practice_arguments
+from mancala.learn.pool import make_pool
+from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.nn_lib.zoo import ZOO
-from mancala.random_train import make_pool
-from mancala.recorder import TRAINING_DIR
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -48,7 +44,7 @@ def _run(args: argparse.Namespace, began: float) -> int:
 
 def _practise(args: argparse.Namespace, began: float, workers) -> int:
     from mancala.arena.parallel import Seat
-    from mancala.nn_lib.training import Practice
+    from mancala.learn.practice import Practice
 
     for name in (args.a, args.b):
         if name not in ZOO:

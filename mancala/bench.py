@@ -15,14 +15,14 @@ number of games through each engine. OpenSpiel (`pyspiel`) is optional: without
 it its rows are left out.
 
 `--verify` plays random games of Kalah(6,4) (both capture rules), Kalah(4,3) and Sungka
-through both `mancala.engine` and `mancala.game_state` until a million moves have been
+through both `mancala.games.sowing.engine` and `mancala.game_state` until a million moves have been
 compared, board and player to move after every move, and reports the mismatches (it
 exits 1 if there is any).
 
 `--teacher` annotates the recorded games of training/sample_kalah.jsonl twice with the
 exact teacher of the learning loop (the solver's values within 20,000 nodes, minimax:10
 elsewhere): valuing each position on its own in game order, as the first version did,
-then chained from each game's end back to its start (`mancala.nn_lib.data.Teacher`).
+then chained from each game's end back to its start (`mancala.learn.teacher.Teacher`).
 
 `--tak SIZE` times Tak's alpha-beta on the numba engine (`mancala.games.tak.search`) on
 positions after 10, 40 and 80 random plies: each depth from 1 to 4 with a new table,
@@ -37,20 +37,16 @@ import importlib.util
 import random
 import sys
 import time
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 
-from mancala import engine
 from mancala.ai.registry import make_player
+from mancala.arena.match import play_game
+from mancala.arena.tournament import Timed
 from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.match import play_game
-from mancala.tournament import _Timed
+from mancala.games.sowing import engine
 
 DEFAULT_PLAYERS = ["minimax", "mcts", "nmcts", "greedy", "openspiel-mcts"]
 VERIFY_RULES = [
@@ -146,7 +142,7 @@ def seconds_per_move(specs: list[str], games: int, seed: int) -> list[tuple[str,
             continue
         player.choose_move(GameState.new())  # compile or load from cache
         clock = {spec: [0.0, 0]}
-        timed = _Timed(player, clock)  # the tournament's stopwatch
+        timed = Timed(player, clock)  # the tournament's stopwatch
         for game in range(games):
             play_game([timed, make_player("luck", seed=seed + game)], seed=seed)
         rows.append(
@@ -220,8 +216,8 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str
     import itertools
 
     from mancala.ai.solver import shared_solver
-    from mancala.nn_lib.data import Teacher
-    from mancala.recorder import TRAINING_DIR, GameLog
+    from mancala.arena.records import TRAINING_DIR, GameLog
+    from mancala.learn.teacher import Teacher
 
     records = list(itertools.islice(GameLog([TRAINING_DIR / "sample_kalah.jsonl"]), games))
     shared_solver(GameState.new())  # the endgame database: loaded (or built) before timing

@@ -25,9 +25,6 @@ import tempfile
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
 
@@ -87,9 +84,9 @@ def measure(count: int, args: argparse.Namespace) -> dict[str, float]:
     """Start-up seconds, positions annotated a second and tournament games a second."""
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import GameJob, Seat, Workers
+    from mancala.arena.tournament import run_tournament
     from mancala.game_state import GameState
-    from mancala.nn_lib.training import Practice
-    from mancala.tournament import run_tournament
+    from mancala.learn.practice import Practice
 
     began = time.perf_counter()
     with Workers(count) as workers:

@@ -20,19 +20,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-import numpy as np
 from tqdm import tqdm
 
-from mancala.ai.base import Player
 from mancala.ai.dqn import MODELS_DIR, SEATS, DQNPlayer
 from mancala.ai.registry import make_player
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.match import play_games
+from mancala.learn.dqn import match_stats
 
 MAX_GAMES = 1_000_000  # games a row
 OPPONENTS = {"random": "luck", "max": "max", "exact": "exact", "self": "dqn"}
@@ -41,23 +36,6 @@ PAPER_WIN = {
     "first": {"random": 99.4, "max": 99.5, "exact": 97.9, "self": 98.6},
     "second": {"random": 73.5, "max": 0.0, "exact": 0.0, "self": None},
 }
-
-
-def match_stats(
-    me: Player, other: Player, seat: int, start: GameState, games: int, seed: int, on_game=None
-) -> dict[str, float]:
-    """`me` in `seat` against `other`, `games` games from `start`: mean score, mean
-    reward (score difference) and win / draw %."""
-    seated = [me, other] if seat == 0 else [other, me]
-    records = play_games(seated, [start] * games, seed=seed, on_game=on_game)
-    scores = np.array([r["scores"] for r in records])
-    winners = [r["winner"] for r in records]
-    return {
-        "score": float(scores[:, seat].mean()),
-        "reward": float((scores[:, seat] - scores[:, 1 - seat]).mean()),
-        "win": 100.0 * winners.count(seat) / games,
-        "draw": 100.0 * winners.count(None) / games,
-    }
 
 
 def evaluate_tables(

@@ -377,15 +377,15 @@ class GameState(NamedTuple):
         >>> s.move_name(2), s.parse_move("c"), s.parse_move(" 3 ")
         ('c', 2, 2)
         """
-        from mancala.board_art import house_label
+        # imported here, not above: mancala.games, the package of the drawing, imports
+        # this module (the drawing itself imports nothing of the rules)
+        from mancala.games.sowing.drawing import house_label
 
         return house_label(move)
 
     def parse_move(self, text: str) -> int:
         """The house named by `text` (a letter or a number from 1); IllegalMove when no
         house of this board has that name (`play` checks that it may be played)."""
-        from mancala.board_art import parse_house
-
         return parse_house(text, self.houses)
 
     def to_dict(self) -> dict[str, Any]:
@@ -422,9 +422,38 @@ class GameState(NamedTuple):
         return cls.new(variant, data["board"], player, **options)
 
     def __str__(self) -> str:
-        from mancala.board_art import draw_board
+        from mancala.games.sowing.drawing import draw_board
 
         return draw_board(self)
+
+
+def parse_house(text: str, houses: int) -> int:
+    """The house number named by `text` ('c' or '3' are house 2) on a side of `houses`;
+    IllegalMove saying why when no house has that name.
+
+    >>> parse_house("c", 6), parse_house(" 3 ", 6)
+    (2, 2)
+    >>> parse_house("g", 6)
+    Traceback (most recent call last):
+    ...
+    mancala.game_state.IllegalMove: no house 'g': houses are a..f or 1..6
+    """
+    from mancala.games.sowing.drawing import LETTERS, house_choices
+
+    if not isinstance(text, str):
+        raise IllegalMove(f"a house is named by text, not {text!r}")
+    text = text.strip().lower()
+    if not text:
+        raise IllegalMove("type a house letter or number")
+    if len(text) == 1 and text.isalpha():
+        move = LETTERS.index(text) if text in LETTERS else houses
+    elif text.isdigit() and text.isascii():
+        move = int(text) - 1
+    else:
+        raise IllegalMove(f"{text!r} is not a house: type a letter or a number")
+    if not 0 <= move < houses:
+        raise IllegalMove(f"no house {text!r}: houses are {house_choices(houses)}")
+    return move
 
 
 def _positive_int(name: str, value: Any) -> int:

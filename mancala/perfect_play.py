@@ -23,22 +23,18 @@ import json
 import random
 import sys
 import time
-from pathlib import Path
 from typing import Any
-
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tqdm import tqdm
 
 from mancala.ai.registry import check_can_play, check_names, make_player, tournament_players
+from mancala.arena.match import play_games
 from mancala.arena.solved_set import WHOLE_GAME, SolvedPosition, load, seeds_in_houses
 from mancala.arena.solved_set import move_quality as chosen_quality
 from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.match import play_games
-from mancala.solver import Solver, check_solvable, default_max_seeds
+from mancala.games.sowing.solver import Solver, check_solvable, default_max_seeds
 
 MAX_POSITIONS = 10_000  # positions in the set (each one solved exactly)
 MAX_SET_SEEDS = 48  # seeds in the houses of a set position (Kalah(6,4) holds 48)

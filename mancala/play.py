@@ -16,19 +16,15 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from pathlib import Path
-
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mancala.ai.human import Human, InputEnded, Quit, read_line
 from mancala.ai.registry import check_can_play, make_player
-from mancala.board_art import draw_board, house_choices, house_label
 from mancala.core.cli import GAMES, add_game_options, command_parser, fail, game_options
 from mancala.core.stopping import exit_code, sigterm_as_interrupt
 from mancala.game_state import GameState
 from mancala.games import capabilities, new_game
-from mancala.games.sowing import trace_move
+from mancala.games.sowing.drawing import draw_board, house_choices, house_label
+from mancala.games.sowing.events import trace_move
 
 
 def play_terminal(

@@ -33,64 +33,16 @@ import sys
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from mancala.ai.registry import check_names
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
+from mancala.learn.pool import make_pool
+from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.learn.runs import Run
 from mancala.nn_lib.base import NET_GAMES, weights_path
-from mancala.nn_lib.training import TEACHER_DEPTH, practice_arguments
 from mancala.nn_lib.zoo import ZOO
 
 OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
-
-
-def make_pool(
-    specs: list[str], models: Path | None, seed: int, run: Run | None = None, game: str = "kalah"
-) -> tuple[dict, dict]:
-    """(networks by name, players by spec): zoo names become networks, the rest registry
-    players. A network starts from the run's candidate when it has one, else from the
-    weights in `models`, else fresh; which, is said, and a damaged file is reported and
-    passed over. With a `run`, it saves there."""
-    from mancala.ai.network import NetworkPlayer
-    from mancala.ai.registry import make_player
-    from mancala.nn_lib.zoo import ZOO
-
-    nets, players = {}, {}
-    for i, spec in enumerate(specs):
-        if spec in ZOO:
-            sources = [run.candidate(spec)] if run is not None else []
-            sources += [weights_path(spec, game, models)] if models else []
-            net = _first_whole(spec, sources, seed + i, game)
-            if run is not None:
-                net.path = run.candidate(spec)
-            nets[spec] = net
-            players[spec] = NetworkPlayer(seed=seed + i, net=net)
-        else:
-            players[spec] = make_player(spec, seed=seed + i)
-    return nets, players
-
-
-def _first_whole(spec: str, paths: list[Path], seed: int, game: str):
-    """Network `spec` for `game` with the weights of the first whole file of `paths`,
-    else fresh."""
-    from mancala.nn_lib.base import WeightsError
-    from mancala.nn_lib.zoo import network
-
-    for path in paths:
-        if not path.is_file():
-            continue
-        try:
-            net = network(spec, path, game).load()
-        except WeightsError as error:
-            print(f"{spec}: not using {path}, it is damaged: {error}", flush=True)
-            continue
-        print(f"{spec}: weights from {path}")
-        return net
-    print(f"{spec}: fresh weights")
-    return network(spec, paths[-1] if paths else None, game).fresh(seed)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,8 +114,9 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import Seat
     from mancala.game_state import GameState
+    from mancala.learn.curve import LearningCurve, win_rate
+    from mancala.learn.practice import Practice
     from mancala.nn_lib.base import MODELS_DIR
-    from mancala.nn_lib.training import LearningCurve, Practice, win_rate
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
     models = args.models or MODELS_DIR

@@ -15,16 +15,12 @@ import argparse
 import json
 import sys
 import time
-from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from mancala.board_art import house_label
 from mancala.core.cli import add_game_options, command_parser, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.solver import TT_BITS, Solver, check_solvable, default_max_seeds
+from mancala.games.sowing.drawing import house_label
+from mancala.games.sowing.solver import TT_BITS, Solver, check_solvable, default_max_seeds
 
 
 def parse_position(text: str | None, options: dict) -> GameState:

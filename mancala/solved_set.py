@@ -16,9 +16,6 @@ import shlex
 import sys
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from tqdm import tqdm
 
 from mancala.arena.solved_set import WHOLE_GAME, build
@@ -39,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     add_game_options(parser, variants=("kalah",))
     args = parser.parse_args(argv)
     try:
-        from mancala.solver import check_solvable
+        from mancala.games.sowing.solver import check_solvable
 
         start = GameState.new("kalah", **game_options(args))
         check_solvable(start)

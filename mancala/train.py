@@ -19,9 +19,6 @@ import sys
 import time
 from pathlib import Path
 
-if __package__ in (None, ""):  # run as a file: make the repo root importable
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.stopping import run_command
 from mancala.nn_lib.base import weights_path
@@ -58,7 +55,7 @@ def _train(args: argparse.Namespace) -> int:
 def train(net, args: argparse.Namespace) -> int:
     import numpy as np
 
-    from mancala.nn_lib.data import PositionReader
+    from mancala.learn.data import PositionReader
     from mancala.nn_lib.meta import describe_data
     from mancala.nn_lib.training import agreement
 

@@ -18,11 +18,11 @@ import pytest
 
 from mancala import play, random_train, solve, tournament, train
 from mancala.ai.human import parse_move
-from mancala.board_art import house_label
+from mancala.arena.records import GameLog
 from mancala.core.cli import MAX_HOUSES
 from mancala.core.stopping import Terminated, run_command, signals_held, sigterm_as_interrupt
 from mancala.game_state import GameState
-from mancala.recorder import GameLog
+from mancala.games.sowing.drawing import house_label
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1")
@@ -42,8 +42,8 @@ def refused(main, argv, capsys) -> str:
 
 
 def commands() -> list[str]:
-    """Every command module: a file directly in mancala/ (or nn_lib/bench.py) with main()."""
-    files = [*sorted((ROOT / "mancala").glob("*.py")), ROOT / "mancala" / "nn_lib" / "bench.py"]
+    """Every command module: a file directly in mancala/ with main()."""
+    files = sorted((ROOT / "mancala").glob("*.py"))
     return [
         ".".join(path.relative_to(ROOT).with_suffix("").parts)
         for path in files
@@ -62,7 +62,7 @@ def test_every_command_is_found():
 def test_every_command_says_prog_colon_message_and_exits_2(module, capsys):
     main = importlib.import_module(module).main
     err = refused(main, ["--no-such-option"], capsys)
-    prog = module.split(".", 1)[1] if module.endswith("nn_lib.bench") else module.split(".")[-1]
+    prog = module.split(".")[-1]
     last = err.splitlines()[-1]  # unrecognized, or a required name missing first
     assert last.startswith(f"{prog}: ") and ("--no-such-option" in last or "required" in last)
 

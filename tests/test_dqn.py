@@ -10,12 +10,12 @@ import pytest
 
 from mancala.ai.dqn import DQNPlayer, encode, has_weights, weights_path
 from mancala.ai.registry import available_players, make_player
+from mancala.arena.match import play_games
 from mancala.dqn_eval import PAPER_WIN
 from mancala.dqn_eval import main as eval_main
-from mancala.dqn_train import build_model, train
 from mancala.dqn_train import main as train_main
 from mancala.game_state import GameState
-from mancala.match import play_games
+from mancala.learn.dqn import build_model, train
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The numba engine (mancala/engine.py) agrees with the rules (mancala/game_state.py)
+"""The numba engine (mancala/games/sowing/engine.py) agrees with the rules (mancala/game_state.py)
 move for move: every legal move list, board, player to move and ending compared over
 thousands of random games of every variant, and over hypothesis-drawn positions."""
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mancala import engine
 from mancala.game_state import GameState
+from mancala.games.sowing import engine
 
 RULES = {
     "kalah(6,4)": dict(variant="kalah"),

@@ -9,9 +9,9 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
-from mancala.envs import MancalaEnv, env, raw_env
 from mancala.games import new_game
 from mancala.games.tak.planes import planes
+from mancala.learn.envs import MancalaEnv, env, raw_env
 
 VARIANTS = ("sungka", "kalah")
 GAMES = (("sungka", {}), ("kalah", {}), ("tak", {"size": 3}), ("tak", {"size": 5}))

@@ -12,11 +12,12 @@ import pytest
 from mancala.ai import solver as solver_player
 from mancala.ai.registry import make_player
 from mancala.arena import solved_set
+from mancala.arena.match import play_games, random_opening
+from mancala.arena.records import replay
 from mancala.game_state import GameState
-from mancala.match import play_games, random_opening
-from mancala.nn_lib.data import PositionStore, Teacher
-from mancala.recorder import replay
-from mancala.solver import Solver, default_max_seeds
+from mancala.games.sowing.solver import Solver, default_max_seeds
+from mancala.learn.data import PositionStore
+from mancala.learn.teacher import Teacher
 
 
 @pytest.fixture

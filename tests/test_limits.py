@@ -14,7 +14,7 @@ from mancala.ai.mcts import node_bytes, tree_nodes
 from mancala.ai.registry import _REGISTRY, make_player
 from mancala.ai.solver import PerfectPlayer, check_fits
 from mancala.game_state import GameState
-from mancala.solver import Solver
+from mancala.games.sowing.solver import Solver
 from webapi.api import SEARCH_LIMITS
 
 LARGEST = GameState.new("kalah", houses=10, seeds=20)  # the largest board the API admits

@@ -1,7 +1,7 @@
-"""What a move did (mancala.games.sowing), and the terminal game naming it."""
+"""What a move did (mancala.games.sowing.events), and the terminal game naming it."""
 
 from mancala.game_state import GameState
-from mancala.games.sowing import MoveEvents, move_events, trace_move
+from mancala.games.sowing.events import MoveEvents, move_events, trace_move
 from mancala.play import play_terminal
 
 

@@ -13,13 +13,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from mancala.arena.match import play_games, random_opening
+from mancala.arena.records import GameLog, append_games
 from mancala.game_state import GameState
-from mancala.match import play_games, random_opening
+from mancala.learn.data import PositionReader, record_positions
+from mancala.learn.teacher import Teacher
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import WeightsError
-from mancala.nn_lib.data import PositionReader, Teacher, record_positions
 from mancala.nn_lib.zoo import ZOO, network
-from mancala.recorder import GameLog, append_games
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "training" / "sample_kalah.jsonl"
@@ -73,8 +74,8 @@ def test_exact_teacher_gives_solver_values_and_falls_back_to_minimax(monkeypatch
     nodes, minimax's where it does not; the record names both."""
     from mancala.ai import solver as solver_player
     from mancala.ai.registry import make_player
-    from mancala.recorder import replay
-    from mancala.solver import Solver, default_max_seeds
+    from mancala.arena.records import replay
+    from mancala.games.sowing.solver import Solver, default_max_seeds
 
     rng = __import__("random").Random(5)
     start, opening = random_opening(GameState.new(houses=4, seeds=3), 2, rng)

@@ -15,10 +15,11 @@ import pytest
 from mancala.ai.network import NetworkPlayer
 from mancala.ai.registry import make_player
 from mancala.arena.parallel import GameJob, Seat, Workers
+from mancala.arena.records import GameLog
 from mancala.core.stopping import Terminated, run_command
 from mancala.game_state import GameState
+from mancala.learn.teacher import Teaching
 from mancala.nn_lib.zoo import network
-from mancala.recorder import GameLog
 from mancala.tournament import main as tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,19 +52,19 @@ def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game(
 
     seats, jobs = seats_and_jobs(48)
     assert seats[0].layers is not None and seats[2].layers is None
-    here = {d.index: d for d in Workers(1).play(seats, jobs, (3, 0, "kalah"))}
+    here = {d.index: d for d in Workers(1).play(seats, jobs, Teaching(3, 0, "kalah"))}
     assert sorted(here) == list(range(48))
     assert all(len(d.record["values"]) == len(d.record["moves"]) for d in here.values())
     assert {tuple(here[k].record["players"]) for k in here} >= {("nn1h128", "greedy")}
     with Workers(2) as pool:
-        there = {d.index: d for d in pool.play(seats, jobs, (3, 0, "kalah"))}
+        there = {d.index: d for d in pool.play(seats, jobs, Teaching(3, 0, "kalah"))}
         assert {k: same(d.record) for k, d in there.items()} == {
             k: same(d.record) for k, d in here.items()
         }
         assert all(d.record["teacher"] == "minimax:3" for d in there.values())
         first = pool.actors[0]
         seen: list[int] = []
-        for done in pool.play(seats, jobs, (3, 0, "kalah")):
+        for done in pool.play(seats, jobs, Teaching(3, 0, "kalah")):
             if not seen:
                 ray.kill(first)  # in the middle of its games
             seen.append(done.index)

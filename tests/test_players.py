@@ -7,8 +7,8 @@ import pytest
 from mancala.ai import available_players, make_player
 from mancala.ai.registry import tournament_players
 from mancala.ai.simple import Exact, Max
+from mancala.arena.match import play_games, random_opening
 from mancala.game_state import GameState, IllegalMove
-from mancala.match import play_games, random_opening
 
 STARTS = {"kalah": GameState.new(), "sungka": GameState.new("sungka")}
 

@@ -4,9 +4,9 @@ import json
 import logging
 
 from mancala.ai import make_player
+from mancala.arena.match import play_games
+from mancala.arena.records import GameLog, append_games, replay
 from mancala.game_state import GameState
-from mancala.match import play_games
-from mancala.recorder import GameLog, append_games, replay
 
 
 def some_records(n=5, variant="kalah"):
@@ -59,7 +59,7 @@ def test_appending_after_a_cut_line_keeps_the_new_game(tmp_path):
 
 
 def test_default_log_reads_the_training_folder(tmp_path, monkeypatch):
-    import mancala.recorder as recorder
+    import mancala.arena.records as recorder
 
     monkeypatch.setattr(recorder, "TRAINING_DIR", tmp_path)
     append_games(tmp_path / "a.jsonl", some_records(2))

@@ -11,8 +11,8 @@ import pytest
 from mancala.ai import make_player
 from mancala.ai import minimax as minimax_module
 from mancala.ai.minimax import Minimax
+from mancala.arena.match import play_games, random_opening
 from mancala.game_state import GameState, IllegalMove
-from mancala.match import play_games, random_opening
 
 SEARCHERS = ["minimax", "mcts", "nmcts", "openspiel-mcts"]
 FINISHED = GameState.new(board=(0,) * 6 + (24,) + (1,) * 6 + (18,))

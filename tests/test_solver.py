@@ -18,7 +18,7 @@ from mancala import perfect_play, solve
 from mancala.ai import make_player
 from mancala.ai.solver import PerfectPlayer
 from mancala.game_state import GameState
-from mancala.solver import (
+from mancala.games.sowing.solver.search import (
     HEADER_BYTES,
     OutOfBudget,
     Solver,

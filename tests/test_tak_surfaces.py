@@ -10,11 +10,11 @@ import pytest
 
 from mancala import play, tournament
 from mancala.ai import make_player
+from mancala.arena.match import play_games
+from mancala.arena.records import GameLog, replay
 from mancala.core.cli import GAMES
 from mancala.games import game_names, new_game
 from mancala.games.tak.notation import square_name
-from mancala.match import play_games
-from mancala.recorder import GameLog, replay
 
 
 def test_the_commands_game_list_is_the_registry_of_games():

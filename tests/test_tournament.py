@@ -7,9 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from mancala.arena.records import GameLog
+from mancala.arena.tournament import draw_openings, run_tournament, win_rate_table
 from mancala.game_state import GameState
-from mancala.recorder import GameLog
-from mancala.tournament import draw_openings, main, run_tournament, win_rate_table
+from mancala.tournament import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -90,7 +91,7 @@ def test_runs_as_a_file_and_as_a_module():
 
 def test_balanced_openings_are_judged_even_and_bad_bounds_refused():
     from mancala.ai.minimax import Minimax
-    from mancala.tournament import opening_value
+    from mancala.arena.tournament import opening_value
 
     start = GameState.new()
     judge = Minimax(seed=0, depth=12)

@@ -24,7 +24,7 @@ import time
 from mancala.ai.solver import SEARCHING, shared_book, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
-from mancala.solver import (
+from mancala.games.sowing.solver import (
     OutOfBudget,
     cache_path,
     default_cache_dir,
@@ -32,7 +32,7 @@ from mancala.solver import (
     header_matches,
     store_lead,
 )
-from mancala.solver_book import book_key
+from mancala.games.sowing.solver.book import book_key
 from webapi.engine import PlayerPool
 
 ANALYSIS_SECONDS = 2.0  # the cap of one analysis, solver and minimax together

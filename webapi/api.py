@@ -19,7 +19,7 @@ encoding), "reserves" (each player's [stones, capstones] left) and "result" (roa
 or draw; null while the game goes on). A move is an action id or its name; the answer
 adds "move", "move_name", "mover", for a sowing game "frames" (the board after every
 seed, for animation) and "events" (capture, extra turn, relay pick-ups, in words too:
-mancala.games.sowing) and, from /api/play, "player", "evaluation" (the player's view,
+mancala.games.sowing.events) and, from /api/play, "player", "evaluation" (the player's view,
 or null) and "think_ms".
 Every bad request gets a 4xx JSON {"error", "message", "status"} saying what is wrong:
 400 for a malformed request, 422 for a move the rules refuse, 413 for a body too large.

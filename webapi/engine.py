@@ -6,7 +6,7 @@ one request at a time (search players keep tables between moves and are not writ
 for two threads at once); a request that finds every player of its spec busy gets a new
 one rather than waiting, so a request's time is its own search's, bounded by the limits.
 
-`sow_frames` plays a move through the real rules (mancala.games.sowing traces
+`sow_frames` plays a move through the real rules (mancala.games.sowing.events traces
 mancala.game_state's own sowing) and gives the board after every seed dropped, so the page
 can animate a move without a copy of the rules in JavaScript, and what the move did:
 
@@ -36,7 +36,7 @@ from mancala.ai.registry import (
 )
 from mancala.game_state import GameState
 from mancala.games import game_names, new_game
-from mancala.games.sowing import Traced, trace_move
+from mancala.games.sowing.events import Traced, trace_move
 from webapi.ratings import NOT_RATED, rating_of
 
 MAX_FRAMES = 400  # a longer move (Sungka relays) is thinned to this many boards

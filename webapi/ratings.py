@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mancala.atomic import atomic_path
+from mancala.core.atomic import atomic_path
 
 RATINGS = Path(__file__).with_name("player_ratings.json")
 LEVELS = ((1800, "expert"), (1650, "strong"), (1500, "club"), (1300, "casual"))

@@ -37,7 +37,7 @@ class Player:
 
 def is_sowing(state: GameState) -> bool:
     """Whether `state` is of a sowing game (Kalah, Sungka), whose players run on the numba
-    kernels of `mancala.engine`; other games get the generic searches."""
+    kernels of `mancala.games.sowing.engine`; other games get the generic searches."""
     from mancala.games import capabilities
 
     return "sowing" in capabilities(state)

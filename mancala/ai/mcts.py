@@ -32,12 +32,12 @@ from functools import cached_property
 import numpy as np
 from numba import njit
 
-from mancala import engine
 from mancala.ai.base import Player, is_sowing, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.search_generic import UCT
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
+from mancala.games.sowing import engine
 
 DEFAULT_SIMULATIONS = 20_000
 ROLLOUTS = {"random": 0, "greedy": 1}  # the numba rollout's policy numbers

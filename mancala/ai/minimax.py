@@ -33,7 +33,6 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mancala import engine
 from mancala.ai.base import Player, is_sowing, require_moves
 from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits, depth_or_time
 from mancala.ai.search_generic import AlphaBeta
@@ -41,6 +40,7 @@ from mancala.core.deadline import Deadline
 from mancala.core.tables import table_bits
 from mancala.game_state import GameState
 from mancala.games import fast_search
+from mancala.games.sowing import engine
 
 INF = 1_000_000
 TT_BITS = 20  # the largest table; smaller when the limits' memory is less

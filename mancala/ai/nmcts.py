@@ -15,11 +15,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from mancala import engine
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
+from mancala.games.sowing import engine
 
 DEFAULT_PLAYOUTS = 200_000
 

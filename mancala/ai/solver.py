@@ -1,9 +1,9 @@
 """`solver` / `solver:t=SECONDS`: perfect play in Kalah, from the exact search of
-`mancala.solver`.
+`mancala.games.sowing.solver`.
 
 It plays a move of the position's exact value (the final store difference with perfect
 play from both sides), ties broken at random by its seed. It looks first in the opening
-book of `mancala.solver_book` (the game's first two turns, where proofs take seconds
+book of `mancala.games.sowing.solver.book` (the game's first two turns, where proofs take seconds
 to a minute). Then it searches exactly (MTD(f) starting from minimax:10's value) until
 a deadline, and where the proof is not done by then plays minimax's move instead, so it
 is perfect wherever it can prove a value in time. `solver:t=0.25` gives the exact search
@@ -28,7 +28,7 @@ from mancala.ai.limits import MAX_SECONDS, REGISTRY_LIMITS, Limits
 from mancala.ai.minimax import Minimax
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
-from mancala.solver import (
+from mancala.games.sowing.solver import (
     OutOfBudget,
     Solver,
     cache_path,
@@ -38,7 +38,7 @@ from mancala.solver import (
     header_matches,
     scratch_bytes,
 )
-from mancala.solver_book import GUESS_DEPTH, book_key, first_guess, load_book
+from mancala.games.sowing.solver.book import GUESS_DEPTH, book_key, first_guess, load_book
 
 _SOLVERS: dict[tuple[int, bool, int], Solver] = {}
 _BOOKS: dict[tuple[int, int, bool], dict] = {}

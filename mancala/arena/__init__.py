@@ -1,1 +1,1 @@
-"""The arena: what players are measured against (matches, sets of solved positions)."""
+"""The arena: the match runner, game records, tournaments, ratings, plots and solved sets."""

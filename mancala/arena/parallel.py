@@ -28,7 +28,7 @@ from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from mancala.ai.base import Player
 from mancala.core.stopping import signals_held
@@ -42,7 +42,13 @@ SEND_EVERY = 0.05  # seconds: a worker sends its quick games on together, not on
 KEPT_NETWORKS = 32  # weights a worker keeps (a learning run sends new ones every batch)
 MAX_TRIES = 3  # a game whose worker died this many times is an error, not bad luck
 
-Teaching = tuple[int, int, str]  # the teacher's (depth, exact_nodes, game): nn_lib.data
+
+class Teaching(Protocol):
+    """How a worker makes the teacher that annotates each game where it is played (one
+    teacher a teaching, kept: so hashable); `mancala.learn.teacher.Teaching` is one. The
+    teacher has `annotate(record)` and counts positions valued `exact` and `searched`."""
+
+    def make(self) -> Any: ...
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,7 +89,7 @@ class GameJob:
     start: GameState
     opening: tuple[int, ...] = ()
     seed: int = 0
-    max_plies: int | None = None  # a game not over by then stops (`mancala.match.play_games`)
+    max_plies: int | None = None  # a game not over by then stops (`mancala.arena.match.play_games`)
 
 
 @dataclass(frozen=True)
@@ -151,7 +157,7 @@ class GameWorker:
     def play_one(
         self, seats: Sequence[Seat], index: int, job: GameJob, teaching: Teaching | None
     ) -> Finished:
-        from mancala.match import play_games
+        from mancala.arena.match import play_games
 
         players = [
             _Clocked(self._player(seats[s], *seeds))
@@ -196,10 +202,7 @@ class GameWorker:
     def _annotate(self, record: dict[str, Any], teaching: Teaching) -> tuple[int, int]:
         teacher = self.teachers.get(teaching)
         if teacher is None:
-            from mancala.nn_lib.data import Teacher
-
-            depth, exact_nodes, game = teaching
-            teacher = self.teachers[teaching] = Teacher(depth, exact_nodes, game=game)
+            teacher = self.teachers[teaching] = teaching.make()
         exact, searched = teacher.exact, teacher.searched
         teacher.annotate(record)
         return teacher.exact - exact, teacher.searched - searched
@@ -281,8 +284,8 @@ class Workers:
     def play(
         self, seats: Sequence[Seat], jobs: Sequence[GameJob], teaching: Teaching | None = None
     ) -> Iterator[Finished]:
-        """Play `jobs` (annotated by a teacher of `teaching` = (depth, exact_nodes, game) when
-        given); each game once, yielded as it ends (in job order with one local worker)."""
+        """Play `jobs` (annotated by a teacher of `teaching` when given); each game once,
+        yielded as it ends (in job order with one local worker)."""
         for batch in self.play_batches(seats, jobs, teaching):
             yield from batch
 

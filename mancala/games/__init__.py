@@ -26,11 +26,12 @@ it for every game below.
 A game may offer more, named by its capabilities, which players and commands check:
 
 - `sowing`: a Kalah-like board (`board`, `houses`, `side`, `scores`) with the numba
-  kernels of `mancala.engine` (the fast minimax, mcts and nmcts, the sowing heuristics);
+  kernels of `mancala.games.sowing.engine` (the fast minimax, mcts and nmcts, the
+  sowing heuristics);
 - `fast`: a numba engine of its own (Tak: `mancala.games.tak.fast`);
 - `encoders`: network encoders in `mancala.nn_lib`;
-- `solver`: the exact solver and its endgame database (`mancala.solver`);
-- `frames`: seed-by-seed animation of a move (`mancala.games.sowing.trace_move`).
+- `solver`: the exact solver and its endgame database (`mancala.games.sowing.solver`);
+- `frames`: seed-by-seed animation of a move (`mancala.games.sowing.events.trace_move`).
 
 Adding a game is a folder under `mancala/games/` and one line in `GAMES`.
 """
@@ -74,14 +75,14 @@ GAMES: dict[str, Game] = {
             "kalah",
             partial(GameState.new, "kalah"),
             GameState.from_dict,
-            "mancala.games.sowing:store_lead",
+            "mancala.games.sowing.events:store_lead",
             SOWING | {"solver"},
         ),
         Game(
             "sungka",
             partial(GameState.new, "sungka"),
             GameState.from_dict,
-            "mancala.games.sowing:store_lead",
+            "mancala.games.sowing.events:store_lead",
             SOWING,
         ),
         Game(

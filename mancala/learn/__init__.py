@@ -1,1 +1,1 @@
-"""Learning: the practice loop's parts (recording, refitting, the promotion gate)."""
+"""Learning: teacher, practice loop, learning curve, promotion gate, DQN and environments."""

@@ -38,9 +38,9 @@ from typing import Any
 
 from mancala.ai.base import Player
 from mancala.ai.registry import make_player
-from mancala.atomic import atomic_path
+from mancala.arena.match import play_games, random_opening
+from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
-from mancala.match import play_games, random_opening
 from mancala.nn_lib.meta import meta_path
 
 Z_ONE_SIDED_95 = 1.645

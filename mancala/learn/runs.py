@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from mancala.arena.records import append_games
 from mancala.core.stopping import signals_held
-from mancala.recorder import append_games
 
 RUNS_DIR = Path(__file__).resolve().parents[2] / "runs"
 
@@ -72,7 +72,7 @@ class Run:
     def record_gate(self, network: str, decision: dict[str, Any]) -> None:
         """Append one promotion decision to gates.jsonl (one whole line)."""
         line = {"network": network, "time": datetime.now(UTC).isoformat(timespec="seconds")}
-        append_games(self.gates, [line | decision])  # the recorder's whole-line append
+        append_games(self.gates, [line | decision])  # the records' whole-line append
 
 
 def _latest(root: Path) -> Path | None:

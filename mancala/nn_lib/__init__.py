@@ -1,1 +1,1 @@
-"""Network code: base class, input encoders, training, a numpy forward pass."""
+"""Networks: base class, zoo, encoders, metadata and the numpy forward pass."""

@@ -2,7 +2,7 @@
 
 A network maps a position (from the mover's side) to one number per house: the seeds
 the mover gains from here by playing that house, as a search teacher valued it (see
-`mancala/nn_lib/data.py`). Players take the argmax over legal moves. Keras builds and
+`mancala/learn/teacher.py`). Players take the argmax over legal moves. Keras builds and
 fits the model; every move decision runs `NumpyForward` over its weights (microseconds,
 where Keras `predict` costs milliseconds).
 
@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mancala.atomic import atomic_path
+from mancala.core.atomic import atomic_path
 from mancala.core.quiet import import_tensorflow_quietly
 from mancala.game_state import GameState
 from mancala.nn_lib import encoders

@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mancala.atomic import atomic_path
+from mancala.core.atomic import atomic_path
 
 UNKNOWN = "recorded before metadata was kept"
 KEYS = ("teacher", "data", "date", "command")

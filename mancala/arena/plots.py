@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from mancala.atomic import atomic_path
+from mancala.core.atomic import atomic_path
 
 
 def save_figure(figure: Any, path: str | os.PathLike) -> None:

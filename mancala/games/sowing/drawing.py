@@ -45,35 +45,6 @@ def house_choices(houses: int) -> str:
     return f"a..{house_label(min(houses, len(LETTERS)) - 1)} or 1..{houses}"
 
 
-def parse_house(text: str, houses: int) -> int:
-    """The house number named by `text` ('c' or '3' are house 2) on a side of `houses`;
-    IllegalMove saying why when no house has that name.
-
-    >>> parse_house("c", 6), parse_house(" 3 ", 6)
-    (2, 2)
-    >>> parse_house("g", 6)
-    Traceback (most recent call last):
-    ...
-    mancala.game_state.IllegalMove: no house 'g': houses are a..f or 1..6
-    """
-    from mancala.game_state import IllegalMove
-
-    if not isinstance(text, str):
-        raise IllegalMove(f"a house is named by text, not {text!r}")
-    text = text.strip().lower()
-    if not text:
-        raise IllegalMove("type a house letter or number")
-    if len(text) == 1 and text.isalpha():
-        move = LETTERS.index(text) if text in LETTERS else houses
-    elif text.isdigit() and text.isascii():
-        move = int(text) - 1
-    else:
-        raise IllegalMove(f"{text!r} is not a house: type a letter or a number")
-    if not 0 <= move < houses:
-        raise IllegalMove(f"no house {text!r}: houses are {house_choices(houses)}")
-    return move
-
-
 def draw_board(state: GameState, bottom: int = 0, names: tuple[str, str] | None = None) -> str:
     """The board as text, with `bottom`'s houses along the bottom edge left to right."""
     top = 1 - bottom

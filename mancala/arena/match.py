@@ -14,9 +14,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from mancala.ai.base import Player
+from mancala.arena.records import FORMAT
 from mancala.game_state import GameState, IllegalMove
 from mancala.games import capabilities, new_game
-from mancala.recorder import FORMAT
 
 
 def random_opening(start: GameState, plies: int, rng: random.Random) -> tuple[GameState, list[int]]:

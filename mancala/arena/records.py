@@ -27,7 +27,7 @@ from mancala.game_state import GameState
 from mancala.games import new_game
 
 FORMAT = 1
-TRAINING_DIR = Path(__file__).resolve().parent.parent / "training"
+TRAINING_DIR = Path(__file__).resolve().parents[2] / "training"
 log = logging.getLogger(__name__)
 
 

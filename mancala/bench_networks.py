@@ -2,8 +2,8 @@
 against Keras `predict_on_batch` of one position on the same network in the same run (the
 ratio column: how many times slower Keras is).
 
-    python -m mancala.nn_lib.bench            # every zoo network with weights
-    python -m mancala.nn_lib.bench nn1h128 --repeat 5000
+    python -m mancala.bench_networks            # every zoo network with weights
+    python -m mancala.bench_networks nn1h128 --repeat 5000
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import random
 import sys
 import time
 
+from mancala.arena.match import random_opening
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.game_state import GameState
-from mancala.match import random_opening
 
 
 def per_call(function, argument, repeat: int) -> float:
@@ -33,14 +33,14 @@ def main(argv: list[str] | None = None) -> int:
     from mancala.nn_lib.encoders import mover_boards
     from mancala.nn_lib.zoo import ZOO, has_weights
 
-    parser = command_parser("nn_lib.bench", __doc__)
+    parser = command_parser("bench_networks", __doc__)
     parser.add_argument("names", nargs="*", help="networks (default: all with weights)")
     parser.add_argument("--repeat", type=int_in(1), default=2000)
     args = parser.parse_args(argv)
     unknown = [name for name in args.names if name not in ZOO]
     if unknown:
         zoo = ", ".join(ZOO)
-        return fail("nn_lib.bench", f"{unknown[0]!r} is not a network of the zoo ({zoo})")
+        return fail("bench_networks", f"{unknown[0]!r} is not a network of the zoo ({zoo})")
     names = args.names or [name for name in ZOO if has_weights(name)]
     rng = random.Random(0)
     states = [random_opening(GameState.new(), rng.randint(0, 20), rng)[0] for _ in range(400)]

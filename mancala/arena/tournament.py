@@ -1,0 +1,253 @@
+"""The tournament as a library: a round robin where every pair of players plays N games
+in each seat (`run_tournament`), its win-rate table and ratings (`python
+mancala/tournament.py` runs and prints it).
+
+Deterministic players would replay one game forever, so game i of every pairing starts
+from opening i: a few random plies drawn once per tournament from the seed. Both games
+of a pair of seats start from the same opening, so neither seat is favoured by it.
+Random plies can also give one side a won game before either player has moved;
+`--balanced SEEDS` keeps only openings that a depth-12 minimax search judges within
+SEEDS seeds of even, so the games measure the players rather than the dice.
+Every game is played by players made for it and seeded by its own seed, so `--workers N`
+(N games at once on Ray; `--address` joins a cluster, docs/ray.md) gives the same games.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+from tqdm import tqdm
+
+from mancala.ai.minimax import Minimax
+from mancala.ai.registry import (
+    make_player,
+)
+from mancala.arena.match import random_opening
+from mancala.arena.parallel import GameJob, Seat, Workers
+from mancala.arena.ratings import fit_ratings
+from mancala.arena.records import append_games
+from mancala.game_state import GameState
+from mancala.games import capabilities, new_game
+
+BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
+MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
+WRITE_EVERY = 100  # finished games appended to --record at once
+GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
+
+
+def draw_openings(
+    start: GameState, count: int, plies: int, seed: int, balanced: int | None = None
+) -> list[list[int]]:
+    """`count` openings of `plies` random moves from `start`, distinct while possible;
+    with `balanced`, only openings whose minimax value is within that many seeds of 0."""
+    if balanced is not None and balanced < 0:
+        raise ValueError(f"--balanced takes a number of seeds >= 0, not {balanced}")
+    if balanced is not None and "sowing" not in capabilities(start):
+        raise ValueError(f"--balanced counts seeds: {start.game} has none")
+    rng = random.Random(seed)
+    judge = Minimax(seed=seed, depth=BALANCE_DEPTH) if balanced is not None else None
+    openings: list[list[int]] = []
+    tries = 0
+    while len(openings) < count:
+        state, moves = random_opening(start, plies, rng)
+        tries += 1
+        if judge and abs(opening_value(judge, state)) > balanced and tries <= 100 * count:
+            continue
+        if moves not in openings or tries > 20 * count:
+            openings.append(moves)
+    return openings
+
+
+def opening_value(judge: Minimax, state: GameState) -> float:
+    """The final store difference, first player's view, that `judge` expects."""
+    if state.is_over():
+        s0, s1 = state.scores()
+        return float(s0 - s1)
+    value = judge.evaluate(state)["value"]
+    return value if state.player == 0 else -value
+
+
+class Timed:
+    """A player seen through a stopwatch: adds its thinking time and moves to `clock`
+    (bench.py's; the tournament's games are timed by mancala.arena.parallel)."""
+
+    def __init__(self, player: Any, clock: dict[str, list[float]]) -> None:
+        self.player, self.clock, self.name = player, clock, player.name
+
+    def choose_moves(self, states: list[GameState]) -> list[int]:
+        began = time.perf_counter()
+        moves = self.player.choose_moves(states)
+        self.clock[self.name][0] += time.perf_counter() - began
+        self.clock[self.name][1] += len(states)
+        return moves
+
+
+def run_tournament(
+    specs: list[str],
+    games: int,
+    start: GameState,
+    *,
+    seed: int = 0,
+    plies: int = 4,
+    balanced: int | None = None,
+    record: Path | None = None,
+    progress: bool = True,
+    workers: Workers | None = None,
+) -> dict[str, Any]:
+    """Play the round robin on `workers` (default: here); a JSON-safe dict of openings,
+    results and ratings. Each game is seeded by its own seed, drawn from `seed`.
+
+    results[a][b]: a's wins, draws, losses and games against b over both seats;
+    first[a][b]: the same for the games where a moved first.
+    """
+    if len(set(specs)) != len(specs):
+        raise ValueError("a player is named twice")
+    if len(specs) < 2:
+        raise ValueError("a tournament needs at least two players")
+    if games < 1:
+        raise ValueError("the number of games must be at least 1")
+    seats = [
+        Seat.of(make_player(spec, seed=seed + i), game=start.game) for i, spec in enumerate(specs)
+    ]
+    openings = draw_openings(start, games, plies, seed, balanced)
+    pairs = list(combinations(specs, 2))
+    seeds, place = random.Random(seed), {spec: i for i, spec in enumerate(specs)}
+    max_plies = None if "sowing" in capabilities(start) else GAME_PLIES
+    jobs = [
+        GameJob((place[one], place[two]), start, tuple(moves), seeds.getrandbits(30), max_plies)
+        for a, b in pairs
+        for one, two in ((a, b), (b, a))
+        for moves in openings
+    ]
+    results = {a: {b: _tally() for b in specs if b != a} for a in specs}
+    first = {a: {b: _tally() for b in specs if b != a} for a in specs}
+    clock = {spec: [0.0, 0] for spec in specs}
+    bar = tqdm(total=len(jobs), unit="game", disable=not progress, file=sys.stderr)
+    began = time.perf_counter()
+    unwritten: list[dict[str, Any]] = []
+    unfinished = 0  # games stopped at GAME_PLIES, counted as draws
+    try:
+        for done in (workers or Workers(1)).play(seats, jobs):
+            one, two = (specs[i] for i in jobs[done.index].seats)
+            _count(results, first, one, two, done.record["winner"])
+            unfinished += bool(done.record.get("unfinished"))
+            for spec, seconds, moves in zip((one, two), done.seconds, done.moves):
+                clock[spec][0] += seconds
+                clock[spec][1] += moves
+            bar.update()
+            if record:
+                unwritten.append(done.record)
+                if len(unwritten) >= WRITE_EVERY:
+                    append_games(record, unwritten)
+                    unwritten = []
+    finally:  # stopped or not, every finished game is kept
+        if record:
+            append_games(record, unwritten)
+    bar.close()
+    ratings = fit_ratings(
+        specs,
+        {
+            (a, b): (results[a][b]["wins"], results[a][b]["draws"], results[a][b]["losses"])
+            for a, b in pairs
+        },
+    )
+    return {
+        "variant": start.game,
+        "options": dict(start.options),
+        "games_per_seat": games,
+        "seed": seed,
+        "opening_plies": plies,
+        "balanced": balanced,
+        "openings": openings,
+        "players": specs,
+        "results": results,
+        "first": first,
+        "ratings": {name: {"rating": r, "error": e} for name, (r, e) in ratings.items()},
+        "seconds_per_move": {s: t / max(n, 1) for s, (t, n) in clock.items()},
+        "seconds": time.perf_counter() - began,
+        "unfinished": unfinished,
+    }
+
+
+def _tally() -> dict[str, int]:
+    return {"wins": 0, "draws": 0, "losses": 0, "games": 0}
+
+
+def _count(results: dict, first: dict, one: str, two: str, winner: int | None) -> None:
+    """Add a game of `one` (moving first) against `two` to both tables."""
+    outcome = {0: "wins", None: "draws", 1: "losses"}[winner]
+    mirror = {"wins": "losses", "draws": "draws", "losses": "wins"}[outcome]
+    for table in (results, first):
+        table[one][two][outcome] += 1
+        table[one][two]["games"] += 1
+    results[two][one][mirror] += 1
+    results[two][one]["games"] += 1
+
+
+def win_rate_table(result: dict[str, Any]) -> str:
+    """Markdown: the row player's win % against each column player (draws are not wins)."""
+    specs = result["players"]
+    header = "| wins % (row vs column) | " + " | ".join(specs) + " | all |"
+    lines = [header, "|" + "---|" * (len(specs) + 2)]
+    for a in specs:
+        cells, won, played = [], 0, 0
+        for b in specs:
+            if a == b:
+                cells.append("-")
+                continue
+            t = result["results"][a][b]
+            cells.append(f"{100 * t['wins'] / t['games']:.0f}")
+            won, played = won + t["wins"], played + t["games"]
+        lines.append(f"| {a} | " + " | ".join(cells) + f" | {100 * won / played:.0f} |")
+    return "\n".join(lines)
+
+
+def rating_table(result: dict[str, Any]) -> str:
+    """Markdown: players by rating (Elo scale, mean 1500) with one standard error."""
+    ranked = sorted(result["ratings"].items(), key=lambda kv: -kv[1]["rating"])
+    lines = ["| rank | player | rating | ± | ms/move |", "|---|---|---|---|---|"]
+    for rank, (name, r) in enumerate(ranked, 1):
+        per_move = result["seconds_per_move"][name]
+        lines.append(
+            f"| {rank} | {name} | {r['rating']:.0f} | {r['error']:.0f} | {1000 * per_move:.3g} |"
+        )
+    return "\n".join(lines)
+
+
+def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
+    """The openings in words (house letters of each ply), all of them up to `limit`."""
+    openings = result["openings"]
+    head = (
+        f"Game i of every pairing starts from opening i: {len(openings)} opening(s) of "
+        f"{result['opening_plies']} random plies (seed {result['seed']}), each played once "
+        f"in each seat."
+    )
+    if result.get("balanced") is not None:
+        head += (
+            f" Only openings that minimax:{BALANCE_DEPTH} judges within "
+            f"{result['balanced']} seeds of even."
+        )
+    if len(openings) > limit:
+        return head + " --json lists them all."
+    start = new_game(result["variant"], **result["options"])
+    shown = "; ".join(
+        f"{i}: {' '.join(_move_names(start, moves)) or '(none)'}"
+        for i, moves in enumerate(openings, 1)
+    )
+    if "sowing" in capabilities(start):
+        return f"{head}\nOpenings (houses in sowing order from the mover's side): {shown}"
+    return f"{head}\nOpenings: {shown}"
+
+
+def _move_names(start: GameState, moves: list[int]) -> list[str]:
+    """The names of `moves` played from `start`, each in its position."""
+    names = []
+    for move in moves:
+        names.append(start.move_name(move))
+        start = start.play(move)
+    return names

@@ -1,0 +1,1 @@
+"""Kalah and Sungka beyond their rules: the numba engine, the drawing, move events, the solver."""

@@ -1,0 +1,104 @@
+"""The learning curve: each network's strength over training, measured in games against
+fixed opponents and kept in mancala/models/learning_curve.json/.png."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mancala.ai.base import Player
+from mancala.arena.match import play_games
+from mancala.core.atomic import atomic_path
+from mancala.core.stopping import signals_held
+from mancala.game_state import GameState
+from mancala.learn.practice import openings
+from mancala.nn_lib.base import MODELS_DIR
+
+
+def win_rate(
+    player: Player, opponent: Player, games: int, seed: int = 1, start: GameState | None = None
+) -> float:
+    """% of `games` openings (from `start`, Kalah(6,4) by default) won by `player`, each
+    opening played in both seats."""
+    starts, moves = openings(games, random.Random(seed), most=4, start=start)
+    won = 0
+    for seat in (0, 1):
+        seated = [player, opponent] if seat == 0 else [opponent, player]
+        records = play_games(seated, starts, openings=moves)
+        won += sum(record["winner"] == seat for record in records)
+    return 100.0 * won / (2 * games)
+
+
+SMOOTH = 5  # the curve shows the mean of this many measurements (each 40 games is noisy)
+
+
+class LearningCurve:
+    """Each network's strength over training, kept in `path` (JSON) and drawn as PNG:
+    win rates against fixed opponents ("rates") and, where measured, the share of
+    value-keeping moves on the whole-game set ("kept")."""
+
+    def __init__(self, path: Path = MODELS_DIR / "learning_curve.json", fresh: bool = False):
+        self.path = Path(path)
+        self.points: list[dict[str, Any]] = []
+        if self.path.is_file() and not fresh:
+            self.points = json.loads(self.path.read_text())
+
+    def add(self, point: dict[str, Any]) -> None:
+        """Add a point; write the JSON and PNG. Ctrl+C and SIGTERM wait until both are written: a
+        KeyboardInterrupt inside matplotlib's C code surfaces as a ValueError
+        ("Invalid affine transformation matrix"), not as an interrupt."""
+        self.points.append(point)
+        with signals_held():
+            with atomic_path(self.path) as temp:
+                temp.write_text(json.dumps(self.points, indent=1))
+            self.plot(self.path.with_suffix(".png"))
+
+    def panels(self) -> list[tuple[str, str, str | None]]:
+        """(title, key of the points, opponent or None) of each measure in the points."""
+        opponents = sorted({o for p in self.points for o in p.get("rates", {})})
+        out = [(f"win % against {o}", "rates", o) for o in opponents]
+        if any(p.get("kept") for p in self.points):
+            out.append(("value-keeping moves %, whole-game set", "kept", None))
+        return out
+
+    def plot(self, png: Path) -> None:
+        """One column a measure; by minutes of training (top) and games recorded (below)."""
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        from mancala.arena.plots import save_figure
+
+        panels = self.panels()
+        figure, axes = plt.subplots(
+            2, len(panels), figsize=(5 * len(panels), 8), squeeze=False, layout="constrained"
+        )
+        for column, (title, key, opponent) in enumerate(panels):
+            for row, (x, label) in enumerate(
+                (("minutes", "minutes of training"), ("games", "games recorded"))
+            ):
+                self._draw(axes[row][column], key, opponent, x)
+                axes[row][column].set_title(f"{title} (mean of {SMOOTH})")
+                axes[row][column].set_xlabel(label)
+        axes[0][-1].legend(fontsize=7, loc="lower right")
+        save_figure(figure, png)
+        plt.close(figure)
+
+    def _draw(self, ax: Any, key: str, opponent: str | None, x: str) -> None:
+        def measure(point: dict[str, Any]) -> dict[str, float]:
+            found = point.get(key, {})
+            return found.get(opponent, {}) if opponent is not None else found
+
+        for net in sorted({n for p in self.points for n in measure(p)}):
+            seen = [p for p in self.points if net in measure(p)]
+            xs = [p.get(x, 0) for p in seen]
+            ys = np.array([measure(p)[net] for p in seen])
+            smooth = np.convolve(ys, np.ones(SMOOTH), "valid") / SMOOTH if len(ys) >= SMOOTH else ys
+            ax.plot(xs[len(xs) - len(smooth) :], smooth, label=net)
+        ax.set_ylim(-2, 102)
+        ax.grid(alpha=0.3)

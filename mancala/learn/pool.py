@@ -1,0 +1,55 @@
+"""The players of a learning run: zoo networks (each from its run's candidate, the shipped
+weights or fresh) and registry players."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from mancala.learn.runs import Run
+from mancala.nn_lib.base import weights_path
+
+
+def make_pool(
+    specs: list[str], models: Path | None, seed: int, run: Run | None = None, game: str = "kalah"
+) -> tuple[dict, dict]:
+    """(networks by name, players by spec): zoo names become networks, the rest registry
+    players. A network starts from the run's candidate when it has one, else from the
+    weights in `models`, else fresh; which, is said, and a damaged file is reported and
+    passed over. With a `run`, it saves there."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.ai.registry import make_player
+    from mancala.nn_lib.zoo import ZOO
+
+    nets, players = {}, {}
+    for i, spec in enumerate(specs):
+        if spec in ZOO:
+            sources = [run.candidate(spec)] if run is not None else []
+            sources += [weights_path(spec, game, models)] if models else []
+            net = _first_whole(spec, sources, seed + i, game)
+            if run is not None:
+                net.path = run.candidate(spec)
+            nets[spec] = net
+            players[spec] = NetworkPlayer(seed=seed + i, net=net)
+        else:
+            players[spec] = make_player(spec, seed=seed + i)
+    return nets, players
+
+
+def _first_whole(spec: str, paths: list[Path], seed: int, game: str):
+    """Network `spec` for `game` with the weights of the first whole file of `paths`,
+    else fresh."""
+    from mancala.nn_lib.base import WeightsError
+    from mancala.nn_lib.zoo import network
+
+    for path in paths:
+        if not path.is_file():
+            continue
+        try:
+            net = network(spec, path, game).load()
+        except WeightsError as error:
+            print(f"{spec}: not using {path}, it is damaged: {error}", flush=True)
+            continue
+        print(f"{spec}: weights from {path}")
+        return net
+    print(f"{spec}: fresh weights")
+    return network(spec, paths[-1] if paths else None, game).fresh(seed)

@@ -1,0 +1,155 @@
+"""The training loop shared by random_train.py and adversary.py.
+
+Play a batch of games between players (with exploration moves) on N workers
+(`mancala.arena.parallel`), annotate every game with the teacher's move values and append
+it to a JSONL file as soon as it ends, then refit each network on the examples recorded
+so far, save it atomically, and measure it against fixed opponents (the learning curve,
+`mancala.learn.curve`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mancala.arena.match import random_opening
+from mancala.arena.parallel import Finished, GameJob, Seat, Workers, add_workers_arguments
+from mancala.arena.records import append_games
+from mancala.core.cli import float_in, int_in
+from mancala.core.stopping import signals_held
+from mancala.game_state import GameState
+from mancala.learn.data import PositionReader, PositionStore
+from mancala.learn.teacher import Teacher, Teaching
+from mancala.nn_lib.base import Network
+from mancala.nn_lib.meta import describe_data
+
+
+def openings(
+    count: int, rng: random.Random, most: int = 8, start: GameState | None = None
+) -> tuple[list, list]:
+    """`count` starts after 0..`most` random plies from `start` (Kalah(6,4) by default):
+    (states, opening moves)."""
+    start = start or GameState.new()
+    starts, moves = [], []
+    for _ in range(count):
+        state, opening = random_opening(start, rng.randint(0, most), rng)
+        starts.append(state)
+        moves.append(opening)
+    return starts, moves
+
+
+KEEP = 2_000_000  # examples kept in memory for the refits (a uniform sample of all seen)
+
+
+class Practice:
+    """Records annotated games to `out` and keeps a uniform sample of at most `keep` of
+    the examples in memory for refits."""
+
+    def __init__(
+        self,
+        out: Path,
+        teacher_depth: int = 8,
+        seed: int = 0,
+        read: Sequence[Path] | None = None,
+        exact_nodes: int = 0,
+        keep: int = KEEP,
+        start: GameState | None = None,
+        workers: Workers | None = None,
+    ) -> None:
+        self.out = Path(out)
+        self.start = start or GameState.new()
+        self.workers = workers or Workers(1)
+        self.sources = list(dict.fromkeys([*(read or []), self.out]))
+        self.teacher = Teacher(teacher_depth, exact_nodes, game=self.start.game)
+        self.rng = random.Random(seed)
+        self.np_rng = np.random.default_rng(seed)
+        self.store = PositionStore(keep, seed)
+        self.recorded = 0
+        if read:
+            reader = PositionReader(read)
+            self.store.add_chunks(list(reader), reader.games)
+            self.skipped = reader.skipped
+
+    def play(self, pairings: Sequence[tuple[Seat, Seat]], games: int) -> list[dict[str, Any]]:
+        """`games` games of each pairing (its first seat moves first) from random openings,
+        each seeded by its own seed and played on `workers`; each is annotated and appended
+        to `out` (by this process alone) as soon as it is back. The records, as they ended."""
+        seats = list({id(seat): seat for pairing in pairings for seat in pairing}.values())
+        place = {id(seat): i for i, seat in enumerate(seats)}
+        start = self.start
+        jobs = [
+            GameJob((place[id(one)], place[id(two)]), start, tuple(moves), self.rng.getrandbits(30))
+            for one, two in pairings
+            for moves in openings(games, self.rng, start=start)[1]
+        ]
+        teaching = Teaching(self.teacher.depth, self.teacher.exact_nodes, start.game)
+        batches = self.workers.play_batches(seats, jobs, teaching)
+        return [record for batch in batches for record in self._keep(batch)]
+
+    def _keep(self, batch: list[Finished]) -> list[dict[str, Any]]:
+        """Append the games that came back together (one write), and learn from them."""
+        records = [done.record for done in batch]
+        append_games(self.out, records)
+        self.store.add(records)
+        self.recorded += len(records)
+        self.teacher.exact += sum(done.valued[0] for done in batch)
+        self.teacher.searched += sum(done.valued[1] for done in batch)
+        return records
+
+    def refit(self, net: Network, sample: int, epochs: int, batch_size: int = 512) -> float:
+        """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM wait
+        until the network is saved (interrupting TensorFlow mid-fit can hang the exit)."""
+        examples = self.store.sample(sample, self.np_rng)
+        with signals_held():
+            loss = net.fit(*examples, epochs=epochs, batch_size=batch_size)
+            net.save(teacher=self.teacher.name, data=self.described())
+        return loss
+
+    def described(self) -> str:
+        """What the refits learn from, in words (for the weights' metadata)."""
+        return describe_data(self.sources, self.store.games, len(self.store))
+
+
+MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
+TEACHER_DEPTH = {"kalah": 10, "sungka": 8}  # alpha-beta's depth where the solver gives up
+EXACT_NODES = 20_000  # and the solver's proofs within this many nodes
+
+
+def practice_arguments(parser: Any, out: Path | None, games: int, least_games: int = 1) -> None:
+    """The options random_train.py and adversary.py share, each checked on the way in."""
+    parser.add_argument("--batches", type=int_in(1), help="stop after this many batches")
+    parser.add_argument(
+        "--games", type=int_in(least_games), default=games, help=f"games a batch ({games})"
+    )
+    parser.add_argument(
+        "--teacher",
+        type=int_in(1, MAX_TEACHER_DEPTH),
+        help="teacher search depth (Kalah 10, Sungka 8, where Sungka's relay sowing makes "
+        f"each ply dearer; 1..{MAX_TEACHER_DEPTH})",
+    )
+    parser.add_argument(
+        "--exact-nodes",
+        type=int_in(0),
+        default=EXACT_NODES,
+        help="teacher (Kalah): the solver's exact values where it proves them within this "
+        f"many nodes ({EXACT_NODES:,}; 0: alpha-beta only)",
+    )
+    parser.add_argument(
+        "--keep",
+        type=int_in(1000),
+        default=KEEP,
+        help=f"examples kept in memory for the refits ({KEEP:,})",
+    )
+    parser.add_argument(
+        "--explore", type=float_in(0.0, 1.0), default=0.1, help="random-move rate (0.1)"
+    )
+    parser.add_argument("--sample", type=int_in(1), default=200_000, help="examples a refit")
+    where = out.name if out else "the run's games.jsonl"
+    parser.add_argument("--out", type=Path, default=out, help=f"games go here ({where})")
+    parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
+    parser.add_argument("--seed", type=int, default=0)
+    add_workers_arguments(parser)
