@@ -50,7 +50,7 @@ def expected(spec: str, board: dict) -> tuple[int, str | None]:
     if spec == "solver" and not database_ready():
         return 400, "unknown player 'solver'"  # offered only where its database is built
     if spec == "solver" and board is LARGEST:
-        return 400, "solver memory must be at most"
+        return 400, "is too big for the solver"
     return 200, None
 
 
