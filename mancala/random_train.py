@@ -144,7 +144,8 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     curve = LearningCurve(run.curve)
     offset = curve.points[-1]["minutes"] if curve.points else 0.0
     rng = random.Random(args.seed)
-    judges = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
+    # the fixed opponents every network's win rate is measured against, batch after batch
+    yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
     solved = whole_game_set() if args.variant == "kalah" else []
     batch = 0
     while args.batches is None or batch < args.batches:
@@ -166,11 +167,11 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             continue
         losses = {name: practice.refit(net, args.sample, args.epochs) for name, net in nets.items()}
         rates = {
-            judge: {
+            label: {
                 name: win_rate(NetworkPlayer(net=net), opponent, args.eval, start=game_start)
                 for name, net in nets.items()
             }
-            for judge, opponent in judges.items()
+            for label, opponent in yardsticks.items()
         }
         kept = {name: value_kept(net, solved) for name, net in nets.items()} if solved else {}
         minutes = offset + (time.perf_counter() - began) / 60

@@ -34,7 +34,7 @@ BOOK_DIR = Path(__file__).resolve().parents[3] / "models"
 Entry = dict  # {"value": int, "best": [moves]}
 
 
-class Judge(Protocol):
+class Guesser(Protocol):
     """A search that values a position (`mancala.ai.minimax.Minimax` is one)."""
 
     def evaluate(self, state: GameState) -> dict[str, Any]: ...
@@ -111,8 +111,8 @@ def book_positions(
     return book
 
 
-def first_guess(state: GameState, judge: Judge) -> float:
-    """Where MTD(f) should start: `judge`'s value where the proof is long, else 0."""
+def first_guess(state: GameState, guesser: Guesser) -> float:
+    """Where MTD(f) should start: `guesser`'s value where the proof is long, else 0."""
     if sum(state.side(0)) + sum(state.side(1)) <= GUESS_ABOVE:
         return 0.0
-    return judge.evaluate(state)["value"]
+    return guesser.evaluate(state)["value"]
