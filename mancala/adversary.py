@@ -17,8 +17,8 @@ import argparse
 import sys
 import time
 
-from mancala.arena.records import TRAINING_DIR
 from mancala.core.cli import command_parser
+from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import run_command
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments

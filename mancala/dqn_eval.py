@@ -22,9 +22,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from mancala.ai.dqn import MODELS_DIR, SEATS, DQNPlayer
+from mancala.ai.dqn import SEATS, DQNPlayer
 from mancala.ai.registry import make_player
 from mancala.core.cli import command_parser, float_in, int_in
+from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.learn.dqn import match_stats

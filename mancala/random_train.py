@@ -113,10 +113,10 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import Seat
+    from mancala.core.paths import MODELS_DIR
     from mancala.game_state import GameState
     from mancala.learn.curve import LearningCurve, win_rate
     from mancala.learn.practice import Practice
-    from mancala.nn_lib.base import MODELS_DIR
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
     models = args.models or MODELS_DIR

@@ -25,10 +25,10 @@ from pathlib import Path
 import numpy as np
 
 from mancala.ai.base import Player, require_moves
+from mancala.core.paths import MODELS_DIR
 from mancala.game_state import DEFAULTS, GameState
 from mancala.nn_lib.base import masked_argmax
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 SEATS = ("first", "second")
 
 

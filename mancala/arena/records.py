@@ -22,12 +22,12 @@ from typing import Any
 
 import jsonlines
 
+from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
 from mancala.games import new_game
 
 FORMAT = 1
-TRAINING_DIR = Path(__file__).resolve().parents[2] / "training"
 log = logging.getLogger(__name__)
 
 

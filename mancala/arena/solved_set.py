@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 
 from mancala.arena.records import append_games
+from mancala.core.paths import DATA_DIR
 from mancala.game_state import GameState
 
 FORMAT = "mancala-solved-set"
 POOL = ("luck", "greedy", "exact", "minimax:2", "minimax:6")  # the players of the games
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 WHOLE_GAME = DATA_DIR / "kalah-h6-s4-whole-game.jsonl"  # the shipped set
 
 

@@ -13,10 +13,10 @@ import numpy as np
 from mancala.ai.base import Player
 from mancala.arena.match import play_games
 from mancala.core.atomic import atomic_path
+from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
 from mancala.learn.practice import openings
-from mancala.nn_lib.base import MODELS_DIR
 
 
 def win_rate(

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from mancala.core.atomic import atomic_path
+from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
 from mancala.games.sowing.solver.search import relative_board
 
@@ -29,7 +30,7 @@ FORMAT = "mancala-kalah-book"
 TURNS = 2  # the game's first turns whose positions are in the book
 MAX_TURNS = 4  # each further turn multiplies the positions (and the proofs) many times
 GUESS_ABOVE, GUESS_DEPTH = 32, 10  # minimax:10 guesses the value above 32 seeds (measured)
-BOOK_DIR = Path(__file__).resolve().parents[3] / "models"
+BOOK_DIR = MODELS_DIR  # the books of Kalah(6,4) ship with the weights
 
 Entry = dict  # {"value": int, "best": [moves]}
 

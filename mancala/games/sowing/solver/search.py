@@ -39,6 +39,7 @@ from numba import njit
 
 from mancala.core.atomic import atomic_path
 from mancala.core.deadline import Deadline
+from mancala.core.paths import CACHE_DIR
 from mancala.game_state import GameState
 
 FORMAT = "mancala-kalah-endgame-db"
@@ -46,7 +47,6 @@ VERSION = 1
 HEADER_BYTES = 512
 UNKNOWN = -128  # not yet computed, in the database while it is built
 INF = 1000
-CACHE_DIR = Path(__file__).resolve().parents[4] / "cache"  # git-ignored
 DEFAULT_MAX_SEEDS = {6: 20}  # measured: see the README section on the solver
 DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this many boards
 TT_BITS = 23
