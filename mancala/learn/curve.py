@@ -12,7 +12,7 @@ import numpy as np
 
 from mancala.ai.base import Player
 from mancala.arena.match import play_games
-from mancala.core.atomic import atomic_path
+from mancala.core.atomic import write_json
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
@@ -53,8 +53,7 @@ class LearningCurve:
         ("Invalid affine transformation matrix"), not as an interrupt."""
         self.points.append(point)
         with signals_held():
-            with atomic_path(self.path) as temp:
-                temp.write_text(json.dumps(self.points, indent=1))
+            write_json(self.path, self.points)
             self.plot(self.path.with_suffix(".png"))
 
     def panels(self) -> list[tuple[str, str, str | None]]:
@@ -67,15 +66,10 @@ class LearningCurve:
 
     def plot(self, png: Path) -> None:
         """One column a measure; by minutes of training (top) and games recorded (below)."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        from mancala.arena.plots import save_figure
+        from mancala.arena.plots import save_figure, subplots
 
         panels = self.panels()
-        figure, axes = plt.subplots(
+        figure, axes = subplots(
             2, len(panels), figsize=(5 * len(panels), 8), squeeze=False, layout="constrained"
         )
         for column, (title, key, opponent) in enumerate(panels):
@@ -87,7 +81,6 @@ class LearningCurve:
                 axes[row][column].set_xlabel(label)
         axes[0][-1].legend(fontsize=7, loc="lower right")
         save_figure(figure, png)
-        plt.close(figure)
 
     def _draw(self, ax: Any, key: str, opponent: str | None, x: str) -> None:
         def measure(point: dict[str, Any]) -> dict[str, float]:

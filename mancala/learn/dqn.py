@@ -20,7 +20,6 @@ lowest win rate of the three; `--keep last`: the final).
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from pathlib import Path
@@ -31,7 +30,7 @@ import numpy as np
 from mancala.ai.base import Player
 from mancala.ai.dqn import SEATS, DQNPlayer, encode, weights_path
 from mancala.arena.match import play_games
-from mancala.core.atomic import atomic_path
+from mancala.core.atomic import write_json
 from mancala.game_state import GameState
 from mancala.nn_lib.base import import_keras, masked_argmax, save_keras
 
@@ -63,11 +62,6 @@ def build_trainer(model, learning_rate: float):
     trainer = keras.Model([state, action], chosen)
     trainer.compile(keras.optimizers.Adam(learning_rate), loss=keras.losses.Huber())
     return trainer
-
-
-def _write_json(data: Any, path: Path) -> None:
-    with atomic_path(path, ".json") as temp:
-        temp.write_text(json.dumps(data, indent=1))
 
 
 class Replay:
@@ -103,15 +97,10 @@ def evaluate(forward, variant: str, seat: int, opponent: str, games: int, seed: 
 
 def plot_curve(curve: list[dict], path: Path, title: str) -> None:
     """Mean score and win % against each evaluation opponent, by episode (PNG)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from mancala.arena.plots import save_figure
+    from mancala.arena.plots import save_figure, subplots
 
     episodes = [point["episode"] for point in curve]
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    figure, (left, right) = subplots(1, 2, figsize=(11, 4))
     for opponent in EVAL_OPPONENTS:
         label = "random" if opponent == "luck" else opponent
         left.plot(episodes, [p[opponent]["score"] for p in curve], label=label)
@@ -123,7 +112,6 @@ def plot_curve(curve: list[dict], path: Path, title: str) -> None:
         axes.legend()
     figure.suptitle(title)
     save_figure(figure, path)
-    plt.close(figure)
 
 
 def train(
@@ -224,7 +212,7 @@ def train(
                     for n in EVAL_OPPONENTS
                 )
             )
-            _write_json({"title": title, "curve": curve}, out.with_suffix(".json"))
+            write_json(out.with_suffix(".json"), {"title": title, "curve": curve})
             plot_curve(curve, out.with_suffix(".png"), title)
     model.set_weights(best_weights)
     save_keras(model, out)
@@ -242,7 +230,7 @@ def train(
         "best_win": best,
         "weights": out.name,
     }
-    _write_json({"title": title, "summary": summary, "curve": curve}, out.with_suffix(".json"))
+    write_json(out.with_suffix(".json"), {"title": title, "summary": summary, "curve": curve})
     log(f"saved {out} ({keep} evaluation, {keep} win {best:.1f}%) after {seconds:.0f} s")
     return summary
 

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from mancala.core.atomic import atomic_path
+from mancala.core.atomic import write_json
 from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
 from mancala.games.sowing.solver.search import relative_board
@@ -78,10 +78,7 @@ def load_book(start: GameState, path: Path | None = None) -> dict[str, Entry]:
 def save_book(start: GameState, positions: dict[str, Entry], path: Path | None = None) -> Path:
     """Write the book atomically; its path."""
     path = path or book_path(start)
-    with atomic_path(path, ".json") as temp:
-        temp.write_text(
-            json.dumps({**_header(start), "positions": positions}, separators=(",", ":"))
-        )
+    write_json(path, {**_header(start), "positions": positions}, indent=None)
     return path
 
 
