@@ -32,6 +32,7 @@ from mancala.ai.dqn import SEATS, DQNPlayer, encode, weights_path
 from mancala.arena.match import play_games
 from mancala.core.atomic import write_json
 from mancala.game_state import GameState
+from mancala.games.masks import legal_mask
 from mancala.nn_lib.base import import_keras, masked_argmax, save_keras
 
 EVAL_OPPONENTS = ("luck", "max", "exact")
@@ -173,14 +174,14 @@ def train(
         done = False
         s = encode([env.state])[0]
         while not done:
-            mask = _mask(env.state)
+            mask = legal_mask([env.state])[0]
             if rng.random() < epsilon:
                 action = int(rng.choice(np.flatnonzero(mask)))
             else:
                 action = int(masked_argmax(act(s[None]), mask[None])[0])
             _, reward, done, _, _ = env.step(action)
             s2 = encode([env.state])[0] if not done else np.zeros_like(s)
-            legal2 = _mask(env.state) if not done else np.zeros(houses, bool)
+            legal2 = legal_mask([env.state])[0] if not done else np.zeros(houses, bool)
             replay.add(s, action, reward / scale, s2, legal2, done)
             s = s2
             steps += 1
@@ -233,12 +234,6 @@ def train(
     write_json(out.with_suffix(".json"), {"title": title, "summary": summary, "curve": curve})
     log(f"saved {out} ({keep} evaluation, {keep} win {best:.1f}%) after {seconds:.0f} s")
     return summary
-
-
-def _mask(state: GameState) -> np.ndarray:
-    mask = np.zeros(state.houses, bool)
-    mask[state.legal_moves()] = True
-    return mask
 
 
 def match_stats(

@@ -41,6 +41,7 @@ from mancala.core.atomic import atomic_path
 from mancala.core.deadline import Deadline
 from mancala.core.paths import CACHE_DIR
 from mancala.game_state import GameState
+from mancala.games.sowing.view import houses_of, mover_view
 
 FORMAT = "mancala-kalah-endgame-db"
 VERSION = 1
@@ -553,8 +554,7 @@ def _null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids,
 
 def relative_board(state: GameState) -> np.ndarray:
     """The houses of `state` from the mover's side: own houses, then the opponent's."""
-    me = state.player
-    return np.array(state.side(me) + state.side(1 - me), np.int64)
+    return houses_of(mover_view(state))
 
 
 def store_lead(state: GameState) -> int:
