@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from mancala.arena.results import Tally
 from mancala.core.atomic import atomic_path
 
 
@@ -39,8 +40,7 @@ def win_rate_heatmap(result: dict[str, Any], path: str | os.PathLike) -> None:
     for i, a in enumerate(specs):
         for j, b in enumerate(specs):
             if a != b:
-                t = result["results"][a][b]
-                rates[i, j] = 100 * t["wins"] / t["games"]
+                rates[i, j] = Tally.from_dict(result["results"][a][b]).win_percent()
     figure, axes = subplots(figsize=(1.0 + 0.6 * n, 0.8 + 0.5 * n))
     image = axes.imshow(rates, cmap="RdYlGn", vmin=0, vmax=100)
     axes.set_xticks(range(n), specs, rotation=60, ha="right")

@@ -12,6 +12,7 @@ import numpy as np
 
 from mancala.ai.base import Player
 from mancala.arena.match import play_games
+from mancala.arena.results import Tally
 from mancala.core.atomic import write_json
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import signals_held
@@ -25,12 +26,11 @@ def win_rate(
     """% of `games` openings (from `start`, Kalah(6,4) by default) won by `player`, each
     opening played in both seats."""
     starts, moves = openings(games, random.Random(seed), most=4, start=start)
-    won = 0
+    tally = Tally()
     for seat in (0, 1):
         seated = [player, opponent] if seat == 0 else [opponent, player]
-        records = play_games(seated, starts, openings=moves)
-        won += sum(record["winner"] == seat for record in records)
-    return 100.0 * won / (2 * games)
+        tally.add_records(play_games(seated, starts, openings=moves), seat)
+    return tally.win_percent()
 
 
 SMOOTH = 5  # the curve shows the mean of this many measurements (each 40 games is noisy)

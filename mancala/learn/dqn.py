@@ -30,6 +30,7 @@ import numpy as np
 from mancala.ai.base import Player
 from mancala.ai.dqn import SEATS, DQNPlayer, encode, weights_path
 from mancala.arena.match import play_games
+from mancala.arena.results import Tally
 from mancala.core.atomic import write_json
 from mancala.game_state import GameState
 from mancala.games.masks import legal_mask
@@ -244,10 +245,10 @@ def match_stats(
     seated = [me, other] if seat == 0 else [other, me]
     records = play_games(seated, [start] * games, seed=seed, on_game=on_game)
     scores = np.array([r["scores"] for r in records])
-    winners = [r["winner"] for r in records]
+    tally = Tally().add_records(records, seat)
     return {
         "score": float(scores[:, seat].mean()),
         "reward": float((scores[:, seat] - scores[:, 1 - seat]).mean()),
-        "win": 100.0 * winners.count(seat) / games,
-        "draw": 100.0 * winners.count(None) / games,
+        "win": tally.win_percent(),
+        "draw": tally.percent("draws"),
     }

@@ -39,6 +39,7 @@ from typing import Any
 from mancala.ai.base import Player
 from mancala.ai.registry import make_player
 from mancala.arena.match import play_games, random_opening
+from mancala.arena.results import points
 from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.nn_lib.meta import meta_path
@@ -66,10 +67,7 @@ def scores(records: Sequence[dict[str, Any]], seats: Sequence[int]) -> list[floa
     >>> scores([{"winner": 0}, {"winner": None}, {"winner": 0}], [0, 0, 1])
     [1.0, 0.5, 0.0]
     """
-    return [
-        0.5 if record["winner"] is None else float(record["winner"] == seat)
-        for record, seat in zip(records, seats)
-    ]
+    return [points(record["winner"], seat) for record, seat in zip(records, seats)]
 
 
 def gate_openings(
