@@ -12,7 +12,7 @@ import random
 import sys
 import time
 
-from mancala.arena.match import random_opening
+from mancala.arena.openings import random_opening
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.game_state import GameState
 

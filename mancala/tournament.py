@@ -27,9 +27,9 @@ from mancala.ai.registry import (
     split_spec,
     tournament_players,
 )
+from mancala.arena.openings import BALANCE_DEPTH
 from mancala.arena.parallel import Workers, add_workers_arguments
 from mancala.arena.tournament import (
-    BALANCE_DEPTH,
     GAME_PLIES,
     MAX_PLIES,
     describe_openings,

@@ -13,7 +13,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mancala.arena.match import play_games, random_opening
+from mancala.arena.match import play_games
+from mancala.arena.openings import random_opening
 from mancala.arena.records import GameLog, append_games, replay
 from mancala.game_state import GameState
 from mancala.games.masks import legal_mask

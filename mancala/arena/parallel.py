@@ -33,6 +33,7 @@ from mancala.ai.base import Player
 from mancala.core.paths import ROOT
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
+from mancala.games.replay import replayed
 
 WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "TF_CPP_MIN_LOG_LEVEL": "2", "PYTHONPATH": str(ROOT)}
 PASSED_ON = ("MANCALA_CACHE_DIR", "NUMBA_CACHE_DIR", "KERAS_HOME")  # when set here
@@ -162,9 +163,7 @@ class GameWorker:
             _Clocked(self._player(seats[s], *seeds))
             for s, seeds in zip(job.seats, seat_seeds(job.seed))
         ]
-        start = job.start
-        for move in job.opening:
-            start = start.play(move)
+        start = replayed(job.start, job.opening)
         record = play_games(
             players, [start], openings=[list(job.opening)], seed=job.seed, max_plies=job.max_plies
         )[0]

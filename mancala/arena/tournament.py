@@ -23,54 +23,21 @@ from typing import Any
 
 from tqdm import tqdm
 
-from mancala.ai.minimax import Minimax
 from mancala.ai.registry import (
     make_player,
 )
-from mancala.arena.match import random_opening
+from mancala.arena.openings import BALANCE_DEPTH, draw_openings
 from mancala.arena.parallel import GameJob, Seat, Workers
 from mancala.arena.ratings import fit_ratings
 from mancala.arena.records import append_games
 from mancala.arena.results import Tally
 from mancala.game_state import GameState
 from mancala.games import capabilities, new_game
+from mancala.games.replay import positions
 
-BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
 MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
 WRITE_EVERY = 100  # finished games appended to --record at once
 GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
-
-
-def draw_openings(
-    start: GameState, count: int, plies: int, seed: int, balanced: int | None = None
-) -> list[list[int]]:
-    """`count` openings of `plies` random moves from `start`, distinct while possible;
-    with `balanced`, only openings whose minimax value is within that many seeds of 0."""
-    if balanced is not None and balanced < 0:
-        raise ValueError(f"--balanced takes a number of seeds >= 0, not {balanced}")
-    if balanced is not None and "sowing" not in capabilities(start):
-        raise ValueError(f"--balanced counts seeds: {start.game} has none")
-    rng = random.Random(seed)
-    judge = Minimax(seed=seed, depth=BALANCE_DEPTH) if balanced is not None else None
-    openings: list[list[int]] = []
-    tries = 0
-    while len(openings) < count:
-        state, moves = random_opening(start, plies, rng)
-        tries += 1
-        if judge and abs(opening_value(judge, state)) > balanced and tries <= 100 * count:
-            continue
-        if moves not in openings or tries > 20 * count:
-            openings.append(moves)
-    return openings
-
-
-def opening_value(judge: Minimax, state: GameState) -> float:
-    """The final store difference, first player's view, that `judge` expects."""
-    if state.is_over():
-        s0, s1 = state.scores()
-        return float(s0 - s1)
-    value = judge.evaluate(state)["value"]
-    return value if state.player == 0 else -value
 
 
 class Timed:
@@ -235,8 +202,4 @@ def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
 
 def _move_names(start: GameState, moves: list[int]) -> list[str]:
     """The names of `moves` played from `start`, each in its position."""
-    names = []
-    for move in moves:
-        names.append(start.move_name(move))
-        start = start.play(move)
-    return names
+    return [state.move_name(move) for state, move in zip(positions(start, moves), moves)]

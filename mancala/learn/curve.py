@@ -12,20 +12,20 @@ import numpy as np
 
 from mancala.ai.base import Player
 from mancala.arena.match import play_games
+from mancala.arena.openings import random_openings
 from mancala.arena.results import Tally
 from mancala.core.atomic import write_json
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
-from mancala.learn.practice import openings
 
 
 def win_rate(
-    player: Player, opponent: Player, games: int, seed: int = 1, start: GameState | None = None
+    player: Player, opponent: Player, games: int, seed: int = 1, *, start: GameState
 ) -> float:
-    """% of `games` openings (from `start`, Kalah(6,4) by default) won by `player`, each
+    """% of `games` openings of 0..4 random plies from `start` won by `player`, each
     opening played in both seats."""
-    starts, moves = openings(games, random.Random(seed), most=4, start=start)
+    starts, moves = random_openings(start, games, random.Random(seed), 4, vary=True)
     tally = Tally()
     for seat in (0, 1):
         seated = [player, opponent] if seat == 0 else [opponent, player]
