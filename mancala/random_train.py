@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from mancala.ai.registry import check_names
-from mancala.core.cli import command_parser, fail, int_in
+from mancala.core.cli import add_alias, command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
@@ -53,8 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-pairing", type=int_in(1), default=8, help="games a pairing (8)")
     parser.add_argument("--epochs", type=int_in(1), default=1, help="epochs over the sample")
     parser.add_argument(
-        "--eval", type=int_in(1), default=20, help="openings a measurement (x2 seats)"
+        "--eval-games", type=int_in(1), default=20, help="openings a measurement (x2 seats)"
     )
+    add_alias(parser, "--eval", "eval_games", type=int_in(1))
     parser.add_argument(
         "--record-only", action="store_true", help="play and record; refit no network"
     )
@@ -168,7 +169,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         losses = {name: practice.refit(net, args.sample, args.epochs) for name, net in nets.items()}
         rates = {
             label: {
-                name: win_rate(NetworkPlayer(net=net), opponent, args.eval, start=game_start)
+                name: win_rate(NetworkPlayer(net=net), opponent, args.eval_games, start=game_start)
                 for name, net in nets.items()
             }
             for label, opponent in yardsticks.items()

@@ -221,7 +221,7 @@ def test_random_train_survives_ctrl_c(tmp_path):
         "3",
         "--sample",
         "3000",
-        "--eval",
+        "--eval-games",
         "2",
         "--out",
         str(out),
