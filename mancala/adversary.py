@@ -17,8 +17,8 @@ import argparse
 import sys
 import time
 
-from mancala.arena.records import TRAINING_DIR
 from mancala.core.cli import command_parser
+from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import run_command
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
@@ -44,6 +44,7 @@ def _run(args: argparse.Namespace, began: float) -> int:
 
 def _practise(args: argparse.Namespace, began: float, workers) -> int:
     from mancala.arena.parallel import Seat
+    from mancala.arena.results import Tally
     from mancala.learn.practice import Practice
 
     for name in (args.a, args.b):
@@ -61,14 +62,14 @@ def _practise(args: argparse.Namespace, began: float, workers) -> int:
         batch += 1
         start = time.perf_counter()
         half = args.games // 2
-        wins = {args.a: 0, args.b: 0}
+        tallies = {args.a: Tally(), args.b: Tally()}
         a, b = (Seat.of(players[name], args.explore) for name in (args.a, args.b))
         for record in practice.play([(a, b), (b, a)], half):
-            if record["winner"] is not None:
-                wins[record["players"][record["winner"]]] += 1
+            for seat, name in enumerate(record["players"]):
+                tallies[name].add(record["winner"], seat)
         for net in nets.values():
             practice.refit(net, args.sample, 1)
-        rates = ", ".join(f"{n} won {100 * w / (2 * half):.0f}%" for n, w in wins.items())
+        rates = ", ".join(f"{n} won {t.win_percent():.0f}%" for n, t in tallies.items())
         print(
             f"batch {batch}: {2 * half} games: {rates} | {practice.recorded} recorded, "
             f"{len(practice.store)} positions | batch {time.perf_counter() - start:.0f} s, "

@@ -216,7 +216,8 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str
     import itertools
 
     from mancala.ai.solver import shared_solver
-    from mancala.arena.records import TRAINING_DIR, GameLog
+    from mancala.arena.records import GameLog
+    from mancala.core.paths import TRAINING_DIR
     from mancala.learn.teacher import Teacher
 
     records = list(itertools.islice(GameLog([TRAINING_DIR / "sample_kalah.jsonl"]), games))

@@ -12,7 +12,7 @@ import random
 import sys
 import time
 
-from mancala.arena.match import random_opening
+from mancala.arena.openings import random_opening
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.game_state import GameState
 
@@ -30,7 +30,7 @@ def per_call(function, argument, repeat: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     from mancala.ai.network import NetworkPlayer
-    from mancala.nn_lib.encoders import mover_boards
+    from mancala.games.sowing.view import mover_views
     from mancala.nn_lib.zoo import ZOO, has_weights
 
     parser = command_parser("bench_networks", __doc__)
@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         player = NetworkPlayer(network=name)
         one = per_call(player.choose_move, states[0], args.repeat)
         batch = per_call(player.choose_moves, states, max(1, args.repeat // 100))
-        x = player.net.encode(mover_boards(states[:1]))
+        x = player.net.encode(mover_views(states[:1]))
         keras_one = per_call(player.net.model.predict_on_batch, x, max(1, args.repeat // 20))
         print(
             f"| {name} | {1e6 * one:.0f} | {1e6 * batch / len(states):.1f} | "

@@ -22,9 +22,10 @@ from typing import Any
 
 from tqdm import tqdm
 
-from mancala.ai.dqn import MODELS_DIR, SEATS, DQNPlayer
+from mancala.ai.dqn import SEATS, DQNPlayer
 from mancala.ai.registry import make_player
-from mancala.core.cli import command_parser, float_in, int_in
+from mancala.core.cli import add_alias, command_parser, float_in, int_in
+from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.learn.dqn import match_stats
@@ -97,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--epsilon", type=float_in(0.0, 1.0), default=0.01)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--models-dir", default=str(MODELS_DIR))
+    parser.add_argument("--models", type=Path, default=MODELS_DIR, help="weights folder")
+    add_alias(parser, "--models-dir", "models", type=Path)
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = parser.parse_args(argv)
     return run_command("dqn_eval", lambda: _report(args), "nothing is written")
@@ -107,7 +109,7 @@ def _report(args: argparse.Namespace) -> int:
     """Play the tables of `args` and print them (or JSON)."""
     began = time.perf_counter()
     tables = evaluate_tables(
-        args.variant, args.games, args.epsilon, args.seed, args.models_dir, not args.json
+        args.variant, args.games, args.epsilon, args.seed, args.models, not args.json
     )
     if args.json:
         result: dict[str, Any] = {"variant": args.variant, "games": args.games, "tables": tables}

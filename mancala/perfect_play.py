@@ -29,6 +29,7 @@ from tqdm import tqdm
 
 from mancala.ai.registry import check_can_play, check_names, make_player, tournament_players
 from mancala.arena.match import play_games
+from mancala.arena.results import Tally
 from mancala.arena.solved_set import WHOLE_GAME, SolvedPosition, load, seeds_in_houses
 from mancala.arena.solved_set import move_quality as chosen_quality
 from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
@@ -86,15 +87,14 @@ def against_solver(spec: str, starts: list[GameState], seed: int = 0) -> dict[st
     player, perfect = make_player(spec, seed=seed), make_player("solver", seed=seed)
     out = {}
     for seat_name, mover_is_player in (("to move", True), ("replying", False)):
-        tally = {"wins": 0, "draws": 0, "losses": 0, "margin": 0.0, "games": len(starts)}
+        tally, margin = Tally(), 0.0
         for state in starts:
             me = state.player if mover_is_player else 1 - state.player
             seats = [player, perfect] if me == 0 else [perfect, player]
             record = play_games(seats, [state])[0]
-            mine, theirs = record["scores"][me], record["scores"][1 - me]
-            tally["wins" if mine > theirs else "losses" if mine < theirs else "draws"] += 1
-            tally["margin"] += (mine - theirs) / len(starts)
-        out[seat_name] = tally
+            tally.add(record["winner"], me)
+            margin += (record["scores"][me] - record["scores"][1 - me]) / len(starts)
+        out[seat_name] = {**tally.to_dict(), "margin": margin}
     return out
 
 

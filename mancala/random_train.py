@@ -34,7 +34,7 @@ import time
 from pathlib import Path
 
 from mancala.ai.registry import check_names
-from mancala.core.cli import command_parser, fail, int_in
+from mancala.core.cli import add_alias, command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
@@ -53,8 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-pairing", type=int_in(1), default=8, help="games a pairing (8)")
     parser.add_argument("--epochs", type=int_in(1), default=1, help="epochs over the sample")
     parser.add_argument(
-        "--eval", type=int_in(1), default=20, help="openings a measurement (x2 seats)"
+        "--eval-games", type=int_in(1), default=20, help="openings a measurement (x2 seats)"
     )
+    add_alias(parser, "--eval", "eval_games", type=int_in(1))
     parser.add_argument(
         "--record-only", action="store_true", help="play and record; refit no network"
     )
@@ -113,10 +114,10 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import Seat
+    from mancala.core.paths import MODELS_DIR
     from mancala.game_state import GameState
     from mancala.learn.curve import LearningCurve, win_rate
     from mancala.learn.practice import Practice
-    from mancala.nn_lib.base import MODELS_DIR
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
     models = args.models or MODELS_DIR
@@ -144,7 +145,8 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     curve = LearningCurve(run.curve)
     offset = curve.points[-1]["minutes"] if curve.points else 0.0
     rng = random.Random(args.seed)
-    judges = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
+    # the fixed opponents every network's win rate is measured against, batch after batch
+    yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
     solved = whole_game_set() if args.variant == "kalah" else []
     batch = 0
     while args.batches is None or batch < args.batches:
@@ -166,11 +168,11 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             continue
         losses = {name: practice.refit(net, args.sample, args.epochs) for name, net in nets.items()}
         rates = {
-            judge: {
-                name: win_rate(NetworkPlayer(net=net), opponent, args.eval, start=game_start)
+            label: {
+                name: win_rate(NetworkPlayer(net=net), opponent, args.eval_games, start=game_start)
                 for name, net in nets.items()
             }
-            for judge, opponent in judges.items()
+            for label, opponent in yardsticks.items()
         }
         kept = {name: value_kept(net, solved) for name, net in nets.items()} if solved else {}
         minutes = offset + (time.perf_counter() - began) / 60

@@ -49,13 +49,13 @@ def build_book(
     solver = solver or Solver(
         start.houses, start.empty_capture, tt_bits=TT_BITS + 1, progress=False
     )
-    judge = Minimax(seed=0, depth=GUESS_DEPTH)
+    guesser = Minimax(seed=0, depth=GUESS_DEPTH)
     bar = tqdm(unit="position", disable=not progress, file=sys.stderr)
 
     def solve(state: GameState) -> Entry:
         key = book_key(state)
         if key not in book:
-            result = solver.solve(state, all_moves=False, guess=first_guess(state, judge))
+            result = solver.solve(state, all_moves=False, guess=first_guess(state, guesser))
             value = result["value"] - store_lead(state)
             book[key] = {"value": value, "best": sorted(result["best"])}
             save_book(start, book, path)

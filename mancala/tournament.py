@@ -27,10 +27,9 @@ from mancala.ai.registry import (
     split_spec,
     tournament_players,
 )
+from mancala.arena.openings import BALANCE_DEPTH
 from mancala.arena.parallel import Workers, add_workers_arguments
-from mancala.arena.records import TRAINING_DIR
 from mancala.arena.tournament import (
-    BALANCE_DEPTH,
     GAME_PLIES,
     MAX_PLIES,
     describe_openings,
@@ -39,6 +38,7 @@ from mancala.arena.tournament import (
     win_rate_table,
 )
 from mancala.core.cli import GAMES, add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games import describe, new_game

@@ -67,6 +67,26 @@ def test_every_command_says_prog_colon_message_and_exits_2(module, capsys):
     assert last.startswith(f"{prog}: ") and ("--no-such-option" in last or "required" in last)
 
 
+def help_text(main, capsys) -> str:
+    with pytest.raises(SystemExit) as stop:
+        main(["--help"])
+    assert stop.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_one_flag_name_for_one_thing_and_old_spellings_still_read(capsys):
+    from mancala import dqn_eval
+
+    shown = help_text(dqn_eval.main, capsys)
+    assert "--models" in shown and "--models-dir" not in shown
+    err = refused(dqn_eval.main, ["--games", "1", "--models-dir", "/nowhere"], capsys)
+    assert "dqn_eval: no DQN weights at /nowhere/dqn-sungka-first.keras" in err
+    shown = help_text(random_train.main, capsys)
+    assert "--eval-games" in shown and "--eval " not in shown and "--models" in shown
+    err = refused(random_train.main, ["--eval", "0"], capsys)
+    assert "random_train: argument --eval: must be >= 1, not 0" in err
+
+
 def test_options_before_names_parse(tmp_path, capsys):
     # train.py's own example: the options between the network and the files
     missing = tmp_path / "games.jsonl"

@@ -103,7 +103,7 @@ def test_registry_offers_dqn_only_with_its_weights():
 def test_evaluation_prints_the_papers_tables(trained, tmp_path, capsys):
     for seat in (0, 1):  # the three-episode net stands in for both seats
         shutil.copy(trained[0], weights_path("sungka", seat, tmp_path))
-    assert eval_main(["--games", "3", "--models-dir", str(tmp_path)]) == 0
+    assert eval_main(["--games", "3", "--models", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "Table II (sungka): DQN as the first player, 3 games a row" in out
     assert "Table III" in out and f"| {PAPER_WIN['first']['exact']:.1f} |" in out

@@ -67,7 +67,7 @@ def _train(tmp_path, *extra):
 
     argv = ["nn1h128", "greedy", "--run", str(tmp_path / "run"), "--models"]
     argv += [str(tmp_path / "models"), "--batches", "1", "--games", "4", "--per-pairing", "2"]
-    argv += ["--teacher", "2", "--eval", "2", "--sample", "2000", "--gate-openings", "20"]
+    argv += ["--teacher", "2", "--eval-games", "2", "--sample", "2000", "--gate-openings", "20"]
     argv += ["--gate-opponents", "greedy", "--exact-nodes", "0", *extra]
     return random_train.main(argv)
 
@@ -158,7 +158,7 @@ def test_random_train_trains_and_gates_sungka_networks(tmp_path, capsys):
 
     argv = ["nn1h128", "greedy", "--variant", "sungka", "--run", str(tmp_path / "run")]
     argv += ["--models", str(tmp_path / "models"), "--batches", "2", "--games", "4"]
-    argv += ["--per-pairing", "2", "--teacher", "2", "--eval", "2", "--gate-openings", "3"]
+    argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "2", "--gate-openings", "3"]
     argv += ["--gate-opponents", "greedy"]
     assert random_train.main(argv) == 0
     first, second = _gates(tmp_path)

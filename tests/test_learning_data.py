@@ -12,9 +12,11 @@ import pytest
 from mancala.ai import solver as solver_player
 from mancala.ai.registry import make_player
 from mancala.arena import solved_set
-from mancala.arena.match import play_games, random_opening
+from mancala.arena.match import play_games
+from mancala.arena.openings import random_opening
 from mancala.arena.records import replay
 from mancala.game_state import GameState
+from mancala.games.replay import replayed
 from mancala.games.sowing.solver import Solver, default_max_seeds
 from mancala.learn.data import PositionStore
 from mancala.learn.teacher import Teacher
@@ -100,7 +102,7 @@ def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
     assert min(plies) <= 3 and max(plies) >= 10  # every stage of the games
     for p in positions:
         assert p.values == full.solve(p.state)["moves"]
-        assert p.state == solved_set.replayed(start, list(p.moves))
+        assert p.state == replayed(start, list(p.moves))
     # cut the file after 5 positions and a half line: building again solves the rest
     lines = path.read_text().splitlines()
     path.write_text("\n".join(lines[:6]) + "\n" + lines[6][:20])

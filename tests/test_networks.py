@@ -13,9 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mancala.arena.match import play_games, random_opening
-from mancala.arena.records import GameLog, append_games
+from mancala.arena.match import play_games
+from mancala.arena.openings import random_opening
+from mancala.arena.records import GameLog, append_games, replay
 from mancala.game_state import GameState
+from mancala.games.masks import legal_mask
+from mancala.games.sowing.view import mover_views
 from mancala.learn.data import PositionReader, record_positions
 from mancala.learn.teacher import Teacher
 from mancala.nn_lib import encoders
@@ -37,9 +40,9 @@ def sample():
 
 def test_mover_view_swaps_sides_for_player_one():
     state = GameState.new(board=(1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 0, 3, 6, 8), player=1)
-    rel = encoders.mover_boards([state])
+    rel = mover_views([state])
     assert rel.tolist() == [[0, 1, 2, 0, 3, 6, 8, 1, 2, 3, 4, 5, 6, 7]]
-    assert encoders.legal_mask(rel).tolist() == [[False, True, True, False, True, True]]
+    assert legal_mask([state]).tolist() == [[False, True, True, False, True, True]]
     # the opposite of own house i is the opponent's house 5 - i (absolute 12 - i)
     assert encoders.rows(rel)[0, :, 1].tolist() == [x / encoders.SCALE for x in (6, 5, 4, 3, 2, 1)]
 
@@ -57,7 +60,7 @@ def test_teacher_values_replay_and_fit_the_game(tmp_path):
     [back] = list(GameLog([tmp_path / "t.jsonl"]))
     rel, gains, mask = record_positions(back)
     assert len(rel) == len(back["moves"]) == len(back["values"])
-    assert (mask == encoders.legal_mask(rel)).all()
+    assert (mask == legal_mask(replay(back)[:-1])).all()
     # the last move ends the game: its value is the final score difference exactly
     end = GameState.new()
     for move in back["moves"]:
@@ -218,7 +221,7 @@ def test_random_train_survives_ctrl_c(tmp_path):
         "3",
         "--sample",
         "3000",
-        "--eval",
+        "--eval-games",
         "2",
         "--out",
         str(out),

@@ -7,7 +7,8 @@ import pytest
 from mancala.ai import available_players, make_player
 from mancala.ai.registry import tournament_players
 from mancala.ai.simple import Exact, Max
-from mancala.arena.match import play_games, random_opening
+from mancala.arena.match import play_games
+from mancala.arena.openings import random_opening
 from mancala.game_state import GameState, IllegalMove
 
 STARTS = {"kalah": GameState.new(), "sungka": GameState.new("sungka")}

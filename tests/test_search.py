@@ -11,7 +11,8 @@ import pytest
 from mancala.ai import make_player
 from mancala.ai import minimax as minimax_module
 from mancala.ai.minimax import Minimax
-from mancala.arena.match import play_games, random_opening
+from mancala.arena.match import play_games
+from mancala.arena.openings import random_opening
 from mancala.game_state import GameState, IllegalMove
 
 SEARCHERS = ["minimax", "mcts", "nmcts", "openspiel-mcts"]

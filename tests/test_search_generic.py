@@ -15,7 +15,8 @@ from mancala.ai.limits import Limits
 from mancala.ai.minimax import Minimax
 from mancala.ai.registry import check_can_play, players_for, tournament_players
 from mancala.ai.search_generic import UCT, AlphaBeta, OnePly
-from mancala.arena.match import play_games, random_opening
+from mancala.arena.match import play_games
+from mancala.arena.openings import random_opening
 from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.games.tak import from_tps

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from mancala.arena.openings import draw_openings
 from mancala.arena.records import GameLog
-from mancala.arena.tournament import draw_openings, run_tournament, win_rate_table
+from mancala.arena.tournament import run_tournament, win_rate_table
 from mancala.game_state import GameState
 from mancala.tournament import main
 
@@ -91,7 +92,7 @@ def test_runs_as_a_file_and_as_a_module():
 
 def test_balanced_openings_are_judged_even_and_bad_bounds_refused():
     from mancala.ai.minimax import Minimax
-    from mancala.arena.tournament import opening_value
+    from mancala.arena.openings import opening_value
 
     start = GameState.new()
     judge = Minimax(seed=0, depth=12)

@@ -30,7 +30,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from mancala.core.atomic import atomic_path
+from mancala.core.atomic import write_json
 
 RATINGS = Path(__file__).with_name("player_ratings.json")
 LEVELS = ((1800, "expert"), (1650, "strong"), (1500, "club"), (1300, "casual"))
@@ -98,8 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"ratings: {args.result} is not a tournament result ({error})", file=sys.stderr)
         return 2
-    with atomic_path(args.out, ".json") as temp:
-        temp.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    write_json(args.out, summary)
     print(f"wrote {args.out}: {len(summary['ratings'])} players")
     return 0
 

@@ -25,10 +25,12 @@ from pathlib import Path
 import numpy as np
 
 from mancala.ai.base import Player, require_moves
+from mancala.core.paths import MODELS_DIR
 from mancala.game_state import DEFAULTS, GameState
+from mancala.games.masks import legal_mask
+from mancala.games.sowing.view import houses_of, mover_views
 from mancala.nn_lib.base import masked_argmax
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 SEATS = ("first", "second")
 
 
@@ -49,11 +51,7 @@ def has_weights() -> bool:
 
 def encode(states: Sequence[GameState]) -> np.ndarray:
     """The net's input: houses only, the mover's then the opponent's, / opening seeds."""
-    rows = []
-    for state in states:
-        own, other = state.side(state.player), state.side(1 - state.player)
-        rows.append(own + other)
-    return np.asarray(rows, dtype=np.float32) / states[0].seeds
+    return houses_of(mover_views(states)).astype(np.float32) / states[0].seeds
 
 
 def load_forward(path: Path, variant: str, seat: int):
@@ -72,14 +70,6 @@ def load_forward(path: Path, variant: str, seat: int):
     except Exception as error:  # a damaged or foreign file
         raise ValueError(f"cannot load DQN weights {path}: {error}") from None
     return NumpyForward(model)
-
-
-def legal_mask(states: Sequence[GameState]) -> np.ndarray:
-    """(n, houses) booleans: the legal moves of each state's mover."""
-    mask = np.zeros((len(states), states[0].houses), dtype=bool)
-    for row, state in enumerate(states):
-        mask[row, require_moves(state)] = True
-    return mask
 
 
 class DQNPlayer(Player):
@@ -124,6 +114,8 @@ class DQNPlayer(Player):
             groups.setdefault((state.variant, state.player), []).append(k)
         for ks in groups.values():
             batch = [states[k] for k in ks]
+            for state in batch:
+                require_moves(state)  # IllegalMove when a game is over
             legal = legal_mask(batch)
             chosen = masked_argmax(self.forward(batch[0])(encode(batch)), legal)
             for k, move, row in zip(ks, chosen, legal):
@@ -137,6 +129,7 @@ class DQNPlayer(Player):
 
     def evaluate(self, state: GameState) -> dict:
         """{"value", "moves": {move: Q-value}} as the net sees them."""
+        require_moves(state)
         legal = legal_mask([state])[0]
         q = self.forward(state)(encode([state]))[0]
         moves = {int(m): float(q[m]) for m in np.flatnonzero(legal)}

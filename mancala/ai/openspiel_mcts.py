@@ -22,6 +22,7 @@ from collections import OrderedDict
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.game_state import GameState
+from mancala.games.replay import positions
 
 DEFAULT_SIMULATIONS = 20_000
 MAX_TURNS = 5  # changes of turn searched from the opening
@@ -127,7 +128,6 @@ class OpenSpielMCTS(Player):
 def _replayed(start: GameState, spiel, moves: list[int]):
     """A copy of pyspiel state `spiel` (which stands for `start`) after `moves`."""
     spiel = spiel.clone()
-    for move in moves:
-        spiel.apply_action(action_of(start, move))
-        start = start.play(move)
+    for state, move in zip(positions(start, moves), moves):
+        spiel.apply_action(action_of(state, move))
     return spiel

@@ -1,1 +1,2 @@
-"""The arena: the match runner, game records, tournaments, ratings, plots and solved sets."""
+"""The arena: the match runner, openings, game records, results, tournaments, ratings, plots
+and solved sets."""

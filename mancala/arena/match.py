@@ -8,7 +8,6 @@ Every finished game comes back as a record in the format of training/*.jsonl.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -17,18 +16,6 @@ from mancala.ai.base import Player
 from mancala.arena.records import FORMAT
 from mancala.game_state import GameState, IllegalMove
 from mancala.games import capabilities, new_game
-
-
-def random_opening(start: GameState, plies: int, rng: random.Random) -> tuple[GameState, list[int]]:
-    """`start` after `plies` uniformly random moves (fewer if the game ends first)."""
-    state, moves = start, []
-    for _ in range(plies):
-        legal = state.legal_moves()
-        if not legal:
-            break
-        moves.append(rng.choice(legal))
-        state = state.play(moves[-1])
-    return state, moves
 
 
 def make_record(

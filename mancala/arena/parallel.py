@@ -27,14 +27,14 @@ import time
 from collections import deque
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Protocol
 
 from mancala.ai.base import Player
+from mancala.core.paths import ROOT
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
+from mancala.games.replay import replayed
 
-ROOT = Path(__file__).resolve().parents[2]
 WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "TF_CPP_MIN_LOG_LEVEL": "2", "PYTHONPATH": str(ROOT)}
 PASSED_ON = ("MANCALA_CACHE_DIR", "NUMBA_CACHE_DIR", "KERAS_HOME")  # when set here
 MAX_CHUNK = 32  # games a worker is sent at once (fewer towards the end of a call)
@@ -163,9 +163,7 @@ class GameWorker:
             _Clocked(self._player(seats[s], *seeds))
             for s, seeds in zip(job.seats, seat_seeds(job.seed))
         ]
-        start = job.start
-        for move in job.opening:
-            start = start.play(move)
+        start = replayed(job.start, job.opening)
         record = play_games(
             players, [start], openings=[list(job.opening)], seed=job.seed, max_plies=job.max_plies
         )[0]

@@ -22,12 +22,13 @@ from typing import Any
 
 import jsonlines
 
+from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
 from mancala.games import new_game
+from mancala.games.replay import positions
 
 FORMAT = 1
-TRAINING_DIR = Path(__file__).resolve().parents[2] / "training"
 log = logging.getLogger(__name__)
 
 
@@ -97,12 +98,7 @@ def start_state(record: dict[str, Any]) -> GameState:
 def replay(record: dict[str, Any]) -> list[GameState]:
     """Every position of a recorded game of any game, from the opening to the end,
     through the game protocol (`new_game`, `play`)."""
-    state = start_state(record)
-    states = [state]
-    for move in record["moves"]:
-        state = state.play(move)
-        states.append(state)
-    return states
+    return positions(start_state(record), record["moves"])
 
 
 class GameLog:

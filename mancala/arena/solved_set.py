@@ -24,11 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from mancala.arena.records import append_games
+from mancala.core.paths import DATA_DIR
 from mancala.game_state import GameState
+from mancala.games.replay import replayed
 
 FORMAT = "mancala-solved-set"
 POOL = ("luck", "greedy", "exact", "minimax:2", "minimax:6")  # the players of the games
-DATA_DIR = Path(__file__).resolve().parents[1] / "data"
 WHOLE_GAME = DATA_DIR / "kalah-h6-s4-whole-game.jsonl"  # the shipped set
 
 
@@ -72,13 +73,6 @@ def sample_paths(
         ply = int((i + rng.random()) / count * len(moves))
         paths.append(moves[:ply])
     return paths
-
-
-def replayed(start: GameState, moves: list[int]) -> GameState:
-    state = start
-    for move in moves:
-        state = state.play(move)
-    return state
 
 
 def header(start: GameState, count: int, seed: int, command: str) -> dict[str, Any]:

@@ -23,53 +23,21 @@ from typing import Any
 
 from tqdm import tqdm
 
-from mancala.ai.minimax import Minimax
 from mancala.ai.registry import (
     make_player,
 )
-from mancala.arena.match import random_opening
+from mancala.arena.openings import BALANCE_DEPTH, draw_openings
 from mancala.arena.parallel import GameJob, Seat, Workers
 from mancala.arena.ratings import fit_ratings
 from mancala.arena.records import append_games
+from mancala.arena.results import Tally
 from mancala.game_state import GameState
 from mancala.games import capabilities, new_game
+from mancala.games.replay import positions
 
-BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
 MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
 WRITE_EVERY = 100  # finished games appended to --record at once
 GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
-
-
-def draw_openings(
-    start: GameState, count: int, plies: int, seed: int, balanced: int | None = None
-) -> list[list[int]]:
-    """`count` openings of `plies` random moves from `start`, distinct while possible;
-    with `balanced`, only openings whose minimax value is within that many seeds of 0."""
-    if balanced is not None and balanced < 0:
-        raise ValueError(f"--balanced takes a number of seeds >= 0, not {balanced}")
-    if balanced is not None and "sowing" not in capabilities(start):
-        raise ValueError(f"--balanced counts seeds: {start.game} has none")
-    rng = random.Random(seed)
-    judge = Minimax(seed=seed, depth=BALANCE_DEPTH) if balanced is not None else None
-    openings: list[list[int]] = []
-    tries = 0
-    while len(openings) < count:
-        state, moves = random_opening(start, plies, rng)
-        tries += 1
-        if judge and abs(opening_value(judge, state)) > balanced and tries <= 100 * count:
-            continue
-        if moves not in openings or tries > 20 * count:
-            openings.append(moves)
-    return openings
-
-
-def opening_value(judge: Minimax, state: GameState) -> float:
-    """The final store difference, first player's view, that `judge` expects."""
-    if state.is_over():
-        s0, s1 = state.scores()
-        return float(s0 - s1)
-    value = judge.evaluate(state)["value"]
-    return value if state.player == 0 else -value
 
 
 class Timed:
@@ -124,8 +92,8 @@ def run_tournament(
         for one, two in ((a, b), (b, a))
         for moves in openings
     ]
-    results = {a: {b: _tally() for b in specs if b != a} for a in specs}
-    first = {a: {b: _tally() for b in specs if b != a} for a in specs}
+    results = {a: {b: Tally() for b in specs if b != a} for a in specs}
+    first = {a: {b: Tally() for b in specs if b != a} for a in specs}
     clock = {spec: [0.0, 0] for spec in specs}
     bar = tqdm(total=len(jobs), unit="game", disable=not progress, file=sys.stderr)
     began = time.perf_counter()
@@ -151,10 +119,7 @@ def run_tournament(
     bar.close()
     ratings = fit_ratings(
         specs,
-        {
-            (a, b): (results[a][b]["wins"], results[a][b]["draws"], results[a][b]["losses"])
-            for a, b in pairs
-        },
+        {(a, b): (results[a][b].wins, results[a][b].draws, results[a][b].losses) for a, b in pairs},
     )
     return {
         "variant": start.game,
@@ -165,8 +130,8 @@ def run_tournament(
         "balanced": balanced,
         "openings": openings,
         "players": specs,
-        "results": results,
-        "first": first,
+        "results": _as_dicts(results),
+        "first": _as_dicts(first),
         "ratings": {name: {"rating": r, "error": e} for name, (r, e) in ratings.items()},
         "seconds_per_move": {s: t / max(n, 1) for s, (t, n) in clock.items()},
         "seconds": time.perf_counter() - began,
@@ -174,19 +139,15 @@ def run_tournament(
     }
 
 
-def _tally() -> dict[str, int]:
-    return {"wins": 0, "draws": 0, "losses": 0, "games": 0}
-
-
 def _count(results: dict, first: dict, one: str, two: str, winner: int | None) -> None:
     """Add a game of `one` (moving first) against `two` to both tables."""
-    outcome = {0: "wins", None: "draws", 1: "losses"}[winner]
-    mirror = {"wins": "losses", "draws": "draws", "losses": "wins"}[outcome]
-    for table in (results, first):
-        table[one][two][outcome] += 1
-        table[one][two]["games"] += 1
-    results[two][one][mirror] += 1
-    results[two][one]["games"] += 1
+    results[one][two].add(winner, 0)
+    first[one][two].add(winner, 0)
+    results[two][one].add(winner, 1)
+
+
+def _as_dicts(table: dict[str, dict[str, Tally]]) -> dict[str, dict[str, dict[str, int]]]:
+    return {a: {b: tally.to_dict() for b, tally in row.items()} for a, row in table.items()}
 
 
 def win_rate_table(result: dict[str, Any]) -> str:
@@ -195,15 +156,10 @@ def win_rate_table(result: dict[str, Any]) -> str:
     header = "| wins % (row vs column) | " + " | ".join(specs) + " | all |"
     lines = [header, "|" + "---|" * (len(specs) + 2)]
     for a in specs:
-        cells, won, played = [], 0, 0
-        for b in specs:
-            if a == b:
-                cells.append("-")
-                continue
-            t = result["results"][a][b]
-            cells.append(f"{100 * t['wins'] / t['games']:.0f}")
-            won, played = won + t["wins"], played + t["games"]
-        lines.append(f"| {a} | " + " | ".join(cells) + f" | {100 * won / played:.0f} |")
+        tallies = {b: Tally.from_dict(t) for b, t in result["results"][a].items()}
+        cells = [f"{tallies[b].win_percent():.0f}" if b in tallies else "-" for b in specs]
+        everyone = sum(tallies.values(), Tally())
+        lines.append(f"| {a} | " + " | ".join(cells) + f" | {everyone.win_percent():.0f} |")
     return "\n".join(lines)
 
 
@@ -246,8 +202,4 @@ def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
 
 def _move_names(start: GameState, moves: list[int]) -> list[str]:
     """The names of `moves` played from `start`, each in its position."""
-    names = []
-    for move in moves:
-        names.append(start.move_name(move))
-        start = start.play(move)
-    return names
+    return [state.move_name(move) for state, move in zip(positions(start, moves), moves)]

@@ -7,15 +7,20 @@ target, so a reader (or a crash, or Ctrl+C) never sees a half-written file.
 ...     _ = temp.write_text("{}")
 >>> (folder / "a.json").read_text(), sorted(p.name for p in folder.iterdir())
 ('{}', ['a.json'])
+>>> write_json(folder / "b.json", {"a": [1, 2]}, indent=None)
+>>> (folder / "b.json").read_text().splitlines()
+['{"a":[1,2]}']
 """
 
 from __future__ import annotations
 
+import json
 import os
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 @contextmanager
@@ -33,3 +38,12 @@ def atomic_path(path: str | os.PathLike, suffix: str = "") -> Iterator[Path]:
     finally:
         if os.path.exists(temp):
             os.remove(temp)
+
+
+def write_json(path: str | os.PathLike, data: Any, indent: int | None = 1) -> None:
+    """Write `data` to `path` as JSON (UTF-8, a final newline) atomically; `indent` None
+    writes it compact, with no spaces."""
+    separators = (",", ":") if indent is None else None
+    text = json.dumps(data, indent=indent, separators=separators) + "\n"
+    with atomic_path(path, ".json") as temp:
+        temp.write_text(text, encoding="utf-8")

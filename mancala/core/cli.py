@@ -3,6 +3,9 @@
 * Options and names mix in any order: `train.py cnns1h128 --epochs 10 games.jsonl`.
 * Bad input exits 2 with one line `prog: message` (after the usage line).
 * Numbers are checked on the way in, and the message states the allowed range.
+* One name for one thing in every command: `--models DIR` (a weights folder),
+  `--eval-games N`, `--out PATH`, `--json`; an old spelling stays readable, hidden
+  (`add_alias`).
 * The game options (--variant, --houses, --seeds, --empty-capture; --size and --komi for
   Tak) are declared once, here, with the sizes the lab admits. --variant names the game.
 
@@ -53,6 +56,14 @@ def command_parser(prog: str, doc: str | None = None) -> CommandParser:
     """The parser of command `prog`; its description is the first line of `doc`."""
     description = doc.strip().split("\n")[0] if doc else None
     return CommandParser(prog=prog, description=description)
+
+
+def add_alias(parser: argparse.ArgumentParser, spelling: str, dest: str, **kwargs: Any) -> None:
+    """An old `spelling` of the option stored in `dest`: still read, not shown in --help.
+    `kwargs` (type, action...) as the option itself takes them."""
+    parser.add_argument(
+        spelling, dest=dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs
+    )
 
 
 def fail(prog: str, message: str) -> int:

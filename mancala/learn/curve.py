@@ -12,25 +12,25 @@ import numpy as np
 
 from mancala.ai.base import Player
 from mancala.arena.match import play_games
-from mancala.core.atomic import atomic_path
+from mancala.arena.openings import random_openings
+from mancala.arena.results import Tally
+from mancala.core.atomic import write_json
+from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
-from mancala.learn.practice import openings
-from mancala.nn_lib.base import MODELS_DIR
 
 
 def win_rate(
-    player: Player, opponent: Player, games: int, seed: int = 1, start: GameState | None = None
+    player: Player, opponent: Player, games: int, seed: int = 1, *, start: GameState
 ) -> float:
-    """% of `games` openings (from `start`, Kalah(6,4) by default) won by `player`, each
+    """% of `games` openings of 0..4 random plies from `start` won by `player`, each
     opening played in both seats."""
-    starts, moves = openings(games, random.Random(seed), most=4, start=start)
-    won = 0
+    starts, moves = random_openings(start, games, random.Random(seed), 4, vary=True)
+    tally = Tally()
     for seat in (0, 1):
         seated = [player, opponent] if seat == 0 else [opponent, player]
-        records = play_games(seated, starts, openings=moves)
-        won += sum(record["winner"] == seat for record in records)
-    return 100.0 * won / (2 * games)
+        tally.add_records(play_games(seated, starts, openings=moves), seat)
+    return tally.win_percent()
 
 
 SMOOTH = 5  # the curve shows the mean of this many measurements (each 40 games is noisy)
@@ -53,8 +53,7 @@ class LearningCurve:
         ("Invalid affine transformation matrix"), not as an interrupt."""
         self.points.append(point)
         with signals_held():
-            with atomic_path(self.path) as temp:
-                temp.write_text(json.dumps(self.points, indent=1))
+            write_json(self.path, self.points)
             self.plot(self.path.with_suffix(".png"))
 
     def panels(self) -> list[tuple[str, str, str | None]]:
@@ -67,15 +66,10 @@ class LearningCurve:
 
     def plot(self, png: Path) -> None:
         """One column a measure; by minutes of training (top) and games recorded (below)."""
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        from mancala.arena.plots import save_figure
+        from mancala.arena.plots import save_figure, subplots
 
         panels = self.panels()
-        figure, axes = plt.subplots(
+        figure, axes = subplots(
             2, len(panels), figsize=(5 * len(panels), 8), squeeze=False, layout="constrained"
         )
         for column, (title, key, opponent) in enumerate(panels):
@@ -87,7 +81,6 @@ class LearningCurve:
                 axes[row][column].set_xlabel(label)
         axes[0][-1].legend(fontsize=7, loc="lower right")
         save_figure(figure, png)
-        plt.close(figure)
 
     def _draw(self, ax: Any, key: str, opponent: str | None, x: str) -> None:
         def measure(point: dict[str, Any]) -> dict[str, float]:

@@ -17,7 +17,8 @@ from typing import Any
 import numpy as np
 
 from mancala.arena.records import GameLog, replay
-from mancala.nn_lib.encoders import legal_mask, mover_boards
+from mancala.games.masks import legal_mask
+from mancala.games.sowing.view import mover_views
 
 log = logging.getLogger(__name__)
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # boards (mover's view), gains, mask
@@ -36,7 +37,7 @@ def record_positions(record: dict[str, Any]) -> Arrays | None:
         raise ValueError("values do not match the moves")
     if not states:
         return None
-    rel = mover_boards(states)
+    rel = mover_views(states)
     h = states[0].houses
     try:
         v = np.array([[np.nan if x is None else x for x in row] for row in values], np.float64)
@@ -45,7 +46,7 @@ def record_positions(record: dict[str, Any]) -> Arrays | None:
     if v.shape != (len(states), h):
         raise ValueError("values are not one number a house")
     mask = ~np.isnan(v)
-    if not (mask == legal_mask(rel)).all():
+    if not (mask == legal_mask(states)).all():
         raise ValueError("values given for illegal moves, or missing for legal ones")
     gains = np.where(mask, v - (rel[:, h] - rel[:, 2 * h + 1])[:, None], 0.0)
     return rel.astype(np.int16), gains.astype(np.float32), mask

@@ -20,7 +20,6 @@ lowest win rate of the three; `--keep last`: the final).
 
 from __future__ import annotations
 
-import json
 import os
 import time
 from pathlib import Path
@@ -31,8 +30,10 @@ import numpy as np
 from mancala.ai.base import Player
 from mancala.ai.dqn import SEATS, DQNPlayer, encode, weights_path
 from mancala.arena.match import play_games
-from mancala.core.atomic import atomic_path
+from mancala.arena.results import Tally
+from mancala.core.atomic import write_json
 from mancala.game_state import GameState
+from mancala.games.masks import legal_mask
 from mancala.nn_lib.base import import_keras, masked_argmax, save_keras
 
 EVAL_OPPONENTS = ("luck", "max", "exact")
@@ -63,11 +64,6 @@ def build_trainer(model, learning_rate: float):
     trainer = keras.Model([state, action], chosen)
     trainer.compile(keras.optimizers.Adam(learning_rate), loss=keras.losses.Huber())
     return trainer
-
-
-def _write_json(data: Any, path: Path) -> None:
-    with atomic_path(path, ".json") as temp:
-        temp.write_text(json.dumps(data, indent=1))
 
 
 class Replay:
@@ -103,15 +99,10 @@ def evaluate(forward, variant: str, seat: int, opponent: str, games: int, seed: 
 
 def plot_curve(curve: list[dict], path: Path, title: str) -> None:
     """Mean score and win % against each evaluation opponent, by episode (PNG)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    from mancala.arena.plots import save_figure
+    from mancala.arena.plots import save_figure, subplots
 
     episodes = [point["episode"] for point in curve]
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    figure, (left, right) = subplots(1, 2, figsize=(11, 4))
     for opponent in EVAL_OPPONENTS:
         label = "random" if opponent == "luck" else opponent
         left.plot(episodes, [p[opponent]["score"] for p in curve], label=label)
@@ -123,7 +114,6 @@ def plot_curve(curve: list[dict], path: Path, title: str) -> None:
         axes.legend()
     figure.suptitle(title)
     save_figure(figure, path)
-    plt.close(figure)
 
 
 def train(
@@ -185,14 +175,14 @@ def train(
         done = False
         s = encode([env.state])[0]
         while not done:
-            mask = _mask(env.state)
+            mask = legal_mask([env.state])[0]
             if rng.random() < epsilon:
                 action = int(rng.choice(np.flatnonzero(mask)))
             else:
                 action = int(masked_argmax(act(s[None]), mask[None])[0])
             _, reward, done, _, _ = env.step(action)
             s2 = encode([env.state])[0] if not done else np.zeros_like(s)
-            legal2 = _mask(env.state) if not done else np.zeros(houses, bool)
+            legal2 = legal_mask([env.state])[0] if not done else np.zeros(houses, bool)
             replay.add(s, action, reward / scale, s2, legal2, done)
             s = s2
             steps += 1
@@ -224,7 +214,7 @@ def train(
                     for n in EVAL_OPPONENTS
                 )
             )
-            _write_json({"title": title, "curve": curve}, out.with_suffix(".json"))
+            write_json(out.with_suffix(".json"), {"title": title, "curve": curve})
             plot_curve(curve, out.with_suffix(".png"), title)
     model.set_weights(best_weights)
     save_keras(model, out)
@@ -242,15 +232,9 @@ def train(
         "best_win": best,
         "weights": out.name,
     }
-    _write_json({"title": title, "summary": summary, "curve": curve}, out.with_suffix(".json"))
+    write_json(out.with_suffix(".json"), {"title": title, "summary": summary, "curve": curve})
     log(f"saved {out} ({keep} evaluation, {keep} win {best:.1f}%) after {seconds:.0f} s")
     return summary
-
-
-def _mask(state: GameState) -> np.ndarray:
-    mask = np.zeros(state.houses, bool)
-    mask[state.legal_moves()] = True
-    return mask
 
 
 def match_stats(
@@ -261,10 +245,10 @@ def match_stats(
     seated = [me, other] if seat == 0 else [other, me]
     records = play_games(seated, [start] * games, seed=seed, on_game=on_game)
     scores = np.array([r["scores"] for r in records])
-    winners = [r["winner"] for r in records]
+    tally = Tally().add_records(records, seat)
     return {
         "score": float(scores[:, seat].mean()),
         "reward": float((scores[:, seat] - scores[:, 1 - seat]).mean()),
-        "win": 100.0 * winners.count(seat) / games,
-        "draw": 100.0 * winners.count(None) / games,
+        "win": tally.win_percent(),
+        "draw": tally.percent("draws"),
     }

@@ -61,6 +61,8 @@ from mancala.ai.base import Player, is_sowing
 from mancala.ai.registry import make_player
 from mancala.game_state import IllegalMove
 from mancala.games import new_game, planes
+from mancala.games.masks import legal_mask
+from mancala.games.sowing.view import seat_view
 
 State = Any  # a state of any game of the protocol (mancala.games)
 ILLEGAL = ("raise", "lose")
@@ -70,8 +72,7 @@ def observe(state: State, seat: int) -> np.ndarray:
     """The position seen from `seat`: a sowing board with its houses and store first,
     then the opponent's; another game's planes."""
     if is_sowing(state):
-        lo = seat * (state.houses + 1)
-        return np.array(state.board[lo:] + state.board[:lo], dtype=np.int64)
+        return seat_view(state, seat)
     view = planes(state.game)
     if view is None:
         raise ValueError(f"{state.game} has no observation for environments")
@@ -80,10 +81,9 @@ def observe(state: State, seat: int) -> np.ndarray:
 
 def action_mask(state: State, seat: int) -> np.ndarray:
     """1 for each action `seat` may play now (all zeros when it is not `seat`'s turn)."""
-    mask = np.zeros(state.num_actions, dtype=np.int8)
-    if state.player == seat and not state.is_over():
-        mask[state.legal_moves()] = 1
-    return mask
+    if state.player != seat:
+        return np.zeros(state.num_actions, dtype=np.int8)
+    return legal_mask([state])[0].astype(np.int8)
 
 
 def _spaces(state: State) -> tuple[spaces.Box, spaces.Discrete]:

@@ -38,7 +38,9 @@ from typing import Any
 
 from mancala.ai.base import Player
 from mancala.ai.registry import make_player
-from mancala.arena.match import play_games, random_opening
+from mancala.arena.match import play_games
+from mancala.arena.openings import random_openings
+from mancala.arena.results import points
 from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.nn_lib.meta import meta_path
@@ -66,19 +68,14 @@ def scores(records: Sequence[dict[str, Any]], seats: Sequence[int]) -> list[floa
     >>> scores([{"winner": 0}, {"winner": None}, {"winner": 0}], [0, 0, 1])
     [1.0, 0.5, 0.0]
     """
-    return [
-        0.5 if record["winner"] is None else float(record["winner"] == seat)
-        for record, seat in zip(records, seats)
-    ]
+    return [points(record["winner"], seat) for record, seat in zip(records, seats)]
 
 
 def gate_openings(
     start: GameState, openings: int, plies: int, seed: int
 ) -> tuple[list[GameState], list[list[int]]]:
     """`openings` starts of `plies` random plies from `start`: (positions, their moves)."""
-    rng = random.Random(seed)
-    drawn = [random_opening(start, plies, rng) for _ in range(openings)]
-    return [state for state, _ in drawn], [moves for _, moves in drawn]
+    return random_openings(start, openings, random.Random(seed), plies)
 
 
 def _both_seats(

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from mancala.arena.match import random_opening
+from mancala.arena.openings import random_openings
 from mancala.arena.parallel import Finished, GameJob, Seat, Workers, add_workers_arguments
 from mancala.arena.records import append_games
 from mancala.core.cli import float_in, int_in
@@ -27,21 +27,7 @@ from mancala.learn.teacher import Teacher, Teaching
 from mancala.nn_lib.base import Network
 from mancala.nn_lib.meta import describe_data
 
-
-def openings(
-    count: int, rng: random.Random, most: int = 8, start: GameState | None = None
-) -> tuple[list, list]:
-    """`count` starts after 0..`most` random plies from `start` (Kalah(6,4) by default):
-    (states, opening moves)."""
-    start = start or GameState.new()
-    starts, moves = [], []
-    for _ in range(count):
-        state, opening = random_opening(start, rng.randint(0, most), rng)
-        starts.append(state)
-        moves.append(opening)
-    return starts, moves
-
-
+PRACTICE_PLIES = 8  # a practice game starts after 0..8 random plies
 KEEP = 2_000_000  # examples kept in memory for the refits (a uniform sample of all seen)
 
 
@@ -84,7 +70,7 @@ class Practice:
         jobs = [
             GameJob((place[id(one)], place[id(two)]), start, tuple(moves), self.rng.getrandbits(30))
             for one, two in pairings
-            for moves in openings(games, self.rng, start=start)[1]
+            for moves in random_openings(start, games, self.rng, PRACTICE_PLIES, vary=True)[1]
         ]
         teaching = Teaching(self.teacher.depth, self.teacher.exact_nodes, start.game)
         batches = self.workers.play_batches(seats, jobs, teaching)

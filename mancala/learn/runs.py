@@ -17,9 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from mancala.arena.records import append_games
+from mancala.core.paths import RUNS_DIR
 from mancala.core.stopping import signals_held
-
-RUNS_DIR = Path(__file__).resolve().parents[2] / "runs"
 
 
 class Run:

@@ -20,13 +20,15 @@ from typing import Any, ClassVar
 import numpy as np
 
 from mancala.core.atomic import atomic_path
+from mancala.core.paths import MODELS_DIR
 from mancala.core.quiet import import_tensorflow_quietly
 from mancala.game_state import GameState
+from mancala.games.masks import legal_mask
+from mancala.games.sowing.view import mover_views
 from mancala.nn_lib import encoders
 from mancala.nn_lib.meta import UNKNOWN, write_meta
 from mancala.nn_lib.numpy_forward import NumpyForward
 
-MODELS_DIR = Path(__file__).resolve().parent.parent / "models"
 NET_GAMES: dict[str, dict[str, Any]] = {  # the rules the zoo's networks are trained for, by game
     "kalah": {"houses": 6, "seeds": 4, "empty_capture": False},
     "sungka": {"houses": 7, "seeds": 7},
@@ -238,8 +240,7 @@ class Network:
         """(values (N, H), legal mask (N, H)) for positions of this network's game."""
         for state in states:
             self.check_state(state)
-        rel = encoders.mover_boards(states)
-        return self.predict(rel), encoders.legal_mask(rel)
+        return self.predict(mover_views(states)), legal_mask(states)
 
     # ----- training ------------------------------------------------------------------
 

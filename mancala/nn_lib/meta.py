@@ -32,7 +32,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from mancala.core.atomic import atomic_path
+from mancala.core.atomic import write_json
 
 UNKNOWN = "recorded before metadata was kept"
 KEYS = ("teacher", "data", "date", "command")
@@ -65,8 +65,7 @@ def write_meta(
         "command": command or current_command(),
     }
     path = meta_path(weights)
-    with atomic_path(path, ".json") as temp:
-        temp.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
+    write_json(path, meta)
     return path
 
 

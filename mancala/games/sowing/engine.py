@@ -175,12 +175,6 @@ def random_playout(board, player, h, kalah, empty_capture, relay_limit, moves):
 
 
 @njit(cache=True)
-def seed(value):
-    """Seed numba's random source (it is separate from numpy's)."""
-    np.random.seed(value)
-
-
-@njit(cache=True)
 def random_games(board0, player0, h, kalah, empty_capture, relay_limit, games, rng_seed):
     """Play `games` random games from `board0`; (wins of p0, of p1, draws, total moves)."""
     np.random.seed(rng_seed)

@@ -21,7 +21,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from mancala.core.atomic import atomic_path
+from mancala.core.atomic import write_json
+from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
 from mancala.games.sowing.solver.search import relative_board
 
@@ -29,12 +30,12 @@ FORMAT = "mancala-kalah-book"
 TURNS = 2  # the game's first turns whose positions are in the book
 MAX_TURNS = 4  # each further turn multiplies the positions (and the proofs) many times
 GUESS_ABOVE, GUESS_DEPTH = 32, 10  # minimax:10 guesses the value above 32 seeds (measured)
-BOOK_DIR = Path(__file__).resolve().parents[3] / "models"
+BOOK_DIR = MODELS_DIR  # the books of Kalah(6,4) ship with the weights
 
 Entry = dict  # {"value": int, "best": [moves]}
 
 
-class Judge(Protocol):
+class Guesser(Protocol):
     """A search that values a position (`mancala.ai.minimax.Minimax` is one)."""
 
     def evaluate(self, state: GameState) -> dict[str, Any]: ...
@@ -77,10 +78,7 @@ def load_book(start: GameState, path: Path | None = None) -> dict[str, Entry]:
 def save_book(start: GameState, positions: dict[str, Entry], path: Path | None = None) -> Path:
     """Write the book atomically; its path."""
     path = path or book_path(start)
-    with atomic_path(path, ".json") as temp:
-        temp.write_text(
-            json.dumps({**_header(start), "positions": positions}, separators=(",", ":"))
-        )
+    write_json(path, {**_header(start), "positions": positions}, indent=None)
     return path
 
 
@@ -111,8 +109,8 @@ def book_positions(
     return book
 
 
-def first_guess(state: GameState, judge: Judge) -> float:
-    """Where MTD(f) should start: `judge`'s value where the proof is long, else 0."""
+def first_guess(state: GameState, guesser: Guesser) -> float:
+    """Where MTD(f) should start: `guesser`'s value where the proof is long, else 0."""
     if sum(state.side(0)) + sum(state.side(1)) <= GUESS_ABOVE:
         return 0.0
-    return judge.evaluate(state)["value"]
+    return guesser.evaluate(state)["value"]

@@ -39,14 +39,15 @@ from numba import njit
 
 from mancala.core.atomic import atomic_path
 from mancala.core.deadline import Deadline
+from mancala.core.paths import CACHE_DIR
 from mancala.game_state import GameState
+from mancala.games.sowing.view import houses_of, mover_view
 
 FORMAT = "mancala-kalah-endgame-db"
 VERSION = 1
 HEADER_BYTES = 512
 UNKNOWN = -128  # not yet computed, in the database while it is built
 INF = 1000
-CACHE_DIR = Path(__file__).resolve().parents[4] / "cache"  # git-ignored
 DEFAULT_MAX_SEEDS = {6: 20}  # measured: see the README section on the solver
 DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this many boards
 TT_BITS = 23
@@ -553,8 +554,7 @@ def _null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids,
 
 def relative_board(state: GameState) -> np.ndarray:
     """The houses of `state` from the mover's side: own houses, then the opponent's."""
-    me = state.player
-    return np.array(state.side(me) + state.side(1 - me), np.int64)
+    return houses_of(mover_view(state))
 
 
 def store_lead(state: GameState) -> int:

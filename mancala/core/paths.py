@@ -1,0 +1,18 @@
+"""Where the lab keeps its files, named once: the project root and the folders under it,
+so that a module can move without its paths going wrong.
+
+>>> (MODELS_DIR.parent.name, MODELS_DIR.name), TRAINING_DIR.relative_to(ROOT).as_posix()
+(('mancala', 'models'), 'training')
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]  # the project: mancala/, webapi/, training/, ...
+PACKAGE_DIR = ROOT / "mancala"
+MODELS_DIR = PACKAGE_DIR / "models"  # the shipped weights, their metadata and solver books
+DATA_DIR = PACKAGE_DIR / "data"  # shipped data sets (the solved whole-game set)
+TRAINING_DIR = ROOT / "training"  # recorded games (JSONL)
+RUNS_DIR = ROOT / "runs"  # the main job's runs
+CACHE_DIR = ROOT / "cache"  # the solver's endgame databases (git-ignored)
