@@ -3,9 +3,12 @@ random (luck), max, exact and itself, as the first and as the second player.
 
     python mancala/dqn_eval.py                       # Sungka, 1000 games a row, epsilon 0.01
     python mancala/dqn_eval.py --variant kalah --games 200
+    python mancala/dqn_eval.py --openings 2          # each game after 2 random first moves
 
-Every game starts from the opening; the DQN plays with epsilon 0.01 (the paper's test
-setting), which is also what varies the games against the deterministic max and exact.
+Every game starts from the opening (with `--openings N`, after N random moves, a new
+draw each game: the paper's figures are for the opening alone); the DQN plays with
+epsilon 0.01 (the paper's test setting), which is also what varies the games against the
+deterministic max and exact.
 "Average reward" is the DQN's score minus the opponent's at the end, the sum of the
 per-move rewards it was trained on. "Self" is `dqn` against `dqn`: the first-seat net
 against the second-seat net (the paper does not say which second player it used).
@@ -46,8 +49,10 @@ def evaluate_tables(
     seed: int = 0,
     models_dir: str | Path = MODELS_DIR,
     progress: bool = True,
+    opening: int = 0,
 ) -> dict[str, dict[str, dict[str, float]]]:
-    """{"first"|"second": {opponent: stats}} for the nets of `variant` in `models_dir`."""
+    """{"first"|"second": {opponent: stats}} for the nets of `variant` in `models_dir`,
+    from the start or after `opening` random moves."""
     if games < 1:
         raise ValueError(f"games must be at least 1, not {games}")
     start = GameState.new(variant)
@@ -63,25 +68,27 @@ def evaluate_tables(
                 other = make_player(spec, seed=seed + 100 + k)
             me.name, other.name = "dqn", spec
             tables[seat_name][label] = match_stats(
-                me, other, seat, start, games, seed, on_game=lambda _: bar.update()
+                me, other, seat, start, games, seed, lambda _: bar.update(), opening
             )
     bar.close()
     return tables
 
 
-def format_tables(tables: dict, variant: str, games: int, epsilon: float) -> str:
-    """Markdown tables in the paper's layout, ours beside the paper's win %."""
+def format_tables(tables: dict, variant: str, games: int, epsilon: float, opening: int = 0) -> str:
+    """Markdown tables in the paper's layout, ours beside the paper's win % (which is
+    for games from the start)."""
+    start = f", from {opening}-move random openings" if opening else ""
     lines = []
     for number, seat_name in (("II", "first"), ("III", "second")):
         lines += [
             f"Table {number} ({variant}): DQN as the {seat_name} player, {games} games a row, "
-            f"epsilon {epsilon}",
+            f"epsilon {epsilon}{start}",
             "",
             "| opponent | average reward | win % | draw % | paper win % |",
             "|---|---|---|---|---|",
         ]
         for label, stats in tables[seat_name].items():
-            paper = PAPER_WIN[seat_name][label] if variant == "sungka" else None
+            paper = PAPER_WIN[seat_name][label] if variant == "sungka" and not opening else None
             lines.append(
                 f"| {label} | {stats['reward']:+.1f} | {stats['win']:.1f} | {stats['draw']:.1f} "
                 f"| {'-' if paper is None else f'{paper:.1f}'} |"
@@ -100,6 +107,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="weights folder")
     add_alias(parser, "--models-dir", "models", type=Path)
+    parser.add_argument(
+        "--openings", type=int_in(0, 20), default=0, help="random first moves of each game"
+    )
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = parser.parse_args(argv)
     return run_command("dqn_eval", lambda: _report(args), "nothing is written")
@@ -109,13 +119,24 @@ def _report(args: argparse.Namespace) -> int:
     """Play the tables of `args` and print them (or JSON)."""
     began = time.perf_counter()
     tables = evaluate_tables(
-        args.variant, args.games, args.epsilon, args.seed, args.models, not args.json
+        args.variant,
+        args.games,
+        args.epsilon,
+        args.seed,
+        args.models,
+        not args.json,
+        args.openings,
     )
     if args.json:
-        result: dict[str, Any] = {"variant": args.variant, "games": args.games, "tables": tables}
+        result: dict[str, Any] = {
+            "variant": args.variant,
+            "games": args.games,
+            "openings": args.openings,
+            "tables": tables,
+        }
         print(json.dumps(result, indent=1))
     else:
-        print(format_tables(tables, args.variant, args.games, args.epsilon))
+        print(format_tables(tables, args.variant, args.games, args.epsilon, args.openings))
         print(f"{8 * args.games} games in {time.perf_counter() - began:.0f} s")
     return 0
 

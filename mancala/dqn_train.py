@@ -3,6 +3,11 @@
     python mancala/dqn_train.py                                  # Sungka, first seat, vs luck
     python mancala/dqn_train.py --seat second --opponents luck,max,exact --episodes 20000
     python mancala/dqn_train.py --variant kalah --seat first
+    python mancala/dqn_train.py --openings 2      # episodes from 0..2 random first moves
+
+The weights go to `runs/dqn/` (or `--out`), never over the shipped ones in
+`mancala/models/`: compare with `python mancala/dqn_eval.py --models runs/dqn` first, and
+copy them there by hand if they are stronger.
 
 The setup, and the choices the paper leaves open, are told in `mancala.learn.dqn`. Every
 `--eval-every` episodes the net (epsilon 0.01) plays `--eval-games` games against luck,
@@ -18,6 +23,7 @@ import sys
 
 from mancala.ai.dqn import SEATS, weights_path
 from mancala.core.cli import command_parser, float_in, int_in
+from mancala.core.paths import RUNS_DIR
 from mancala.core.stopping import run_command
 from mancala.learn.dqn import KEEP, train
 
@@ -28,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seat", choices=SEATS, default="first", help="the seat it learns")
     parser.add_argument("--episodes", type=int_in(1), default=10_000)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", help="weights .keras (default mancala/models/dqn-V-SEAT.keras)")
+    parser.add_argument("--out", help="weights .keras (default runs/dqn/dqn-V-SEAT.keras)")
     parser.add_argument(
         "--opponents", default="luck", help="comma-separated players, one drawn per episode"
     )
@@ -40,14 +46,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replay", type=int_in(1), default=2000, help="replay memory (moves)")
     parser.add_argument("--learning-rate", type=float_in(1e-6, 1.0), default=5e-4, help="Adam's")
     parser.add_argument("--keep", choices=tuple(KEEP), default="best")
+    parser.add_argument(
+        "--openings",
+        type=int_in(0, 20),
+        default=0,
+        help="start each episode after 0..N random moves (0: the paper, from the start)",
+    )
     args = parser.parse_args(argv)
     opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
-    out = args.out or weights_path(args.variant, SEATS.index(args.seat))
+    out = args.out or RUNS_DIR / "dqn" / weights_path(args.variant, SEATS.index(args.seat)).name
     kept = f"{out} holds the weights saved at the last kept evaluation, whole"
-    return run_command("dqn_train", lambda: _train(args, opponents), kept)
+    return run_command("dqn_train", lambda: _train(args, opponents, out), kept)
 
 
-def _train(args: argparse.Namespace, opponents: tuple[str, ...]) -> int:
+def _train(args: argparse.Namespace, opponents: tuple[str, ...], out) -> int:
     from mancala.ai.registry import make_player
 
     for name in opponents:
@@ -57,7 +69,7 @@ def _train(args: argparse.Namespace, opponents: tuple[str, ...]) -> int:
         SEATS.index(args.seat),
         args.episodes,
         args.seed,
-        args.out,
+        out,
         opponents or ("luck",),
         eval_every=args.eval_every,
         eval_games=args.eval_games,
@@ -65,6 +77,7 @@ def _train(args: argparse.Namespace, opponents: tuple[str, ...]) -> int:
         replay_size=args.replay,
         learning_rate=args.learning_rate,
         keep=args.keep,
+        openings=args.openings,
         log=lambda line: print(line, flush=True),
     )
     return 0

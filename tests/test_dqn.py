@@ -43,6 +43,35 @@ def test_training_saves_weights_curve_and_plot(trained):
     assert summary["kept"] == "worst" and summary["best_win"] == max(worst)
 
 
+def test_training_from_random_openings_measures_them_too(tmp_path):
+    out = tmp_path / "dqn-kalah-second.keras"
+    lines = []
+    summary = train(
+        "kalah", 1, episodes=2, seed=2, out=out, eval_every=2, eval_games=4, batch=16,
+        replay_size=500, keep="worst", openings=2, log=lines.append,
+    )  # fmt: skip
+    assert summary["openings"] == 2
+    assert "luck from 2-move openings: win" in lines[0]
+    point = json.loads(out.with_suffix(".json").read_text())["curve"][0]
+    names = ("luck", "max", "exact", "luck from 2-move openings")
+    worst = min(point[name]["win"] for name in names)
+    assert summary["best_win"] == worst
+    with pytest.raises(ValueError, match="openings must be a number of moves >= 0"):
+        train("kalah", 0, episodes=1, out=out, openings=-1)
+
+
+def test_the_training_command_never_writes_over_the_shipped_weights(tmp_path, monkeypatch):
+    import mancala.dqn_train as command
+
+    monkeypatch.setattr(command, "RUNS_DIR", tmp_path)
+    shipped = weights_path("sungka", 0)
+    before = shipped.read_bytes()
+    args = ["--episodes", "1", "--eval-every", "1", "--eval-games", "1", "--openings", "1"]
+    assert train_main(args) == 0
+    assert (tmp_path / "dqn" / "dqn-sungka-first.keras").is_file()
+    assert shipped.read_bytes() == before
+
+
 def test_saved_net_predicts_the_same_in_keras_and_numpy(trained):
     import keras
 

@@ -83,6 +83,26 @@ def test_gym_bad_actions_raise_clear_errors():
         game.reset(options={"opponent": "nobody"})
 
 
+def test_reset_can_start_after_random_first_moves():
+    from mancala.game_state import GameState
+
+    game = MancalaEnv("kalah", opponent="luck", seat=0)
+    starts = set()
+    for seed in range(20):
+        game.reset(seed=seed, options={"opening": 2})
+        assert not game.state.is_over() and game.state.player == 0
+        starts.add(game.state.board)
+    assert len(starts) > 3 and GameState.new().board not in starts
+    game.reset(seed=0, options={"opening": 2})
+    again = game.state
+    game.reset(seed=0, options={"opening": 2})
+    assert game.state == again  # seeded
+    game.reset(seed=1)
+    assert game.state == GameState.new()  # no opening asked: the start
+    with pytest.raises(ValueError, match="the opening is a number of moves >= 0, not -1"):
+        game.reset(options={"opening": -1})
+
+
 def test_aec_extra_turn_keeps_the_same_agent_and_illegal_moves_raise():
     aec = raw_env("sungka")
     aec.reset()

@@ -21,6 +21,7 @@ lowest win rate of the three; `--keep last`: the final).
 from __future__ import annotations
 
 import os
+import random
 import time
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ import numpy as np
 from mancala.ai.base import Player
 from mancala.ai.dqn import SEATS, DQNPlayer, encode, weights_path
 from mancala.arena.match import play_games
+from mancala.arena.openings import random_opening
 from mancala.arena.results import Tally
 from mancala.core.atomic import write_json
 from mancala.game_state import GameState
@@ -88,13 +90,16 @@ class Replay:
         return min(self.count, self.size)
 
 
-def evaluate(forward, variant: str, seat: int, opponent: str, games: int, seed: int) -> dict:
-    """The net (epsilon 0.01) in `seat` against `opponent`: mean score, reward and win %."""
+def evaluate(
+    forward, variant: str, seat: int, opponent: str, games: int, seed: int, opening: int = 0
+) -> dict:
+    """The net (epsilon 0.01) in `seat` against `opponent`, from the start or from random
+    openings of `opening` moves: mean score, reward and win %."""
     from mancala.ai.registry import make_player
 
     me = DQNPlayer(seed=seed, epsilon=0.01, forwards={(variant, seat): forward})
     other = make_player(opponent, seed=seed + 1)
-    return match_stats(me, other, seat, GameState.new(variant), games, seed)
+    return match_stats(me, other, seat, GameState.new(variant), games, seed, opening=opening)
 
 
 def plot_curve(curve: list[dict], path: Path, title: str) -> None:
@@ -103,8 +108,8 @@ def plot_curve(curve: list[dict], path: Path, title: str) -> None:
 
     episodes = [point["episode"] for point in curve]
     figure, (left, right) = subplots(1, 2, figsize=(11, 4))
-    for opponent in EVAL_OPPONENTS:
-        label = "random" if opponent == "luck" else opponent
+    for opponent in [key for key, value in curve[0].items() if isinstance(value, dict)]:
+        label = opponent.replace("luck", "random")
         left.plot(episodes, [p[opponent]["score"] for p in curve], label=label)
         right.plot(episodes, [p[opponent]["win"] for p in curve], label=label)
     left.set(xlabel="episode", ylabel="mean score (shells in own store)", title="mean score")
@@ -133,9 +138,12 @@ def train(
     target_every: int = 500,
     train_every: int = 1,
     keep: str = "best",
+    openings: int = 0,
     log=print,
 ) -> dict[str, Any]:
-    """Train one net; save weights, curve PNG and JSON; a summary dict."""
+    """Train one net; save weights, curve PNG and JSON; a summary dict. With `openings`,
+    each episode starts after 0..`openings` random moves (drawn per episode), and every
+    evaluation also plays luck from random openings of `openings` moves."""
     if min(episodes, eval_every, eval_games, train_every, batch, target_every, replay_size) < 1:
         raise ValueError(
             "episodes, eval_every, eval_games, train_every, batch, target_every and "
@@ -143,6 +151,8 @@ def train(
         )
     if not 0 < learning_rate < 1:
         raise ValueError(f"the learning rate must be between 0 and 1, not {learning_rate}")
+    if openings < 0:
+        raise ValueError(f"openings must be a number of moves >= 0, not {openings}")
     if keep not in KEEP:
         raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}")
     out = Path(out) if out else weights_path(variant, seat)
@@ -168,9 +178,12 @@ def train(
     losses: list[float] = []
     began = time.perf_counter()
     title = f"DQN {variant}, {SEATS[seat]} player, trained against {', '.join(opponents)}"
+    opened = f"luck from {openings}-move openings"
+    measured = (*EVAL_OPPONENTS, opened) if openings else EVAL_OPPONENTS
     for episode in range(1, episodes + 1):
         opponent = opponents[rng.integers(len(opponents))]
-        env.reset(seed=int(rng.integers(2**31)), options={"opponent": opponent})
+        plies = int(rng.integers(openings + 1))
+        env.reset(seed=int(rng.integers(2**31)), options={"opponent": opponent, "opening": plies})
         act = NumpyForward(model)  # acting weights: refreshed once an episode
         done = False
         s = encode([env.state])[0]
@@ -200,8 +213,12 @@ def train(
             act = NumpyForward(model)  # the weights evaluated are the weights saved
             for k, name in enumerate(EVAL_OPPONENTS):
                 point[name] = evaluate(act, variant, seat, name, eval_games, seed + 7919 * k)
+            if openings:
+                point[opened] = evaluate(
+                    act, variant, seat, "luck", eval_games, seed + 104729, opening=openings
+                )
             curve.append(point)
-            score = KEEP[keep]([point[name]["win"] for name in EVAL_OPPONENTS])
+            score = KEEP[keep]([point[name]["win"] for name in measured])
             if keep == "last" or score >= best:
                 best, best_weights = score, model.get_weights()
                 save_keras(model, out)
@@ -211,7 +228,7 @@ def train(
                 f"{trains} train steps  loss {np.mean(losses[-1000:]) if losses else 0:.4f}  "
                 + "  ".join(
                     f"{n}: win {point[n]['win']:.0f}% score {point[n]['score']:.1f}"
-                    for n in EVAL_OPPONENTS
+                    for n in measured
                 )
             )
             write_json(out.with_suffix(".json"), {"title": title, "curve": curve})
@@ -224,6 +241,7 @@ def train(
         "seat": SEATS[seat],
         "episodes": episodes,
         "opponents": list(opponents),
+        "openings": openings,
         "seed": seed,
         "seconds": round(seconds, 1),
         "moves": steps,
@@ -238,12 +256,22 @@ def train(
 
 
 def match_stats(
-    me: Player, other: Player, seat: int, start: GameState, games: int, seed: int, on_game=None
+    me: Player,
+    other: Player,
+    seat: int,
+    start: GameState,
+    games: int,
+    seed: int,
+    on_game=None,
+    opening: int = 0,
 ) -> dict[str, float]:
-    """`me` in `seat` against `other`, `games` games from `start`: mean score, mean
-    reward (score difference) and win / draw %."""
+    """`me` in `seat` against `other`, `games` games from `start` (after `opening` random
+    moves, a new opening each game): mean score, mean reward (score difference) and win /
+    draw %."""
     seated = [me, other] if seat == 0 else [other, me]
-    records = play_games(seated, [start] * games, seed=seed, on_game=on_game)
+    rng = random.Random(seed)
+    starts = [random_opening(start, opening, rng)[0] for _ in range(games)]
+    records = play_games(seated, starts, seed=seed, on_game=on_game)
     scores = np.array([r["scores"] for r in records])
     tally = Tally().add_records(records, seat)
     return {

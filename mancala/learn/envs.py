@@ -49,6 +49,7 @@ PettingZoo: the finished agents must step with None, as every AEC env requires).
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import gymnasium
@@ -59,6 +60,7 @@ from pettingzoo.utils import wrappers
 
 from mancala.ai.base import Player, is_sowing
 from mancala.ai.registry import make_player
+from mancala.arena.openings import random_opening
 from mancala.game_state import IllegalMove
 from mancala.games import new_game, planes
 from mancala.games.masks import legal_mask
@@ -105,10 +107,12 @@ class MancalaEnv(gymnasium.Env):
     """One agent against `opponent` (a registry name or a Player) in the game `variant`.
 
     `seat` 0 moves first, 1 second; `reset(options={"seat": 1, "opponent": "exact"})`
-    changes them for the next game. Game options (houses, seeds, empty_capture,
-    relay_limit; Tak's size and komi) go to `mancala.games.new_game`; they fix the
-    spaces, so they are set here. `illegal` says what an illegal action does: "raise"
-    (ValueError) or "lose" (the game ends, reward -1).
+    changes them for the next game, and `reset(options={"opening": 2})` starts it after
+    2 uniformly random moves (drawn again while they end the game). Game options
+    (houses, seeds, empty_capture, relay_limit; Tak's size and komi) go to
+    `mancala.games.new_game`; they fix the spaces, so they are set here. `illegal` says
+    what an illegal action does: "raise" (ValueError) or "lose" (the game ends, reward
+    -1).
     """
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
@@ -143,6 +147,9 @@ class MancalaEnv(gymnasium.Env):
         options = dict(options or {})
         self.seat = _check_seat(options.pop("seat", self.seat))
         self.opponent_spec = options.pop("opponent", self.opponent_spec)
+        plies = options.pop("opening", 0)
+        if not isinstance(plies, int | np.integer) or plies < 0:
+            raise ValueError(f"the opening is a number of moves >= 0, not {plies!r}")
         if options:
             raise ValueError(f"unknown reset option(s): {', '.join(sorted(options))}")
         if isinstance(self.opponent_spec, Player):
@@ -151,9 +158,17 @@ class MancalaEnv(gymnasium.Env):
             self.opponent = make_player(
                 self.opponent_spec, seed=int(self.np_random.integers(2**31))
             )
-        self.state, self.forfeit = self.start, False
+        self.state, self.forfeit = self._opening(int(plies)), False
         self._opponent_moves()
         return observe(self.state, self.seat), self._info()
+
+    def _opening(self, plies: int) -> State:
+        """The start after `plies` random moves that leave the game going on."""
+        while True:
+            rng = random.Random(int(self.np_random.integers(2**31)))
+            state, _ = random_opening(self.start, plies, rng)
+            if not state.is_over():
+                return state
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None:
