@@ -44,9 +44,9 @@ TEACHER_TEMPERATURE = 1.0  # seeds: a move one seed worse than the best gets 1/e
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # rel, policy, mask, value
 
 
-def weights_file(game: str, models: str | os.PathLike = MODELS_DIR) -> Path:
-    """Where the policy-value weights of `game` live."""
-    return weights_path(NAME, game, Path(models))
+def weights_file(game: str, models: str | os.PathLike | None = None) -> Path:
+    """Where the policy-value weights of `game` live (in `models`, else MODELS_DIR)."""
+    return weights_path(NAME, game, Path(models or MODELS_DIR))
 
 
 def make_command(game: str) -> str:
