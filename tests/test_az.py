@@ -139,8 +139,10 @@ def test_the_registry_offers_az_only_for_games_with_weights(nets, tmp_path, monk
         make_player("az-net")
 
 
-def test_az_names_are_bounded_and_described():
+def test_az_names_are_bounded_and_described(nets):
     assert "2,000 simulations a move" in describe_player("az:2000")
+    default = AZ(net=nets[1]["kalah"]).simulations
+    assert describe_player("az") == describe_player(f"az:{default}")
     with pytest.raises(ValueError, match="az simulations must be 1..1000000"):
         make_player("az:0")
     with pytest.raises(ValueError, match="az simulations must be 1..1000000"):
