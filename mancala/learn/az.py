@@ -210,7 +210,8 @@ class Loop:
         net.path = self.candidate_path()
         loss = net.fit(data, epochs=args.epochs)
         recorded = describe_data([self.run.games], games, len(data[0]))
-        net.save(teacher=f"self-play of az:{args.simulations}", data=recorded)
+        teacher = f"self-play of az:{args.simulations} (refit from the weights it would replace)"
+        net.save(teacher=teacher, data=recorded)
         self.offer(net, number, loss)
 
     def minutes(self) -> float:
