@@ -22,6 +22,7 @@ from mancala.ai.registry import (
     describe_player,
     make_player,
 )
+from mancala.arena.parallel import Seat
 from mancala.game_state import GameState
 from mancala.learn.az import self_play_game, self_player
 from mancala.match import play_game
@@ -132,7 +133,10 @@ def test_the_registry_offers_az_only_for_games_with_weights(nets, tmp_path, monk
     assert can_play("az", GameState.new()) and not can_play("az", sungka)
     with pytest.raises(ValueError, match="az:100 cannot play sungka"):
         check_can_play(["az:100"], sungka)  # before the game starts
-    assert make_player("az:100", seed=0).choose_move(GameState.new()) in range(6)
+    player = make_player("az:100", seed=0)
+    assert player.choose_move(GameState.new()) in range(6)
+    seat = Seat.of(player, game="kalah")  # a tournament's seat: made again by its name
+    assert (seat.spec, seat.layers) == ("az:100", None)
     monkeypatch.setattr(policy_value, "MODELS_DIR", tmp_path / "empty")
     assert "az-net" not in available_players() and "az" not in available_players()
     with pytest.raises(WeightsError, match="selfplay.py --variant kalah"):

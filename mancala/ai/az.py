@@ -194,12 +194,13 @@ class AZNet(Player):
         else:
             games = [g["variant"] for g in trained_games()] or ["kalah"]  # kalah: says how
             nets = [PolicyValue(g).load() for g in games]
-        self.nets = {n.game: n for n in nets}
+        # not `nets`: a zoo player's attribute, which the arena sends as numpy weights
+        self.networks = {n.game: n for n in nets}
         self.np_rng = np.random.default_rng(seed)
 
     def net_for(self, state: GameState) -> PolicyValue:
         """The network of `state`'s game; ValueError when there are no weights for it."""
-        net = self.nets.get(state.game)
+        net = self.networks.get(state.game)
         if net is None:
             raise ValueError(
                 f"{NAME} has no weights for {state.game}; make them with "

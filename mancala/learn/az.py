@@ -83,11 +83,13 @@ def _joined(parts: list[Arrays]) -> Arrays:
     return tuple(np.concatenate(column) for column in zip(*parts))  # type: ignore[return-value]
 
 
-def teacher_examples(paths: Iterable[str | os.PathLike], game: str) -> tuple[Arrays, int]:
-    """(examples, games) of the teacher-annotated records of `game` in `paths`;
+def teacher_examples(
+    paths: Iterable[str | os.PathLike], game: str
+) -> tuple[Arrays, int, list[str]]:
+    """(examples, games, teachers) of the teacher-annotated records of `game` in `paths`;
     ValueError when there are none."""
     paths = list(paths)
-    parts = []
+    parts, teachers = [], []
     for path in paths:
         if not os.path.isfile(path):
             raise ValueError(f"--from: no file {path}")
@@ -100,13 +102,15 @@ def teacher_examples(paths: Iterable[str | os.PathLike], game: str) -> tuple[Arr
             continue
         if arrays is not None:
             parts.append(teacher_targets(*arrays))
+            teacher = str(record.get("teacher", "an unnamed teacher"))
+            teachers += [teacher] if teacher not in teachers else []
     if not parts:
         raise ValueError(
             f"--from: no teacher-annotated games of {_game(game, **NET_GAMES[game])} in "
             f"{', '.join(map(str, paths))}; record some with "
             f"`python mancala/random_train.py --record-only --variant {game}`"
         )
-    return _joined(parts), len(parts)
+    return _joined(parts), len(parts), teachers
 
 
 def visit_examples(path: str | os.PathLike, game: str, window: int) -> tuple[Arrays, int]:
@@ -180,13 +184,12 @@ class Loop:
 
     def pretrain(self, sources: list[Path]) -> None:
         """Learn a first candidate from the teacher's values in `sources`; offer it."""
-        data, games = teacher_examples(sources, self.game)
+        data, games, teachers = teacher_examples(sources, self.game)
         positions = len(data[0])
         self.run.log(f"pretraining on {positions:,} positions of {games:,} games ...")
         net = PolicyValue(self.game, self.candidate_path()).fresh(self.args.seed)
         loss = net.fit(data, epochs=self.args.epochs)
-        teachers = "the teacher of the recorded games"
-        net.save(teacher=teachers, data=describe_data(sources, games, positions))
+        net.save(teacher=", ".join(teachers), data=describe_data(sources, games, positions))
         self.offer(net, 0, loss)
 
     def round(self, number: int) -> None:
