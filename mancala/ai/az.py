@@ -32,7 +32,7 @@ from mancala.game_state import GameState
 from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
 from mancala.nn_lib.policy_value import NAME, PolicyValue, make_command, trained_games
 
-DEFAULT_SIMULATIONS = 5000  # the registry's default too: a few hundredths of a second a move
+DEFAULT_SIMULATIONS = 5000  # the registry's default too; docs/az.md times it
 EXPLORATION = 1.5
 
 
