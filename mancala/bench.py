@@ -121,6 +121,7 @@ def search_rates() -> list[tuple[str, str]]:
         player.choose_move(opening)
         took = time.process_time() - began
         rows.append((f"{spec} from the opening", f"{count / took:,.0f} {unit}/s"))
+        rows.append(az_rate(opening, count / took))
     player = make_player("nmcts:1000", seed=0)
     player.choose_move(opening)
     player = make_player("nmcts:200000", seed=0)
@@ -129,6 +130,23 @@ def search_rates() -> list[tuple[str, str]]:
     took = time.process_time() - began
     rows.append(("nmcts:200000 from the opening", f"{200_000 / took:,.0f} playouts/s"))
     return rows
+
+
+def az_rate(opening: GameState, mcts_rate: float) -> tuple[str, str]:
+    """Row: az's simulations/s (the network valuing every leaf) beside plain mcts's."""
+    spec = "az:100000"
+    try:
+        make_player("az:1000", seed=0).choose_move(opening)  # load weights, compile
+    except ValueError as error:  # no policy-value weights
+        return (f"{spec} from the opening", f"not measured ({error})")
+    player = make_player(spec, seed=0)
+    began = time.process_time()
+    visits, _, _ = player.search(opening)
+    rate = visits.sum() / (time.process_time() - began)
+    return (
+        f"{spec} from the opening",
+        f"{rate:,.0f} network-evaluated simulations/s, {rate / mcts_rate:.2f}x mcts",
+    )
 
 
 def seconds_per_move(specs: list[str], games: int, seed: int) -> list[tuple[str, str]]:

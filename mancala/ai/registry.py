@@ -355,3 +355,28 @@ register(  # the Sungka paper's DQN (mancala/dqn_train.py); the net trained for 
         games=tuple({"variant": v, **DEFAULTS[v]} for v in DEFAULTS),
     ),
 )
+register(  # AlphaZero-style (mancala/ai/az.py); offered for the games with policy-value weights
+    "az-net",
+    Entry(
+        "mancala.ai.az:AZNet",
+        summary="AlphaZero-style policy network alone: its favourite legal move, no search",
+        available="mancala.nn_lib.policy_value:has_weights",
+        variants=tuple(NET_GAMES),
+        needs=SOWING,
+        trained="mancala.nn_lib.policy_value:trained_games",
+    ),
+)
+register(
+    "az",
+    Entry(
+        "mancala.ai.az:AZ",
+        summary="AlphaZero-style search (PUCT guided by the policy-value network), {param}",
+        params=(bounds.count("simulations", 1_000_000, default=5000),),
+        words={"simulations": "{:,} simulations a move"},
+        quick="az:1000",
+        available="mancala.nn_lib.policy_value:has_weights",
+        variants=tuple(NET_GAMES),
+        needs=SOWING,
+        trained="mancala.nn_lib.policy_value:trained_games",
+    ),
+)

@@ -165,3 +165,23 @@ class PositionStore:
         else:
             pick = rng.integers(0, len(rel), size)
         return rel[pick], gains[pick], mask[pick]
+
+
+def visit_targets(record: dict[str, Any]) -> Arrays | None:
+    """Targets from a self-play record's `visits` and outcome; None without visits.
+    ValueError when the visits do not fit the game."""
+    visits = record.get("visits")
+    if visits is None:
+        return None
+    states = replay(record)[:-1]
+    if not isinstance(visits, list) or len(visits) != len(states) or not states:
+        raise ValueError("visits do not match the moves")
+    rel = mover_views(states)
+    mask = legal_mask(states)
+    counts = np.array(visits, dtype=np.float64)
+    if counts.shape != mask.shape or (counts[~mask] != 0).any() or (counts.sum(1) <= 0).any():
+        raise ValueError("visits are not counts of legal moves")
+    winner = record.get("winner")
+    movers = np.array([state.player for state in states])
+    value = np.zeros(len(states)) if winner is None else np.where(movers == winner, 1.0, -1.0)
+    return rel, counts / counts.sum(1, keepdims=True), mask, value

@@ -1,0 +1,277 @@
+"""Self-play for the AlphaZero-style players (`mancala.ai.az`): games with visit counts,
+the training examples of recorded games, and the gate a new network must pass.
+
+A self-play game is played by `az` against itself with Dirichlet noise on the root's
+priors; for its first `explore_plies` plies each move is drawn in proportion to the
+search's visits (temperature 1), after that the most visited move is played. Its record
+(DESIGN.md's format) carries the visit counts of every position in the key `visits`
+(one list a position, one count a house), so that `mancala.learn.data.visit_targets` can learn
+from it: the policy from the counts, the value from the outcome.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from mancala.ai.az import AZ, AZNet
+from mancala.ai.registry import make_player
+from mancala.arena.match import make_record
+from mancala.arena.records import GameLog, append_games
+from mancala.arena.solved_set import WHOLE_GAME, move_quality
+from mancala.arena.solved_set import load as load_solved
+from mancala.game_state import GameState
+from mancala.learn.curve import LearningCurve, win_rate
+from mancala.learn.data import record_positions, visit_targets
+from mancala.learn.gate import gate, promote
+from mancala.learn.runs import Run
+from mancala.nn_lib.base import NET_GAMES, _game
+from mancala.nn_lib.meta import describe_data
+from mancala.nn_lib.policy_value import (
+    NAME,
+    Arrays,
+    PolicyValue,
+    teacher_targets,
+    weights_file,
+)
+
+NOISE = 0.25  # the weight of the Dirichlet noise in the root's priors
+ALPHA = 1.0  # its concentration: about 10 / the number of legal moves, as AlphaZero's
+PROGRESS_SECONDS = 15.0  # a progress line at least this often while games are played
+
+
+def self_play_game(player: AZ, start: GameState, explore_plies: int, seed: int) -> dict[str, Any]:
+    """One game of `player` against itself from `start`, recorded with its visits."""
+    rng = np.random.default_rng(seed)
+    state, moves, visits = start, [], []
+    while not state.is_over():
+        counts, _, _ = player.search(state)
+        legal = state.legal_moves()
+        if counts.sum() == 0:  # stopped before its first simulation: every move once
+            counts[legal] = 1
+        if len(moves) < explore_plies:
+            move = int(rng.choice(len(counts), p=counts / counts.sum()))
+        else:
+            move = int(np.argmax(counts))
+        visits.append([int(c) for c in counts])
+        moves.append(move)
+        state = state.play(move)
+    name = f"az:{player.simulations}+noise"
+    return make_record(start, [name, name], moves, state, seed, visits=visits)
+
+
+def self_player(net: PolicyValue, simulations: int, seed: int) -> AZ:
+    """`az` with root noise, for self-play."""
+    return AZ(seed, simulations=simulations, net=net, noise=NOISE, alpha=ALPHA)
+
+
+def _of_game(record: dict[str, Any], game: str) -> bool:
+    options = record.get("options", {})
+    return record.get("variant") == game and all(
+        options.get(key, value if key == "empty_capture" else None) == value
+        for key, value in NET_GAMES[game].items()
+    )
+
+
+def _joined(parts: list[Arrays]) -> Arrays:
+    return tuple(np.concatenate(column) for column in zip(*parts))  # type: ignore[return-value]
+
+
+def teacher_examples(
+    paths: Iterable[str | os.PathLike], game: str
+) -> tuple[Arrays, int, list[str]]:
+    """(examples, games, teachers) of the teacher-annotated records of `game` in `paths`;
+    ValueError when there are none."""
+    paths = list(paths)
+    parts, teachers = [], []
+    for path in paths:
+        if not os.path.isfile(path):
+            raise ValueError(f"--from: no file {path}")
+    for record in GameLog(paths):
+        if not _of_game(record, game):
+            continue
+        try:
+            arrays = record_positions(record)
+        except ValueError:
+            continue
+        if arrays is not None:
+            parts.append(teacher_targets(*arrays))
+            teacher = str(record.get("teacher", "an unnamed teacher"))
+            teachers += [teacher] if teacher not in teachers else []
+    if not parts:
+        raise ValueError(
+            f"--from: no teacher-annotated games of {_game(game, **NET_GAMES[game])} in "
+            f"{', '.join(map(str, paths))}; record some with "
+            f"`python mancala/random_train.py --record-only --variant {game}`"
+        )
+    return _joined(parts), len(parts), teachers
+
+
+def visit_examples(path: str | os.PathLike, game: str, window: int) -> tuple[Arrays, int]:
+    """(examples, games) of the last `window` self-play games of `game` in `path`."""
+    records = [r for r in GameLog([path]) if _of_game(r, game) and r.get("visits")]
+    parts = []
+    for record in records[-window:]:
+        try:
+            parts.append(visit_targets(record))
+        except ValueError:
+            continue
+    if not parts:
+        raise ValueError(f"no self-play games of {game} with visits in {path}")
+    return _joined(parts), len(parts)
+
+
+def head_to_head(
+    candidate: PolicyValue,
+    incumbent: PolicyValue,
+    simulations: int,
+    openings: int,
+    seed: int,
+) -> float:
+    """The candidate's mean score (win 1, draw 1/2) against the incumbent, both as `az`
+    with `simulations`, from `openings` random openings each played in both seats."""
+    start = GameState.new(candidate.game)
+    result = gate(
+        AZ(seed, simulations=simulations, net=candidate),
+        AZ(seed, simulations=simulations, net=incumbent),
+        [],
+        start,
+        openings=openings,
+        seed=seed,
+    )
+    return result.head_to_head
+
+
+class Loop:
+    """The self-play loop of one run (`mancala/selfplay.py` gives its settings as `args`):
+    pretraining, rounds of self-play, refit, gate and promotion, the learning curve."""
+
+    def __init__(self, run: Run, args: Any) -> None:
+        self.run, self.args, self.game = run, args, args.variant
+        self.best_path = weights_file(self.game, args.models)
+        self.curve = LearningCurve(run.curve)
+        self.rounds_done = max((p.get("round", 0) for p in self.curve.points), default=0)
+        self.offset = self.curve.points[-1]["minutes"] if self.curve.points else 0.0
+        self.began = time.perf_counter()
+        self.start = GameState.new(self.game, **NET_GAMES[self.game])
+        self.solved = self._whole_game_set()
+
+    def _whole_game_set(self) -> list:
+        if self.game != "kalah":
+            return []
+        try:
+            return load_solved(WHOLE_GAME)[1]
+        except ValueError:
+            return []
+
+    def best(self) -> PolicyValue:
+        """The current best network; ValueError (naming what to do) when there is none."""
+        if not self.best_path.is_file():
+            raise ValueError(
+                f"no {NAME} weights for {self.game} at {self.best_path}: start a run with "
+                f"--from FILE (teacher-annotated games, recorded by random_train.py)"
+            )
+        return PolicyValue(self.game, self.best_path).load()
+
+    def candidate_path(self) -> Path:
+        return self.run.candidate(f"{NAME}-{self.game}")
+
+    def pretrain(self, sources: list[Path]) -> None:
+        """Learn a first candidate from the teacher's values in `sources`; offer it."""
+        data, games, teachers = teacher_examples(sources, self.game)
+        positions = len(data[0])
+        self.run.log(f"pretraining on {positions:,} positions of {games:,} games ...")
+        net = PolicyValue(self.game, self.candidate_path()).fresh(self.args.seed)
+        loss = net.fit(data, epochs=self.args.epochs)
+        net.save(teacher=", ".join(teachers), data=describe_data(sources, games, positions))
+        self.offer(net, 0, loss)
+
+    def round(self, number: int) -> None:
+        """Self-play --games games with the best network, refit, offer the candidate."""
+        args = self.args
+        best = self.best()
+        player = self_player(best, args.simulations, args.seed + number)
+        shown = time.perf_counter()
+        for game in range(args.games):
+            seed = (args.seed * 1_000_003 + number) * 100_003 + game
+            record = self_play_game(player, self.start, args.explore_plies, seed)
+            append_games(self.run.games, [record])
+            if time.perf_counter() - shown >= PROGRESS_SECONDS or game + 1 == args.games:
+                shown = time.perf_counter()
+                self.run.log(
+                    f"round {number}: {game + 1}/{args.games} self-play games, "
+                    f"total {self.minutes():.1f} min"
+                )
+        data, games = visit_examples(self.run.games, self.game, args.window)
+        net = PolicyValue(self.game, self.best_path).load()
+        net.path = self.candidate_path()
+        loss = net.fit(data, epochs=args.epochs)
+        recorded = describe_data([self.run.games], games, len(data[0]))
+        teacher = f"self-play of az:{args.simulations} (refit from the weights it would replace)"
+        net.save(teacher=teacher, data=recorded)
+        self.offer(net, number, loss)
+
+    def minutes(self) -> float:
+        return self.offset + (time.perf_counter() - self.began) / 60
+
+    def offer(self, net: PolicyValue, number: int, loss: float) -> None:
+        """Gate `net` against the best network, promote it if it passes, log, plot."""
+        args = self.args
+        if self.best_path.is_file():
+            score = head_to_head(
+                net, self.best(), args.simulations, args.gate_openings, args.seed + number
+            )
+            promoted = score >= args.margin
+            reason = f"scored {score:.1%} against the best network (needs {args.margin:.0%})"
+        else:
+            score, promoted, reason = None, True, "no weights to replace"
+        if promoted:
+            promote(net.path, self.best_path, self.best_path.parent.parent / "replaced")
+        self.run.record_gate(
+            f"{NAME}-{self.game}", {"round": number, "promoted": promoted, "reason": reason}
+        )
+        rates = self.rates(net) if args.eval else {}
+        kept = {}
+        if self.solved:
+            kept = {NAME: 100.0 * move_quality(AZNet(net=net).choose_moves, self.solved)["kept"]}
+        self.curve.add(
+            {
+                "round": number,
+                "minutes": round(self.minutes(), 2),
+                "games": sum(1 for _ in GameLog([self.run.games], validate=False)),
+                "rates": rates,
+                "kept": kept,
+                "loss": loss,
+                "head_to_head": score,
+                "promoted": promoted,
+            }
+        )
+        against = " ".join(f"{n} {r:.0f}" for n, r in rates.get("greedy", {}).items())
+        self.run.log(
+            f"round {number}: loss {loss:.3f}, candidate "
+            + ("promoted" if promoted else "kept out")
+            + f" ({reason})"
+            + (f" | % won vs greedy: {against}" if against else "")
+            + (f" | % value kept: {kept[NAME]:.1f}" if kept else "")
+            + f" | total {self.minutes():.1f} min"
+        )
+
+    def rates(self, net: PolicyValue) -> dict[str, dict[str, float]]:
+        """% won against greedy by the candidate alone and with search."""
+        players = {
+            NAME: AZNet(net=net),
+            f"az:{self.args.simulations}": AZ(0, simulations=self.args.simulations, net=net),
+        }
+        greedy = make_player("greedy", seed=1)
+        openings = self.args.eval
+        return {
+            "greedy": {
+                name: win_rate(player, greedy, openings, start=self.start)
+                for name, player in players.items()
+            }
+        }

@@ -1,0 +1,109 @@
+"""Train the AlphaZero-style network of a game by self-play, promoting only what wins.
+
+    python mancala/selfplay.py --variant kalah --from runs/kalah60/games.jsonl --rounds 0
+    python mancala/selfplay.py --variant kalah --rounds 20 --run az1
+    python mancala/selfplay.py --resume --run az1
+
+With --from, a new run first learns from teacher-annotated games (recorded by
+`random_train.py`): the policy from the teacher's values of the moves, the value from
+the best one's final margin. Then each round `az` plays --games games against itself
+with the current best network (mancala/models/GAME/az-net.keras) with root Dirichlet
+noise, moves drawn by visits for --explore-plies plies, and appends each game, with the
+search's visit counts of every position (`visits`), to the run's games.jsonl. A
+candidate, the best network refit on the last --window self-play games, then plays the
+best network (--gate-openings random openings, each in both seats); it replaces it only
+when it scores at least --margin, the replaced file kept in mancala/models/replaced/.
+Where there are no weights yet, the first candidate is installed.
+
+A run lives in runs/<name>/ (mancala/learn/runs.py) and --resume continues it; each
+round prints a line and adds a point to the learning curve (curve.json and .png: win %
+of az-net and az against greedy, and on Kalah the share of value-keeping moves of
+az-net on the whole-game set). Ctrl+C (exit 130) or SIGTERM (143) loses no finished game
+and leaves no half-written weights file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from mancala.core.cli import command_parser, fail, float_in, int_in
+from mancala.core.paths import MODELS_DIR
+from mancala.core.stopping import run_command
+from mancala.learn.runs import Run
+from mancala.nn_lib.base import NET_GAMES
+
+PROG = "selfplay"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = command_parser(PROG, __doc__)
+    parser.add_argument("--variant", choices=tuple(NET_GAMES), default="kalah", help="the game")
+    parser.add_argument(
+        "--from",
+        dest="sources",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="teacher-annotated games to learn from first (a new run only)",
+    )
+    parser.add_argument(
+        "--rounds", type=int_in(0), help="self-play rounds this time (default: until stopped)"
+    )
+    parser.add_argument("--games", type=int_in(1), default=100, help="self-play games a round")
+    parser.add_argument(
+        "--simulations", type=int_in(1, 100_000), default=200, help="az simulations a move (200)"
+    )
+    parser.add_argument(
+        "--explore-plies", type=int_in(0), default=12, help="plies drawn by visits (12)"
+    )
+    parser.add_argument(
+        "--window", type=int_in(1), default=2000, help="latest self-play games refit on (2000)"
+    )
+    parser.add_argument("--epochs", type=int_in(1, 100), default=2, help="epochs a refit (2)")
+    parser.add_argument(
+        "--gate-openings", type=int_in(1, 10_000), default=50, help="openings, x2 seats (50)"
+    )
+    parser.add_argument(
+        "--margin",
+        type=float_in(0.5, 1.0),
+        default=0.55,
+        help="score a candidate needs against the best network to replace it (0.55)",
+    )
+    parser.add_argument("--eval", type=int_in(0), default=20, help="openings vs greedy (20)")
+    parser.add_argument("--run", help="the run's name in runs/ (default: the time)")
+    parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
+    parser.add_argument("--runs", type=Path, help=argparse.SUPPRESS)  # tests: another runs/
+    parser.add_argument("--models", type=Path, default=MODELS_DIR, help="weights folder")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    try:
+        if args.resume and args.sources:
+            raise ValueError("--from starts a new run; a resumed run goes on by self-play")
+        run = Run.open(args.run, args.resume, *([args.runs] if args.runs else []))
+    except ValueError as error:
+        return fail(PROG, str(error))
+    run.games.touch()
+    kept = (
+        f"every finished game is in {run.games}; the weights files are whole; "
+        f"continue with --resume --run {run.name}"
+    )
+    return run_command(PROG, lambda: _run(args, run), kept)
+
+
+def _run(args: argparse.Namespace, run: Run) -> int:
+    from mancala.learn.az import Loop
+
+    loop = Loop(run, args)
+    if args.sources:
+        loop.pretrain(args.sources)
+    number = loop.rounds_done
+    while args.rounds is None or number < loop.rounds_done + args.rounds:
+        number += 1
+        loop.round(number)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
