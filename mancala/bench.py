@@ -42,8 +42,10 @@ import numpy as np
 
 from mancala.ai.registry import make_player
 from mancala.arena.match import play_game
+from mancala.arena.openings import random_opening
 from mancala.arena.tournament import Timed
 from mancala.core.cli import command_parser, int_in
+from mancala.core.report import Table, show
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
@@ -172,9 +174,9 @@ def seconds_per_move(specs: list[str], games: int, seed: int) -> list[tuple[str,
     return rows
 
 
-def bench(games: int, timed_games: int, seed: int) -> str:
-    """The markdown table of one run."""
-    lines = ["| what | measured |", "|---|---|"]
+def bench(games: int, timed_games: int, seed: int) -> Table:
+    """The table of one run."""
+    table = Table(["what", "measured"], title=_title("Kalah(6,4)"))
     _say(f"random games: {games} through each engine ...")
     runs = {
         "rules (game_state)": rules_games(games, seed),
@@ -185,15 +187,15 @@ def bench(games: int, timed_games: int, seed: int) -> str:
     base = runs.get("OpenSpiel mancala (pyspiel)")
     for name, (took, moves) in runs.items():
         ratio = f", {base[0] / took:.2f}x pyspiel" if base else ""
-        lines.append(
-            f"| {name}: {games} random games | {games / took:,.0f} games/s, "
-            f"{moves / took:,.0f} moves/s{ratio} |"
+        table.add(
+            f"{name}: {games} random games",
+            f"{games / took:,.0f} games/s, {moves / took:,.0f} moves/s{ratio}",
         )
     _say("search players ...")
-    lines += [f"| {a} | {b} |" for a, b in search_rates()]
+    table.rows += [list(row) for row in search_rates()]
     _say(f"seconds a move over {timed_games} game(s) against luck ...")
-    lines += [f"| {a} | {b} |" for a, b in seconds_per_move(DEFAULT_PLAYERS, timed_games, seed)]
-    return "\n".join(lines)
+    table.rows += [list(row) for row in seconds_per_move(DEFAULT_PLAYERS, timed_games, seed)]
+    return table
 
 
 def verify(target: int, seed: int) -> int:
@@ -229,8 +231,8 @@ def verify(target: int, seed: int) -> int:
     return mismatches
 
 
-def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str:
-    """Markdown: positions annotated a second of CPU time by each way of the teacher."""
+def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> Table:
+    """Positions annotated a second of CPU time by each way of the teacher."""
     import itertools
 
     from mancala.ai.solver import shared_solver
@@ -240,11 +242,8 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str
 
     records = list(itertools.islice(GameLog([TRAINING_DIR / "sample_kalah.jsonl"]), games))
     shared_solver(GameState.new())  # the endgame database: loaded (or built) before timing
-    lines = [
-        f"| teacher minimax:{depth}+solver:n={exact_nodes}, {len(records)} games "
-        "| positions/s | exact | x first version |",
-        "|---|---|---|---|",
-    ]
+    what = f"teacher minimax:{depth}+solver:n={exact_nodes}, {len(records)} games"
+    table = Table([what, "positions/s", "exact", "x first version"], title=_title("Kalah(6,4)"))
     first = None
     for label, chain in (("each position alone (first version)", False), ("chained", True)):
         teacher = Teacher(depth, exact_nodes, chain=chain)
@@ -256,13 +255,13 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> str
         count = teacher.exact + teacher.searched
         rate = count / took
         first = first or rate
-        lines.append(
-            f"| {label} | {rate:,.0f} | {100 * teacher.exact / count:.0f}% | {rate / first:.2f} |"
+        table.add(
+            label, f"{rate:,.0f}", f"{100 * teacher.exact / count:.0f}%", f"{rate / first:.2f}"
         )
-    return "\n".join(lines)
+    return table
 
 
-def tak_search_rates(size: int, plies: tuple[int, ...] = (10, 40, 80), seed: int = 3) -> str:
+def tak_search_rates(size: int, plies: tuple[int, ...] = (10, 40, 80), seed: int = 3) -> Table:
     """The table of `--tak` (see the module text), after compiling."""
     from mancala.ai.search_generic import AlphaBeta
     from mancala.games.tak import new_tak
@@ -270,16 +269,14 @@ def tak_search_rates(size: int, plies: tuple[int, ...] = (10, 40, 80), seed: int
 
     rng = random.Random(seed)
     Search(1 << 16)  # compile
-    lines = [
-        "| position | legal moves | depth 1 | depth 2 | depth 3 | depth 4 | generic, depth 3 "
-        "| depth in 0.1 s |",
-        "|---|---|---|---|---|---|---|---|",
-    ]
+    headers = ["position", "legal moves", "depth 1", "depth 2", "depth 3", "depth 4"]
+    headers += ["generic, depth 3", "depth in 0.1 s"]
+    table = Table(headers, title=_title(f"Tak {size}x{size}"))
     rate = "{:.4f} s, {:,} nodes, {:,.0f} nodes/s".format
     for count in plies:
-        state = new_tak(size)
-        for _ in range(count):
-            state = state.play(rng.choice(state.legal_moves()))
+        state = _going_on(new_tak(size), count, rng)
+        if state is None:
+            continue  # a small board's games end before this many plies
         cells = [f"{count} plies", str(len(state.legal_moves()))]
         for depth in (1, 2, 3, 4):
             start = time.perf_counter()
@@ -292,8 +289,17 @@ def tak_search_rates(size: int, plies: tuple[int, ...] = (10, 40, 80), seed: int
         seconds = time.perf_counter() - start
         cells.append(rate(seconds, generic.nodes, generic.nodes / seconds))
         cells.append(str(move_values(state, seconds=0.1, table=new_table(18))[1]))
-        lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        table.add(*cells)
+    return table
+
+
+def _going_on(start, plies: int, rng: random.Random, tries: int = 100):
+    """A position after `plies` random moves with the game still going on, or None."""
+    for _ in range(tries):
+        state, _ = random_opening(start, plies, rng)
+        if not state.is_over():
+            return state
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -323,6 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SIZE",
         help="time Tak's numba alpha-beta on a SIZE board against the generic one",
     )
+    parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
     return run_command("bench", lambda: _run(args), "nothing is written")
 
@@ -331,16 +338,17 @@ def _run(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return 1 if verify(args.verify, args.seed) else 0
     if args.tak is not None:
-        print(f"Tak {args.tak}x{args.tak}, one process, {time.strftime('%Y-%m-%d %H:%M')}")
-        print(tak_search_rates(args.tak))
-        return 0
-    if args.teacher is not None:
-        print(f"Kalah(6,4), one process, {time.strftime('%Y-%m-%d %H:%M')}")
-        print(teacher_rates(args.teacher))
-        return 0
-    print(f"Kalah(6,4), one process, {time.strftime('%Y-%m-%d %H:%M')}")
-    print(bench(args.games, args.timed_games, args.seed))
+        table = tak_search_rates(args.tak)
+    elif args.teacher is not None:
+        table = teacher_rates(args.teacher)
+    else:
+        table = bench(args.games, args.timed_games, args.seed)
+    show([table], args.json)
     return 0
+
+
+def _title(game: str) -> str:
+    return f"{game}, one process, {time.strftime('%Y-%m-%d %H:%M')}"
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import time
 
 from mancala.arena.openings import random_opening
 from mancala.core.cli import command_parser, fail, int_in
+from mancala.core.report import Table, show
 from mancala.game_state import GameState
 
 
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = command_parser("bench_networks", __doc__)
     parser.add_argument("names", nargs="*", help="networks (default: all with weights)")
     parser.add_argument("--repeat", type=int_in(1), default=2000)
+    parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
     unknown = [name for name in args.names if name not in ZOO]
     if unknown:
@@ -45,18 +47,22 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(0)
     states = [random_opening(GameState.new(), rng.randint(0, 20), rng)[0] for _ in range(400)]
     states = [s for s in states if not s.is_over()][:256]
-    print("| network | one move (µs) | a move in a batch of 256 (µs) | Keras, one (µs) | ratio |")
-    print("|---|---|---|---|---|")
+    table = Table(["network", "one move (µs)", "a move in a batch of 256 (µs)"])
+    table.headers += ["Keras, one (µs)", "ratio"]
     for name in names:
         player = NetworkPlayer(network=name)
         one = per_call(player.choose_move, states[0], args.repeat)
         batch = per_call(player.choose_moves, states, max(1, args.repeat // 100))
         x = player.net.encode(mover_views(states[:1]))
         keras_one = per_call(player.net.model.predict_on_batch, x, max(1, args.repeat // 20))
-        print(
-            f"| {name} | {1e6 * one:.0f} | {1e6 * batch / len(states):.1f} | "
-            f"{1e6 * keras_one:.0f} | {keras_one / one:.0f}x |"
+        table.add(
+            name,
+            round(1e6 * one),
+            round(1e6 * batch / len(states), 1),
+            round(1e6 * keras_one),
+            f"{keras_one / one:.0f}x",
         )
+    show([table], args.json)
     return 0
 
 

@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from mancala.core.cli import command_parser, int_in
+from mancala.core.report import Table, show
 from mancala.core.stopping import run_command
 
 PLAYERS = ["nn1h128", "greedy", "minimax:2", "luck"]
@@ -42,36 +43,43 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--tournament", type=int_in(1), default=200, help="tournament games a pair and seat (200)"
     )
+    parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
     return run_command("bench_workers", lambda: _bench(args), "nothing was kept")
 
 
 def _bench(args: argparse.Namespace) -> int:
-    print(f"load average before: {load()}", flush=True)
-    rows = [measure(count, args) for count in (1, args.workers)]
-    print(f"load average after: {load()}\n")
-    print(
+    say = print if not args.json else lambda line, **_: print(line, file=sys.stderr)
+    say(f"load average before: {load()}", flush=True)
+    rows = [measure(count, args, say) for count in (1, args.workers)]
+    say(f"load average after: {load()}\n")
+    title = (
         f"teacher minimax:{args.teacher}"
         + (f"+solver:n={args.exact_nodes}" if args.exact_nodes else "")
         + f", {args.games} games recorded, {args.tournament} tournament games a pair and seat, "
-        f"{os.cpu_count()} CPUs\n"
+        f"{os.cpu_count()} CPUs"
     )
-    print(
-        "| workers | start-up s | positions recorded and annotated / s | CPU ms a position "
-        "| tournament games / s | CPU ms a game |"
-    )
-    print("|---|---|---|---|---|---|")
+    table = Table(["workers", "start-up s", "positions recorded and annotated / s"], title=title)
+    table.headers += ["CPU ms a position", "tournament games / s", "CPU ms a game"]
     for row in rows:
-        print(
-            f"| {row['workers']} | {row['start']:.1f} | {row['positions']:.0f} "
-            f"| {row['position_cpu']:.2f} | {row['games']:.0f} | {row['game_cpu']:.2f} |"
+        table.add(
+            row["workers"],
+            round(row["start"], 1),
+            round(row["positions"]),
+            round(row["position_cpu"], 2),
+            round(row["games"]),
+            round(row["game_cpu"], 2),
         )
     one, many = rows
-    print(
-        f"| {many['workers']} : 1 | | {many['positions'] / one['positions']:.2f}x "
-        f"| {many['position_cpu'] / one['position_cpu']:.2f}x "
-        f"| {many['games'] / one['games']:.2f}x | {many['game_cpu'] / one['game_cpu']:.2f}x |"
+    table.add(
+        f"{many['workers']} : 1",
+        "",
+        f"{many['positions'] / one['positions']:.2f}x",
+        f"{many['position_cpu'] / one['position_cpu']:.2f}x",
+        f"{many['games'] / one['games']:.2f}x",
+        f"{many['game_cpu'] / one['game_cpu']:.2f}x",
     )
+    show([table], args.json)
     return 0
 
 
@@ -80,7 +88,7 @@ def load() -> str:
     return ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def measure(count: int, args: argparse.Namespace) -> dict[str, float]:
+def measure(count: int, args: argparse.Namespace, say=print) -> dict[str, float]:
     """Start-up seconds, positions annotated a second and tournament games a second."""
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import GameJob, Seat, Workers
@@ -123,7 +131,7 @@ def measure(count: int, args: argparse.Namespace) -> dict[str, float]:
         "games": games / tournament_seconds,
         "game_cpu": 1000 * tournament_cpu / games,
     }
-    print(
+    say(
         f"{count} worker(s): start-up {start:.1f} s, {row['positions']:.0f} positions/s "
         f"({row['position_cpu']:.2f} CPU ms each), {row['games']:.0f} tournament games/s "
         f"({row['game_cpu']:.2f} CPU ms each); load average {load()}",

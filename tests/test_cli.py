@@ -87,6 +87,31 @@ def test_one_flag_name_for_one_thing_and_old_spellings_still_read(capsys):
     assert "random_train: argument --eval: must be >= 1, not 0" in err
 
 
+TABLE_COMMANDS = ["bench", "bench_networks", "bench_workers", "dqn_eval", "perfect_play"]
+TABLE_COMMANDS += ["tournament"]
+
+
+@pytest.mark.parametrize("name", TABLE_COMMANDS)
+def test_every_command_that_prints_a_table_takes_json(name, capsys):
+    module = importlib.import_module(f"mancala.{name}")
+    with pytest.raises(SystemExit) as stop:
+        module.main(["--help"])
+    assert stop.value.code == 0
+    assert "--json" in capsys.readouterr().out
+
+
+def test_a_table_printed_as_json_has_its_rows(capsys):
+    import json
+
+    from mancala import bench
+
+    assert bench.main(["--tak", "3", "--json"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)
+    assert table["title"].startswith("Tak 3x3, one process")
+    assert [row["position"] for row in table["rows"]] == ["10 plies", "40 plies"]
+    assert all(int(row["legal moves"]) > 0 for row in table["rows"])
+
+
 def test_options_before_names_parse(tmp_path, capsys):
     # train.py's own example: the options between the network and the files
     missing = tmp_path / "games.jsonl"
