@@ -1,4 +1,5 @@
-"""Conformance: every registered player plays only legal moves, in both variants and seats."""
+"""Conformance: every registered player plays only legal moves, in every game and both
+seats, and its games end."""
 
 import random
 
@@ -10,8 +11,14 @@ from mancala.ai.simple import Exact, Max
 from mancala.arena.match import play_games
 from mancala.arena.openings import random_opening
 from mancala.game_state import GameState, IllegalMove
+from mancala.games import game_names, new_game
+from mancala.games.replay import replayed
 
-STARTS = {"kalah": GameState.new(), "sungka": GameState.new("sungka")}
+STARTS = {
+    "kalah": new_game("kalah"),
+    "sungka": new_game("sungka"),
+    "tak": new_game("tak", size=4),
+}
 
 
 def checked_games(spec: str, variant: str, games: int = 2):
@@ -32,13 +39,14 @@ def checked_games(spec: str, variant: str, games: int = 2):
         players = [make_player(name, seed=3) for name in seats]
         for record in play_games(players, starts, openings=openings, on_move=on_move):
             assert record["winner"] in (0, 1, None)
+            assert replayed(STARTS[variant], record["moves"]).is_over()
     return seen
 
 
-@pytest.mark.parametrize("variant", ["kalah", "sungka"])
+@pytest.mark.parametrize("variant", game_names())
 def test_every_player_plays_only_legal_moves(variant):
     specs = tournament_players(variant)
-    assert {"luck", "greedy", "max", "exact"} <= set(specs)
+    assert {"luck", "greedy", "minimax:t=0.1", "mcts:5000"} <= set(specs)
     for spec in specs:
         assert checked_games(spec, variant), spec
 
