@@ -37,7 +37,8 @@ from mancala.arena.results import Tally
 from mancala.core.atomic import write_json
 from mancala.game_state import GameState
 from mancala.games.masks import legal_mask
-from mancala.nn_lib.base import import_keras, masked_argmax, save_keras
+from mancala.nn_lib.choice import masked_argmax
+from mancala.nn_lib.keras_io import import_keras, save_keras
 
 EVAL_OPPONENTS = ("luck", "max", "exact")
 KEEP = {  # which evaluation's weights are saved: the one scoring highest by...
