@@ -43,6 +43,21 @@ def test_training_saves_weights_curve_and_plot(trained):
     assert summary["kept"] == "worst" and summary["best_win"] == max(worst)
 
 
+def test_a_seeded_run_gives_the_same_moves_curve_and_weights(trained):
+    """The numbers of this seeded run before `train` was split into steps: a change that
+    moves the random draws, the train steps or the kept weights shows here."""
+    import keras
+
+    out, summary, _ = trained
+    assert (summary["moves"], summary["train_steps"], summary["best_win"]) == (45, 30, 0.0)
+    curve = json.loads(out.with_suffix(".json").read_text())["curve"]
+    scores = [[p[name]["score"] for name in ("luck", "max", "exact")] for p in curve]
+    assert scores == [[47.5, 36.0, 35.0], [47.0, 54.0, 26.0]]
+    weights = keras.models.load_model(out, compile=False).get_weights()
+    sums = [float(np.abs(w).sum()) for w in weights]
+    assert sums == pytest.approx([179.525, 0.638, 2062.169, 1.013, 137.989, 0.0335], rel=1e-3)
+
+
 def test_training_from_random_openings_measures_them_too(tmp_path):
     out = tmp_path / "dqn-kalah-second.keras"
     lines = []

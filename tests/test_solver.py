@@ -18,20 +18,10 @@ from mancala import perfect_play, solve
 from mancala.ai import make_player
 from mancala.ai.solver import PerfectPlayer
 from mancala.game_state import GameState
-from mancala.games.sowing.solver.search import (
-    HEADER_BYTES,
-    OutOfBudget,
-    Solver,
-    apply_move,
-    binomial_table,
-    build_database,
-    cache_path,
-    database,
-    entries,
-    load_database,
-    rank,
-    relative_board,
-)
+from mancala.games.sowing.solver import OutOfBudget, Solver, cache_path, database, relative_board
+from mancala.games.sowing.solver.database import HEADER_BYTES, build_database, load_database
+from mancala.games.sowing.solver.ranking import binomial_table, entries, rank
+from mancala.games.sowing.solver.rules import apply_move
 
 sys.setrecursionlimit(10_000)
 

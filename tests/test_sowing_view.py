@@ -14,7 +14,7 @@ from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.solver.book import book_key
-from mancala.games.sowing.solver.search import relative_board
+from mancala.games.sowing.solver.rules import relative_board
 from mancala.games.sowing.view import houses_of, mover_view, mover_views, seat_view
 from mancala.learn.envs import action_mask, observe
 

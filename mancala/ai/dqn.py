@@ -29,7 +29,7 @@ from mancala.core.paths import MODELS_DIR
 from mancala.game_state import DEFAULTS, GameState
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.view import houses_of, mover_views
-from mancala.nn_lib.base import masked_argmax
+from mancala.nn_lib.choice import masked_argmax
 
 SEATS = ("first", "second")
 
@@ -60,7 +60,7 @@ def load_forward(path: Path, variant: str, seat: int):
         raise ValueError(
             f"no DQN weights at {path}; make them with: {train_command(variant, seat)}"
         )
-    from mancala.nn_lib.base import import_keras
+    from mancala.nn_lib.keras_io import import_keras
     from mancala.nn_lib.numpy_forward import NumpyForward
 
     keras = import_keras()

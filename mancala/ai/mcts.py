@@ -35,6 +35,7 @@ from numba import njit
 from mancala.ai.base import Player, is_sowing, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.search_generic import UCT
+from mancala.ai.search_player import check_tree_search
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
@@ -180,10 +181,7 @@ class MCTS(Player):
         limits: Limits = REGISTRY_LIMITS,
     ) -> None:
         super().__init__(seed)
-        if simulations < 1:
-            raise ValueError(f"mcts simulations must be at least 1, not {simulations!r}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"unknown rollout policy {rollout!r}; choose one of greedy, random")
+        check_tree_search(simulations, rollout, sorted(ROLLOUTS))
         self.simulations = simulations
         self.policy = ROLLOUTS[rollout]
         self.exploration = exploration

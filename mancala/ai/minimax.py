@@ -33,9 +33,10 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from mancala.ai.base import Player, is_sowing, require_moves
+from mancala.ai.base import is_sowing, require_moves
 from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits, depth_or_time
 from mancala.ai.search_generic import AlphaBeta
+from mancala.ai.search_player import MoveValueSearch
 from mancala.core.deadline import Deadline
 from mancala.core.tables import table_bits
 from mancala.game_state import GameState
@@ -206,7 +207,7 @@ def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
     )
 
 
-class Minimax(Player):
+class Minimax(MoveValueSearch):
     """Alpha-beta to `depth` plies, or iterative deepening within `seconds` a move."""
 
     def __init__(
@@ -336,13 +337,3 @@ class Minimax(Player):
             return max(values, key=values.__getitem__)  # be bounds equal to it
         best = max(values.values())
         return self.rng.choice([m for m, v in values.items() if v == best])
-
-    def evaluate(self, state: GameState) -> dict:
-        """{"value", "moves": {move: value}, "depth", "nodes"}; values for the mover."""
-        values = self._move_values(state, exact=True)
-        return {
-            "value": max(values.values()),
-            "moves": values,
-            "depth": self.reached,
-            "nodes": self.nodes,
-        }

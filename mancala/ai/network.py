@@ -17,7 +17,7 @@ import numpy as np
 
 from mancala.ai.base import Player, require_moves
 from mancala.game_state import GameState
-from mancala.nn_lib.base import masked_argmax, soft_choice
+from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.zoo import network as zoo_network
 from mancala.nn_lib.zoo import trained_games
 

@@ -26,6 +26,7 @@ from typing import Any
 
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits, depth_or_time
+from mancala.ai.search_player import MoveValueSearch, check_tree_search
 from mancala.core.deadline import Deadline
 from mancala.games import WIN_VALUE, evaluator, rollout
 
@@ -44,7 +45,7 @@ class _Stop(Exception):
     """The deadline passed in the middle of a depth."""
 
 
-class AlphaBeta(Player):
+class AlphaBeta(MoveValueSearch):
     """Alpha-beta (negamax, fail-soft, a transposition table, the best move of the last
     depth first) to `depth` plies, or iterative deepening within `seconds` a move."""
 
@@ -142,22 +143,6 @@ class AlphaBeta(Player):
                 break  # every move's end is known
         return values
 
-    # ----- the player ----------------------------------------------------------------
-
-    def choose_move(self, state: State) -> int:
-        values = self._move_values(state, exact=False)
-        return max(values, key=values.__getitem__)  # the first best in the searched order
-
-    def evaluate(self, state: State) -> dict:
-        """{"value", "moves": {move: value}, "depth", "nodes"}; values for the mover."""
-        values = self._move_values(state, exact=True)
-        return {
-            "value": max(values.values()),
-            "moves": values,
-            "depth": self.reached,
-            "nodes": self.nodes,
-        }
-
 
 def _first(moves: list[int], first: int | None) -> list[int]:
     """`moves` with `first` (the table's best move) in front."""
@@ -197,10 +182,7 @@ class UCT(Player):
         limits: Limits = REGISTRY_LIMITS,
     ) -> None:
         super().__init__(seed)
-        if simulations < 1:
-            raise ValueError(f"mcts simulations must be at least 1, not {simulations!r}")
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"unknown rollout {rollout!r}; choose one of {', '.join(ROLLOUTS)}")
+        check_tree_search(simulations, rollout, ROLLOUTS)
         self.simulations, self.rollout, self.evaluator = simulations, rollout, evaluate
         self.exploration, self.limits = exploration, limits
 

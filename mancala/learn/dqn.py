@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 import random
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,8 @@ from mancala.arena.results import Tally
 from mancala.core.atomic import write_json
 from mancala.game_state import GameState
 from mancala.games.masks import legal_mask
-from mancala.nn_lib.base import import_keras, masked_argmax, save_keras
+from mancala.nn_lib.choice import masked_argmax
+from mancala.nn_lib.keras_io import import_keras, save_keras
 
 EVAL_OPPONENTS = ("luck", "max", "exact")
 KEEP = {  # which evaluation's weights are saved: the one scoring highest by...
@@ -121,6 +123,153 @@ def plot_curve(curve: list[dict], path: Path, title: str) -> None:
     save_figure(figure, path)
 
 
+@dataclass(frozen=True)
+class Settings:
+    """The knobs of one training run (see `train`)."""
+
+    variant: str
+    seat: int
+    opponents: tuple[str, ...]
+    seed: int
+    episodes: int
+    eval_every: int
+    eval_games: int
+    replay_size: int
+    batch: int
+    epsilon: float
+    gamma: float
+    learning_rate: float
+    target_every: int
+    train_every: int
+    keep: str
+    openings: int
+
+    def check(self) -> None:
+        """ValueError unless the settings make sense."""
+        counts = (self.episodes, self.eval_every, self.eval_games, self.train_every)
+        if min(*counts, self.batch, self.target_every, self.replay_size) < 1:
+            raise ValueError(
+                "episodes, eval_every, eval_games, train_every, batch, target_every and "
+                "replay_size must be at least 1"
+            )
+        if not 0 < self.learning_rate < 1:
+            raise ValueError(f"the learning rate must be between 0 and 1, not {self.learning_rate}")
+        if self.openings < 0:
+            raise ValueError(f"openings must be a number of moves >= 0, not {self.openings}")
+        if self.keep not in KEEP:
+            raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {self.keep!r}")
+
+
+class Learner:
+    """One training run's state: the net, its trainer, the acting and target copies, the
+    replay buffer, the counts and the learning curve; one method a step of `train`."""
+
+    def __init__(self, env, rng, settings: Settings, out: Path, log) -> None:
+        self.env, self.rng, self.settings, self.out, self.log = env, rng, settings, out, log
+        houses = env.start.houses
+        self.houses, self.scale = houses, float(env.start.seeds)
+        self.model = build_model(houses)
+        self.trainer = build_trainer(self.model, settings.learning_rate)
+        self.act, self.target = self._forward(), self._forward()
+        self.replay = Replay(settings.replay_size, 2 * houses, houses)
+        self.eye = np.eye(houses, dtype=np.float32)
+        self.curve: list[dict] = []
+        self.best, self.best_weights = -1.0, self.model.get_weights()
+        self.steps = self.trains = 0
+        self.losses: list[float] = []
+        self.began = time.perf_counter()
+
+    def _forward(self):
+        from mancala.nn_lib.numpy_forward import NumpyForward
+
+        return NumpyForward(self.model)
+
+    def play_episode(self) -> None:
+        """One episode against a drawn opponent from a drawn opening, learning as it goes."""
+        rng, env, opponents = self.rng, self.env, self.settings.opponents
+        batch, train_every = self.settings.batch, self.settings.train_every
+        opponent = opponents[rng.integers(len(opponents))]
+        plies = int(rng.integers(self.settings.openings + 1))
+        env.reset(seed=int(rng.integers(2**31)), options={"opponent": opponent, "opening": plies})
+        self.act = self._forward()  # acting weights: refreshed once an episode
+        done = False
+        s = encode([env.state])[0]
+        while not done:
+            action = self._choose(s, legal_mask([env.state])[0])
+            _, reward, done, _, _ = env.step(action)
+            s2 = encode([env.state])[0] if not done else np.zeros_like(s)
+            legal2 = legal_mask([env.state])[0] if not done else np.zeros(self.houses, bool)
+            self.replay.add(s, action, reward / self.scale, s2, legal2, done)
+            s = s2
+            self.steps += 1
+            if len(self.replay) >= batch and self.steps % train_every == 0:
+                self.train_step()
+
+    def _choose(self, s: np.ndarray, mask: np.ndarray) -> int:
+        """Epsilon-greedy over the legal moves."""
+        if self.rng.random() < self.settings.epsilon:
+            return int(self.rng.choice(np.flatnonzero(mask)))
+        return int(masked_argmax(self.act(s[None]), mask[None])[0])
+
+    def train_step(self) -> None:
+        """One batch from the replay buffer against the target net; the target synced
+        every `target_every` steps."""
+        replay, settings = self.replay, self.settings
+        idx = self.rng.integers(len(replay), size=settings.batch)
+        q2 = np.where(replay.legal2[idx], self.target(replay.s2[idx]), -np.inf).max(axis=1)
+        y = replay.r[idx] + settings.gamma * np.where(replay.done[idx], 0.0, q2)
+        loss = self.trainer.train_on_batch([replay.s[idx], self.eye[replay.a[idx]]], y[:, None])
+        self.losses.append(float(loss))
+        self.trains += 1
+        if self.trains % settings.target_every == 0:
+            self.target = self._forward()
+
+    def evaluation_point(self, episode: int, title: str) -> None:
+        """Measure the net, keep its weights if they score best, log a line and write the
+        curve (JSON and PNG)."""
+        settings = self.settings
+        variant, seat, seed = settings.variant, settings.seat, settings.seed
+        games, openings, keep = settings.eval_games, settings.openings, settings.keep
+        point = {"episode": episode, "seconds": round(time.perf_counter() - self.began, 1)}
+        self.act = self._forward()  # the weights evaluated are the weights saved
+        for k, name in enumerate(EVAL_OPPONENTS):
+            point[name] = evaluate(self.act, variant, seat, name, games, seed + 7919 * k)
+        if openings:
+            point[opened_name(openings)] = evaluate(
+                self.act, variant, seat, "luck", games, seed + 104729, opening=openings
+            )
+        self.curve.append(point)
+        measured = measured_names(openings)
+        score = KEEP[keep]([point[name]["win"] for name in measured])
+        if keep == "last" or score >= self.best:
+            self.best, self.best_weights = score, self.model.get_weights()
+            save_keras(self.model, self.out)
+        self.log(self._progress_line(point, episode, measured))
+        write_json(self.out.with_suffix(".json"), {"title": title, "curve": self.curve})
+        plot_curve(self.curve, self.out.with_suffix(".png"), title)
+
+    def _progress_line(self, point: dict, episode: int, measured: tuple[str, ...]) -> str:
+        elapsed = time.perf_counter() - self.began
+        loss = np.mean(self.losses[-1000:]) if self.losses else 0
+        return (
+            f"episode {episode}/{self.settings.episodes}  {elapsed:.0f} s  {self.steps} moves  "
+            f"{self.trains} train steps  loss {loss:.4f}  "
+            + "  ".join(
+                f"{n}: win {point[n]['win']:.0f}% score {point[n]['score']:.1f}" for n in measured
+            )
+        )
+
+
+def opened_name(openings: int) -> str:
+    """The curve's name of the evaluation against luck from random openings."""
+    return f"luck from {openings}-move openings"
+
+
+def measured_names(openings: int) -> tuple[str, ...]:
+    """The evaluations whose win rates choose the weights kept."""
+    return (*EVAL_OPPONENTS, opened_name(openings)) if openings else EVAL_OPPONENTS
+
+
 def train(
     variant: str = "sungka",
     seat: int = 0,
@@ -144,98 +293,30 @@ def train(
     """Train one net; save weights, curve PNG and JSON; a summary dict. With `openings`,
     each episode starts after 0..`openings` random moves (drawn per episode), and every
     evaluation also plays luck from random openings of `openings` moves."""
-    if min(episodes, eval_every, eval_games, train_every, batch, target_every, replay_size) < 1:
-        raise ValueError(
-            "episodes, eval_every, eval_games, train_every, batch, target_every and "
-            "replay_size must be at least 1"
-        )
-    if not 0 < learning_rate < 1:
-        raise ValueError(f"the learning rate must be between 0 and 1, not {learning_rate}")
-    if openings < 0:
-        raise ValueError(f"openings must be a number of moves >= 0, not {openings}")
-    if keep not in KEEP:
-        raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {keep!r}")
+    settings = Settings(
+        variant, seat, tuple(opponents), seed, episodes, eval_every, eval_games, replay_size,
+        batch, epsilon, gamma, learning_rate, target_every, train_every, keep, openings,
+    )  # fmt: skip
+    settings.check()
     out = Path(out) if out else weights_path(variant, seat)
     if out.suffix != ".keras":
         raise ValueError(f"the output must be a .keras file, not {out}")
     keras = import_keras()  # one TensorFlow thread: the machine is shared
 
     from mancala.learn.envs import MancalaEnv
-    from mancala.nn_lib.numpy_forward import NumpyForward
 
     keras.utils.set_random_seed(seed)
     rng = np.random.default_rng(seed)
     env = MancalaEnv(variant, opponent=opponents[0], seat=seat)
-    houses, scale = env.start.houses, float(env.start.seeds)
-    model = build_model(houses)
-    trainer = build_trainer(model, learning_rate)
-    act, target = NumpyForward(model), NumpyForward(model)
-    replay = Replay(replay_size, 2 * houses, houses)
-    eye = np.eye(houses, dtype=np.float32)
-    curve: list[dict] = []
-    best, best_weights = -1.0, model.get_weights()
-    steps = trains = 0
-    losses: list[float] = []
-    began = time.perf_counter()
+    learner = Learner(env, rng, settings, out, log)
     title = f"DQN {variant}, {SEATS[seat]} player, trained against {', '.join(opponents)}"
-    opened = f"luck from {openings}-move openings"
-    measured = (*EVAL_OPPONENTS, opened) if openings else EVAL_OPPONENTS
     for episode in range(1, episodes + 1):
-        opponent = opponents[rng.integers(len(opponents))]
-        plies = int(rng.integers(openings + 1))
-        env.reset(seed=int(rng.integers(2**31)), options={"opponent": opponent, "opening": plies})
-        act = NumpyForward(model)  # acting weights: refreshed once an episode
-        done = False
-        s = encode([env.state])[0]
-        while not done:
-            mask = legal_mask([env.state])[0]
-            if rng.random() < epsilon:
-                action = int(rng.choice(np.flatnonzero(mask)))
-            else:
-                action = int(masked_argmax(act(s[None]), mask[None])[0])
-            _, reward, done, _, _ = env.step(action)
-            s2 = encode([env.state])[0] if not done else np.zeros_like(s)
-            legal2 = legal_mask([env.state])[0] if not done else np.zeros(houses, bool)
-            replay.add(s, action, reward / scale, s2, legal2, done)
-            s = s2
-            steps += 1
-            if len(replay) >= batch and steps % train_every == 0:
-                idx = rng.integers(len(replay), size=batch)
-                q2 = np.where(replay.legal2[idx], target(replay.s2[idx]), -np.inf).max(axis=1)
-                y = replay.r[idx] + gamma * np.where(replay.done[idx], 0.0, q2)
-                loss = trainer.train_on_batch([replay.s[idx], eye[replay.a[idx]]], y[:, None])
-                losses.append(float(loss))
-                trains += 1
-                if trains % target_every == 0:
-                    target = NumpyForward(model)
+        learner.play_episode()
         if episode % eval_every == 0 or episode == episodes:
-            point = {"episode": episode, "seconds": round(time.perf_counter() - began, 1)}
-            act = NumpyForward(model)  # the weights evaluated are the weights saved
-            for k, name in enumerate(EVAL_OPPONENTS):
-                point[name] = evaluate(act, variant, seat, name, eval_games, seed + 7919 * k)
-            if openings:
-                point[opened] = evaluate(
-                    act, variant, seat, "luck", eval_games, seed + 104729, opening=openings
-                )
-            curve.append(point)
-            score = KEEP[keep]([point[name]["win"] for name in measured])
-            if keep == "last" or score >= best:
-                best, best_weights = score, model.get_weights()
-                save_keras(model, out)
-            elapsed = time.perf_counter() - began
-            log(
-                f"episode {episode}/{episodes}  {elapsed:.0f} s  {steps} moves  "
-                f"{trains} train steps  loss {np.mean(losses[-1000:]) if losses else 0:.4f}  "
-                + "  ".join(
-                    f"{n}: win {point[n]['win']:.0f}% score {point[n]['score']:.1f}"
-                    for n in measured
-                )
-            )
-            write_json(out.with_suffix(".json"), {"title": title, "curve": curve})
-            plot_curve(curve, out.with_suffix(".png"), title)
-    model.set_weights(best_weights)
-    save_keras(model, out)
-    seconds = time.perf_counter() - began
+            learner.evaluation_point(episode, title)
+    learner.model.set_weights(learner.best_weights)
+    save_keras(learner.model, out)
+    seconds = time.perf_counter() - learner.began
     summary = {
         "variant": variant,
         "seat": SEATS[seat],
@@ -244,14 +325,15 @@ def train(
         "openings": openings,
         "seed": seed,
         "seconds": round(seconds, 1),
-        "moves": steps,
-        "train_steps": trains,
+        "moves": learner.steps,
+        "train_steps": learner.trains,
         "kept": keep,
-        "best_win": best,
+        "best_win": learner.best,
         "weights": out.name,
     }
+    curve = learner.curve
     write_json(out.with_suffix(".json"), {"title": title, "summary": summary, "curve": curve})
-    log(f"saved {out} ({keep} evaluation, {keep} win {best:.1f}%) after {seconds:.0f} s")
+    log(f"saved {out} ({keep} evaluation, {keep} win {learner.best:.1f}%) after {seconds:.0f} s")
     return summary
 
 

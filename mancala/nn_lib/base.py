@@ -1,4 +1,5 @@
-"""The network base class: encoder, model builder, fit, batch predict, save/load `.keras`.
+"""The network base class: encoder, model builder, fit, batch predict, save/load `.keras`
+(the Keras helpers are in `keras_io`, the losses in `losses`, move choice in `choice`).
 
 A network maps a position (from the mover's side) to one number per house: the seeds
 the mover gains from here by playing that house, as a search teacher valued it (see
@@ -19,15 +20,29 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from mancala.core.atomic import atomic_path
 from mancala.core.paths import MODELS_DIR
-from mancala.core.quiet import import_tensorflow_quietly
 from mancala.game_state import GameState
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.view import mover_views
 from mancala.nn_lib import encoders
+from mancala.nn_lib.choice import masked_argmax, soft_choice
+from mancala.nn_lib.keras_io import import_keras, save_keras
+from mancala.nn_lib.losses import masked_mse, masked_policy_loss
 from mancala.nn_lib.meta import UNKNOWN, write_meta
 from mancala.nn_lib.numpy_forward import NumpyForward
+
+__all__ = [  # import_keras, save_keras, masked_argmax, soft_choice: still importable here
+    "NET_GAMES",
+    "POLICY_TEMPERATURE",
+    "TARGET_SCALE",
+    "Network",
+    "WeightsError",
+    "import_keras",
+    "masked_argmax",
+    "save_keras",
+    "soft_choice",
+    "weights_path",
+]
 
 NET_GAMES: dict[str, dict[str, Any]] = {  # the rules the zoo's networks are trained for, by game
     "kalah": {"houses": 6, "seeds": 4, "empty_capture": False},
@@ -52,64 +67,6 @@ def _game(variant: str, houses: int, seeds: int, **rules: Any) -> str:
 
 class WeightsError(ValueError):
     """A network's weights file is missing, unreadable or of the wrong shape."""
-
-
-def import_keras() -> Any:
-    """Keras, with TensorFlow held to one thread (the machine is shared) and quiet."""
-    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-    import_tensorflow_quietly()
-    import keras
-
-    if keras.backend.backend() == "tensorflow":
-        import tensorflow as tf
-
-        try:
-            tf.config.threading.set_intra_op_parallelism_threads(1)
-            tf.config.threading.set_inter_op_parallelism_threads(1)
-        except RuntimeError:  # already initialised: the first call's setting stays
-            pass
-    return keras
-
-
-def masked_mse(y_true: Any, y_pred: Any) -> Any:
-    """Mean squared error over the legal moves only: y_true = [targets | mask]."""
-    from keras import ops
-
-    h = y_pred.shape[-1]
-    target, mask = y_true[:, :h], y_true[:, h:]
-    return ops.sum(mask * ops.square(y_pred - target), axis=-1) / ops.maximum(
-        ops.sum(mask, axis=-1), 1.0
-    )
-
-
-def masked_policy_loss(y_true: Any, y_pred: Any) -> Any:
-    """Cross-entropy between the teacher's soft choice and the softmax of the outputs over
-    the legal moves: y_true = [target probabilities | mask]."""
-    from keras import ops
-
-    h = y_pred.shape[-1]
-    target, mask = y_true[:, :h], y_true[:, h:]
-    logits = y_pred + (mask - 1.0) * 1e4
-    log_p = logits - ops.logsumexp(logits, axis=-1, keepdims=True)
-    return -ops.sum(target * mask * log_p, axis=-1)
-
-
-def save_keras(model: Any, path: str | os.PathLike) -> None:
-    """Write a Keras model to the .keras file `path` atomically (temp file, then rename)."""
-    with atomic_path(path, ".keras") as temp:
-        model.save(temp)
-
-
-def masked_argmax(values: np.ndarray, legal: np.ndarray) -> np.ndarray:
-    """The legal move with the highest value in each row (illegal ones never win)."""
-    return np.where(legal, values, -np.inf).argmax(axis=1)
-
-
-def soft_choice(gains: np.ndarray, mask: np.ndarray, temperature: float) -> np.ndarray:
-    """The teacher's choice as probabilities: softmax of gains / temperature, legal moves."""
-    logits = np.where(mask, gains / temperature, -np.inf)
-    p = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return p / p.sum(axis=1, keepdims=True)
 
 
 class Network:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mancala.nn_lib.base import Network, masked_argmax
+from mancala.nn_lib.base import Network
+from mancala.nn_lib.choice import masked_argmax
 
 
 def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> float:

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from mancala.core.atomic import write_json
 from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
-from mancala.games.sowing.solver.search import relative_board
+from mancala.games.sowing.solver.rules import relative_board
 
 FORMAT = "mancala-kalah-book"
 TURNS = 2  # the game's first turns whose positions are in the book

@@ -1,0 +1,224 @@
+"""The endgame database: the value of every relative board with at most `max_seeds` seeds
+in the houses, one int8 each, at the board's rank (levels of fewer seeds first).
+
+It is built level by level in numba (a move either moves seeds into a store, to a smaller
+level, or only moves the mover's seeds forward, which cannot cycle: same-level children
+are computed on demand) and cached on disk under <repo>/cache/: a JSON header of
+`HEADER_BYTES` (format, version, rules, size, CRC-32), then the values.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from mancala.core.atomic import atomic_path
+from mancala.core.paths import CACHE_DIR
+from mancala.games.sowing.solver.ranking import binomial_table, entries, next_composition, rank
+from mancala.games.sowing.solver.rules import INF, apply_move, sides, swap_into
+
+FORMAT = "mancala-kalah-endgame-db"
+VERSION = 1
+HEADER_BYTES = 512
+UNKNOWN = -128  # not yet computed, in the database while it is built
+DEFAULT_MAX_SEEDS = {6: 20}  # measured: see the README section on the solver
+DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this many boards
+
+
+# ----- building --------------------------------------------------------------------------
+
+
+@njit(cache=True)
+def _db_value(b, h, ec, db, binom, scratch, depth):
+    """The value of b, whose smaller levels are all known; same-level children on demand."""
+    idx = rank(b, binom, 0)
+    if db[idx] != UNKNOWN:
+        return np.int64(db[idx])
+    own, other = sides(b, h)
+    if own == 0 or other == 0:
+        best = own - other
+    else:
+        best = -INF
+        child = scratch[depth]
+        for m in range(h):
+            if b[m] == 0:
+                continue
+            child[:] = b
+            gain, code = apply_move(child, m, h, ec)
+            if code == 2:
+                v = gain
+            elif code == 1:
+                v = gain + _db_value(child, h, ec, db, binom, scratch, depth + 1)
+            else:
+                known = np.int64(db[rank(child, binom, h)])
+                v = gain - known
+                if known == UNKNOWN:
+                    swap_into(child, scratch[depth + 1], h)
+                    child[:] = scratch[depth + 1]
+                    v = gain - _db_value(child, h, ec, db, binom, scratch, depth + 1)
+            if v > best:
+                best = v
+    db[idx] = best
+    return best
+
+
+@njit(cache=True)
+def _build_chunk(b, count, h, ec, db, binom, scratch):
+    """Fill the values of the next `count` boards from b (advanced in place)."""
+    for _ in range(count):
+        _db_value(b, h, ec, db, binom, scratch, np.int64(0))
+        if not next_composition(b):
+            return False
+    return True
+
+
+def _show_progress(done: int, total: int, level: int, max_seeds: int, elapsed: float) -> None:
+    print(
+        f"\rendgame database: {done / total:6.1%} of {total:,} boards, "
+        f"level {level}/{max_seeds}, {elapsed:.0f} s",
+        end="",
+        file=sys.stderr,
+        flush=True,
+    )
+
+
+def build_database(
+    houses: int, max_seeds: int, empty_capture: bool, progress: bool = True
+) -> np.ndarray:
+    """The values of every relative board with at most `max_seeds` seeds (int8)."""
+    k = 2 * houses
+    binom = binomial_table(max_seeds, k)
+    db = np.full(entries(max_seeds, houses), UNKNOWN, np.int8)
+    scratch = np.zeros((max_seeds * houses + 16, k), np.int64)
+    began = time.perf_counter()
+    total, done = len(db), 0
+    chunk, shown = 1_000_000, 0.0
+    for n in range(max_seeds + 1):
+        b = np.zeros(k, np.int64)
+        b[k - 1] = n
+        left = math.comb(n + k - 1, k - 1)  # the boards of level n
+        while left > 0:
+            step = min(chunk, left)
+            _build_chunk(b, step, houses, empty_capture, db, binom, scratch)
+            left -= step
+            done += step
+            elapsed = time.perf_counter() - began
+            if progress and (elapsed - shown > 1 or done == total):
+                shown = elapsed
+                _show_progress(done, total, n, max_seeds, elapsed)
+    if progress:
+        print(file=sys.stderr)
+    return db
+
+
+# ----- the file --------------------------------------------------------------------------
+
+
+def _header(houses: int, max_seeds: int, empty_capture: bool, data: np.ndarray) -> dict:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": "kalah-empty-capture" if empty_capture else "kalah",
+        "houses": houses,
+        "max_seeds": max_seeds,
+        "entries": int(len(data)),
+        "crc32": zlib.crc32(data) if len(data) else 0,
+    }
+
+
+def cache_path(cache_dir: Path, houses: int, max_seeds: int, empty_capture: bool) -> Path:
+    """Where the database of these rules lives in `cache_dir`."""
+    rules = "ec" if empty_capture else "std"
+    return Path(cache_dir) / f"kalah-db-h{houses}-n{max_seeds}-{rules}.bin"
+
+
+def save_database(path: Path, houses: int, max_seeds: int, empty_capture: bool, db) -> None:
+    """Write header + values atomically (a temp file in the same folder, then os.replace)."""
+    header = json.dumps(_header(houses, max_seeds, empty_capture, db)).encode()
+    with atomic_path(path, ".tmp") as tmp, open(tmp, "wb") as f:
+        f.write(header.ljust(HEADER_BYTES - 1) + b"\n")
+        f.write(db.tobytes())
+
+
+def read_header(path: Path) -> dict | None:
+    """The header of a database file, or None if it is missing or not one of ours."""
+    try:
+        with open(path, "rb") as f:
+            head = json.loads(f.read(HEADER_BYTES))
+    except (OSError, ValueError):
+        return None
+    return head if isinstance(head, dict) and head.get("format") == FORMAT else None
+
+
+def header_matches(path: Path, houses: int, max_seeds: int, empty_capture: bool) -> bool:
+    """A cheap check (no checksum): the file claims these rules and has the right size."""
+    head = read_header(path)
+    want = _header(houses, max_seeds, empty_capture, np.zeros(0, np.int8))
+    size = HEADER_BYTES + entries(max_seeds, houses)
+    if head is None or not path.exists() or path.stat().st_size != size:
+        return False
+    return all(head.get(key) == want[key] for key in ("version", "rules", "houses", "max_seeds"))
+
+
+def load_database(path: Path, houses: int, max_seeds: int, empty_capture: bool):
+    """The values stored at `path`, or None if the file is missing, foreign, truncated
+    or corrupt (its checksum is checked)."""
+    if not header_matches(path, houses, max_seeds, empty_capture):
+        return None
+    db = np.fromfile(path, dtype=np.int8, offset=HEADER_BYTES)
+    head = read_header(path)
+    if len(db) != head["entries"] or zlib.crc32(db) != head["crc32"]:
+        return None
+    return db
+
+
+# ----- the cache -------------------------------------------------------------------------
+
+
+def database(
+    houses: int,
+    max_seeds: int,
+    empty_capture: bool,
+    cache_dir: Path | str | None = "default",
+    progress: bool = True,
+) -> tuple[np.ndarray, float]:
+    """The database from the cache, or built (and cached) now; (values, build seconds).
+    cache_dir "default": `default_cache_dir()`; None: built in memory, not cached."""
+    if cache_dir == "default":
+        cache_dir = default_cache_dir()
+    path = None if cache_dir is None else cache_path(cache_dir, houses, max_seeds, empty_capture)
+    if path is not None:
+        db = load_database(path, houses, max_seeds, empty_capture)
+        if db is not None:
+            return db, 0.0
+        if path.exists() and progress:
+            print(f"{path} is not a valid database: rebuilding it", file=sys.stderr)
+    began = time.perf_counter()
+    db = build_database(houses, max_seeds, empty_capture, progress)
+    seconds = time.perf_counter() - began
+    if path is not None:
+        save_database(path, houses, max_seeds, empty_capture, db)
+    return db, seconds
+
+
+def default_cache_dir() -> Path:
+    """$MANCALA_CACHE_DIR if set, else <repo>/cache."""
+    return Path(os.environ.get("MANCALA_CACHE_DIR") or CACHE_DIR)
+
+
+def default_max_seeds(houses: int, total: int | None = None) -> int:
+    """The database size used for `houses` (capped at the seeds in the game, if given)."""
+    n = DEFAULT_MAX_SEEDS.get(houses)
+    if n is None:
+        n = 0
+        while entries(n + 1, houses) <= DB_ENTRY_BUDGET and n < 96:
+            n += 1
+    return n if total is None else min(n, total)
