@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Run by ./deploy/dev.sh --ci before the tests: Debian's Chromium and its driver, which the
-# end-to-end browser test (tests/test_web_e2e.py) drives. Installs them when missing.
+# end-to-end browser test (tests/webapi/test_web_e2e.py) drives. Installs them when missing.
 set -euo pipefail
 if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then
     exit 0

@@ -7,7 +7,7 @@
 #     tmpfs) and times its start-up to the first answer of /api/health;
 #  4. waits for Docker's own health check to say "healthy";
 #  5. plays a whole game through the API against each player it offers (deploy/api_games.py);
-#  6. plays the page in headless Chromium (tests/test_web_e2e.py, MANCALA_E2E_URL);
+#  6. plays the page in headless Chromium (tests/webapi/test_web_e2e.py, MANCALA_E2E_URL);
 #  7. checks the server logged no error, then stops it;
 #  8. runs ./deploy/dev.sh --ci in the dev image (lint and every test).
 # Steps 5, 6 and 8 run in the dev image. Every container uses the host's network
@@ -95,9 +95,9 @@ echo "   health status: $status"
 step "5. a whole game through the API against each player offered"
 in_dev python deploy/api_games.py "$url" || fail "a game through the API"
 
-step "6. the page in headless Chromium (tests/test_web_e2e.py against the container)"
+step "6. the page in headless Chromium (tests/webapi/test_web_e2e.py against the container)"
 in_dev env MANCALA_E2E_URL="$url" python -m pytest -p no:cacheprovider \
-    tests/test_web_e2e.py || fail "the browser game"
+    tests/webapi/test_web_e2e.py || fail "the browser game"
 
 step "7. the server's log"
 docker logs "$container" >"$work/server.log" 2>&1

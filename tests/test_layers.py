@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from mancala.core.paths import ROOT
+
 ORDER = ["core", "games", "nn_lib", "ai", "arena", "learn", "commands"]  # bottom first
 PACKAGES = {"core", "games", "nn_lib", "ai", "arena", "learn"}
 

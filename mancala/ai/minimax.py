@@ -59,7 +59,7 @@ def _hash(board, player):
 
 # Numba note: a recursive function loaded from the cache segfaults when it was compiled
 # for more than one signature (numba issues #6061, #6713), so every call of `_search`
-# passes variables of one type (int64, never a literal constant). tests/test_search.py
+# passes variables of one type (int64, never a literal constant). tests/ai/test_search.py
 # checks that it has one signature.
 
 

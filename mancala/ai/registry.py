@@ -277,7 +277,7 @@ register(
     "human",
     Entry("mancala.ai.human:Human", summary="A person at the terminal", interactive=True),
 )
-register(  # default: mancala.ai.limits.DEFAULT_SECONDS (tests/test_descriptions.py checks it)
+register(  # default: mancala.ai.limits.DEFAULT_SECONDS (tests/ai/test_descriptions.py checks it)
     "minimax",
     Entry(
         "mancala.ai.minimax:Minimax",

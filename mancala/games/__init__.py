@@ -20,7 +20,7 @@ here), `options` (the rule options, as `new_game` takes them), `player` (0 or 1 
 `play(move)` (a new state; `IllegalMove`, a ValueError, says why not), `is_over()`,
 `winner()` (0, 1, or None for a draw or a game going on), `move_name(move)`,
 `parse_move(text)`, `to_dict()` (read back by `state_from_dict`) and `str(state)` (the
-drawing). States are immutable and hashable. `tests/test_game_protocol.py` checks all of
+drawing). States are immutable and hashable. `tests/games/test_game_protocol.py` checks all of
 it for every game below.
 
 A game may offer more, named by its capabilities, which players and commands check:

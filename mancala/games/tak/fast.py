@@ -1,5 +1,5 @@
 """A fast Tak engine: the rules of `state.py` compiled with numba on int arrays, for perft
-and random playouts. It agrees with `state.py` move for move (tests/test_tak.py replays
+and random playouts. It agrees with `state.py` move for move (tests/games/test_tak.py replays
 random games through both); the action ids are those of `actions`.
 
 A position is two arrays made by `to_arrays(state)`:

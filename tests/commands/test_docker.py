@@ -12,9 +12,10 @@ import os
 import shutil
 import subprocess
 import warnings
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[1] / "deploy" / "docker-check.sh"
+from mancala.core.paths import ROOT
+
+SCRIPT = ROOT / "deploy" / "docker-check.sh"
 
 
 def _engine_answers() -> bool:

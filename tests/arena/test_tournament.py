@@ -3,17 +3,15 @@
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from mancala.arena.openings import draw_openings
 from mancala.arena.records import GameLog
 from mancala.arena.tournament import run_tournament, win_rate_table
+from mancala.core.paths import ROOT
 from mancala.game_state import GameState
 from mancala.tournament import main
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_results_add_up_and_mirror():

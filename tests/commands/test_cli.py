@@ -12,7 +12,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -20,11 +19,11 @@ from mancala import play, random_train, solve, tournament, train
 from mancala.ai.human import parse_move
 from mancala.arena.records import GameLog
 from mancala.core.cli import MAX_HOUSES
+from mancala.core.paths import ROOT
 from mancala.core.stopping import Terminated, run_command, signals_held, sigterm_as_interrupt
 from mancala.game_state import GameState
 from mancala.games.sowing.drawing import house_label
 
-ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1")
 
 

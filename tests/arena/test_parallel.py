@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -16,13 +15,13 @@ from mancala.ai.network import NetworkPlayer
 from mancala.ai.registry import make_player
 from mancala.arena.parallel import GameJob, Seat, Workers
 from mancala.arena.records import GameLog
+from mancala.core.paths import ROOT
 from mancala.core.stopping import Terminated, run_command
 from mancala.game_state import GameState
 from mancala.learn.teacher import Teaching
 from mancala.nn_lib.zoo import network
 from mancala.tournament import main as tournament
 
-ROOT = Path(__file__).resolve().parent.parent
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="2")
 SAME = ("players", "moves", "scores", "winner", "seed", "opening")  # all but time and values
 

@@ -2,11 +2,10 @@
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from mancala.core.paths import ROOT
 
 
 def run_play(args, typed: str) -> subprocess.CompletedProcess:

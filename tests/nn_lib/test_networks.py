@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -16,6 +15,7 @@ import pytest
 from mancala.arena.match import play_games
 from mancala.arena.openings import random_opening
 from mancala.arena.records import GameLog, append_games, replay
+from mancala.core.paths import ROOT
 from mancala.game_state import GameState
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.view import mover_views
@@ -25,7 +25,6 @@ from mancala.nn_lib import encoders
 from mancala.nn_lib.base import WeightsError
 from mancala.nn_lib.zoo import ZOO, network
 
-ROOT = Path(__file__).resolve().parent.parent
 SAMPLE = ROOT / "training" / "sample_kalah.jsonl"
 
 

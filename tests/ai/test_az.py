@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +23,7 @@ from mancala.ai.registry import (
 from mancala.arena.match import play_game
 from mancala.arena.parallel import Seat
 from mancala.arena.records import replay
+from mancala.core.paths import ROOT
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
 from mancala.games.sowing.view import mover_views
@@ -32,8 +32,6 @@ from mancala.learn.data import visit_targets
 from mancala.nn_lib import policy_value
 from mancala.nn_lib.base import NET_GAMES, WeightsError
 from mancala.nn_lib.policy_value import PolicyValue, weights_file
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
