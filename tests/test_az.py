@@ -237,9 +237,14 @@ def test_a_self_play_record_carries_visits_that_train(nets):
     assert len(record["visits"]) == len(states) - 1 == len(record["moves"])
     rel, policy, mask, value = visit_targets(record)
     assert np.allclose(policy.sum(1), 1) and not policy[~mask].any()
+    final = states[-1].board  # Sungka(7,7): houses 0-6, store 7, houses 8-14, store 15
+    margin = sum(final[:8]) - sum(final[8:])
     winner = record["winner"]
-    want = [0.0 if winner is None else (1.0 if s.player == winner else -1.0) for s in states[:-1]]
-    assert value.tolist() == want
+    assert winner == (0 if margin > 0 else 1 if margin < 0 else None)
+    for state, got in zip(states[:-1], value):
+        mine = margin if state.player == 0 else -margin
+        assert got == pytest.approx(np.tanh(mine / policy_value.VALUE_SCALE))
+        assert np.sign(got) == (0 if winner is None else 1 if state.player == winner else -1)
     i, house = next((i, m) for i, row in enumerate(mask) for m in range(7) if not row[m])
     bad = json.loads(json.dumps(record))
     bad["visits"][i][house] = 3  # a visit to an empty house
