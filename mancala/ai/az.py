@@ -34,11 +34,11 @@ from numba import njit
 
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
-from mancala.ai.solver import database_ready
+from mancala.ai.solver import database_ready, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
-from mancala.games.sowing.solver import database, default_max_seeds
+from mancala.games.sowing.solver import default_max_seeds
 from mancala.games.sowing.solver.search import binomial_table, rank
 from mancala.nn_lib.base import NET_GAMES
 from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
@@ -238,17 +238,19 @@ _ENDGAMES: dict[tuple[int, bool], EndgameTable] = {}
 _LOADING = threading.Lock()
 
 
-def endgame_table(game: str, houses: int, empty_capture: bool) -> EndgameTable:
-    """(values, binomials, most seeds) of the solver's endgame database of a Kalah board
-    when it is cached (loaded once a process), else NO_ENDGAME."""
-    key = (houses, empty_capture)
-    if game != "kalah" or not database_ready(*key):
+def endgame_table(state: GameState) -> EndgameTable:
+    """(values, binomials, most seeds) of the endgame database of `state`'s Kalah board,
+    the one the process's `solver` uses, when it is cached; else NO_ENDGAME."""
+    if state.game != "kalah" or not database_ready(state.houses, state.empty_capture):
         return NO_ENDGAME
+    most = default_max_seeds(state.houses)
+    if default_max_seeds(state.houses, sum(state.board)) != most:  # a smaller game's own
+        return NO_ENDGAME
+    key = (state.houses, state.empty_capture)
     with _LOADING:
         if key not in _ENDGAMES:
-            most = default_max_seeds(houses)
-            db, _ = database(houses, most, empty_capture, progress=False)
-            _ENDGAMES[key] = (db, binomial_table(most, 2 * houses), most)
+            db = shared_solver(state).db
+            _ENDGAMES[key] = (db, binomial_table(most, 2 * state.houses), most)
     return _ENDGAMES[key]
 
 
@@ -385,7 +387,7 @@ class AZ(AZNet):
         board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
         endgame = NO_ENDGAME
         if self.endgame:
-            endgame = endgame_table(state.game, state.houses, state.empty_capture)
+            endgame = endgame_table(state)
         counter = np.array([0, simulations], np.int64)
         out = np.zeros((3, h))
         size = tree_nodes(simulations, h, self.limits.memory)
