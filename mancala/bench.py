@@ -143,7 +143,7 @@ def az_rate(opening: GameState, mcts_rate: float) -> tuple[str, str]:
         return (f"{spec} from the opening", f"not measured ({error})")
     player = make_player(spec, seed=0)
     began = time.process_time()
-    visits, _, _ = player.search(opening)
+    visits, *_ = player.search(opening)
     rate = visits.sum() / (time.process_time() - began)
     return (
         f"{spec} from the opening",

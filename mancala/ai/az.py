@@ -3,9 +3,16 @@
 `az-net` plays the policy head's favourite legal move, without search. `az` runs PUCT
 search in numba on the fast engine: a leaf is valued by the network's value head (no
 rollouts) and its moves get the policy head's priors; a move is chosen by
-Q + c * prior * sqrt(N(parent)) / (1 + N(child)), an unvisited move counting as a draw.
-Each node records the player to move there, read from the position (an extra turn keeps
-the mover), and a child's statistics are kept from the view of the player who chose it.
+Q + c * prior * sqrt(N(parent)) / (1 + N(child)), an unvisited move counting as its
+node's mean value less `FIRST_PLAY`. Each node records the player to move there, read
+from the position (an extra turn keeps the mover), and a child's statistics are kept from
+the view of the player who chose it. `az:t=SECONDS` searches for a time instead.
+
+Exact values: a finished game, and on Kalah a position the solver's endgame database
+holds (when it is cached), is valued by its final margin squashed as the network's value
+target is (tanh(margin / VALUE_SCALE)) and not searched further; a node all of whose
+moves are exact becomes exact. When every move of the root is exact, the best margin is
+played.
 
 The forward pass runs inside the kernel (`forward`): the one-hot first layer is a sum of
 the weight rows of the counts on the board, the second layer a float32 `np.dot`, so a
@@ -20,20 +27,35 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 
 import numpy as np
 from numba import njit
 
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
+from mancala.ai.solver import database_ready, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
+from mancala.games.sowing.solver import default_max_seeds
+from mancala.games.sowing.solver.search import binomial_table, rank
+from mancala.nn_lib.base import NET_GAMES
 from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
-from mancala.nn_lib.policy_value import NAME, PolicyValue, make_command, trained_games
+from mancala.nn_lib.policy_value import (
+    NAME,
+    VALUE_SCALE,
+    PolicyValue,
+    make_command,
+    trained_games,
+)
 
 DEFAULT_SIMULATIONS = 5000  # the registry's default too; docs/az.md times it
+MAX_SIMULATIONS = 1_000_000  # the registry's bound
 EXPLORATION = 1.5
+NO_MARGIN = -(1 << 20)  # a position's exact final margin is not known
+FIRST_PLAY = 0.3  # an unvisited move counts as its node's mean value less this
+POOL_PER_SECOND = 2_000_000  # nodes a timed search (`az:t=S`) reserves per second: above its speed
 
 
 @njit(cache=True, nogil=True)
@@ -70,19 +92,52 @@ def set_priors(board, player, h, logits, priors):
 
 
 @njit(cache=True, nogil=True)
-def final_value(board, player, h):
-    """The finished game's result for `player`: 1 won, 0 drawn, -1 lost."""
-    diff = engine.score_diff(board, h)
-    result0 = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)
-    return result0 if player == 0 else -result0
+def exact_margin(board, player, h, kalah, endgame, rel):
+    """The final margin for `player` (to move) of a finished game, or of a Kalah position
+    the endgame database `endgame` (values, binomials, most seeds) holds; else NO_MARGIN."""
+    own, opp = player * (h + 1), (1 - player) * (h + 1)
+    if engine.is_over(board, h, kalah):
+        diff = engine.score_diff(board, h)
+        return diff if player == 0 else -diff
+    db, binom, most = endgame
+    seeds = 0
+    for i in range(h):
+        rel[i], rel[h + i] = board[own + i], board[opp + i]
+        seeds += board[own + i] + board[opp + i]
+    if not kalah or seeds > most:
+        return NO_MARGIN
+    return board[own + h] - board[opp + h] + db[rank(rel, binom, 0)]
 
 
 @njit(cache=True, nogil=True)
-def puct(board0, player0, h, kalah, ec, rl, counter, size, c, noise, noise_frac, weights, out):
+def solved_margin(node, board, player, h, children, players, margins):
+    """The exact margin for `player` of `node` when every legal move's is known (the best
+    of them), else NO_MARGIN."""
+    best = NO_MARGIN
+    lo = player * (h + 1)
+    for m in range(h):
+        if board[lo + m] == 0:
+            continue
+        child = children[node, m]
+        if child < 0 or margins[child] == NO_MARGIN:
+            return NO_MARGIN
+        best = max(best, margins[child] if players[child] == player else -margins[child])
+    return best
+
+
+@njit(cache=True, nogil=True)
+def puct(
+    board0, player0, h, kalah, ec, rl, counter, size,
+    c, fpu, noise, noise_frac, weights, endgame, out,
+):  # fmt: skip
     """PUCT simulations until counter[0] passes counter[1] (a deadline lowers it to -1) or
-    the pool of `size` nodes is full. `noise` (per house) is mixed into the root's priors
+    the pool of `size` nodes is full. An unvisited move counts as the node's mean value
+    for its player less `fpu`. `noise` (per house) is mixed into the root's priors
     with weight `noise_frac`. Per root move, visits into out[0] and summed value for the
-    root player into out[1]; returns the network's value of the root."""
+    root player into out[1], and its exact final margin into out[2] (NO_MARGIN: not known).
+    A finished game, a position in the endgame database, or a node whose every move has
+    an exact value is a leaf of exact value: its margin squashed as the network's value
+    target is (`VALUE_SCALE`). Returns the network's value of the root."""
     w1, b1, w2, b2, wp, bp, wv, bv = weights
     boards = np.empty((size, board0.shape[0]), np.int64)
     players = np.empty(size, np.int64)
@@ -90,6 +145,9 @@ def puct(board0, player0, h, kalah, ec, rl, counter, size, c, noise, noise_frac,
     priors = np.zeros((size, h), np.float64)
     visits = np.zeros(size, np.float64)
     values = np.zeros(size, np.float64)  # from the view of the parent's player
+    own = np.zeros(size, np.float64)  # summed value for the node's own player to move
+    margins = np.full(size, NO_MARGIN, np.int64)  # exact final margin for its own player
+    rel = np.empty(2 * h, np.int64)
     path = np.empty(size, np.int64)
     logits = np.empty(h, np.float32)
     hidden = np.empty(b1.shape[0], np.float32)
@@ -97,6 +155,7 @@ def puct(board0, player0, h, kalah, ec, rl, counter, size, c, noise, noise_frac,
     players[0] = player0
     root_value = forward(board0, player0, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden)
     set_priors(board0, player0, h, logits, priors[0])
+    own[0] = root_value
     lo = player0 * (h + 1)
     for m in range(h):
         if board0[lo + m] > 0:
@@ -111,18 +170,19 @@ def puct(board0, player0, h, kalah, ec, rl, counter, size, c, noise, noise_frac,
         while True:
             b = boards[node]
             p = players[node]
-            if engine.is_over(b, h, kalah):
-                value = final_value(b, p, h)
+            if margins[node] != NO_MARGIN and node > 0:
+                value = math.tanh(margins[node] / VALUE_SCALE)
                 break
             lo = p * (h + 1)
             root_n = math.sqrt(visits[node])
+            first = own[node] / visits[node] - fpu
             best = -1e300
             move = -1
             for m in range(h):
                 if b[lo + m] == 0:
                     continue
                 child = children[node, m]
-                q, n = (0.0, 0.0) if child < 0 else (values[child] / visits[child], visits[child])
+                q, n = (first, 0.0) if child < 0 else (values[child] / visits[child], visits[child])
                 score = q + c * priors[node, m] * root_n / (1.0 + n)
                 if score > best:
                     best = score
@@ -142,23 +202,56 @@ def puct(board0, player0, h, kalah, ec, rl, counter, size, c, noise, noise_frac,
             node = child
             b = boards[child]
             p = players[child]
-            if engine.is_over(b, h, kalah):
-                value = final_value(b, p, h)
+            margins[child] = exact_margin(b, p, h, kalah, endgame, rel)
+            if margins[child] != NO_MARGIN:
+                value = math.tanh(margins[child] / VALUE_SCALE)
             else:
                 value = forward(b, p, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden)
                 set_priors(b, p, h, logits, priors[child])
             break
+        for k in range(depth - 1, 0, -1):  # a node whose every move is exact is exact too
+            up = path[k]
+            margins[up] = solved_margin(up, boards[up], players[up], h, children, players, margins)
+            if margins[up] == NO_MARGIN:
+                break
         leaf_player = players[node]
         visits[0] += 1
+        own[0] += value if player0 == leaf_player else -value
         for k in range(1, depth + 1):
             child = path[k]
             visits[child] += 1
             values[child] += value if players[path[k - 1]] == leaf_player else -value
+            own[child] += value if players[child] == leaf_player else -value
     for m in range(h):
         child = children[0, m]
         out[0, m] = visits[child] if child >= 0 else 0.0
         out[1, m] = values[child] if child >= 0 else 0.0
+        out[2, m] = NO_MARGIN
+        if child >= 0 and margins[child] != NO_MARGIN:
+            out[2, m] = margins[child] if players[child] == player0 else -margins[child]
     return root_value
+
+
+EndgameTable = tuple[np.ndarray, np.ndarray, int]
+NO_ENDGAME: EndgameTable = (np.zeros(1, np.int8), np.zeros((1, 1), np.int64), -1)
+_ENDGAMES: dict[tuple[int, bool], EndgameTable] = {}
+_LOADING = threading.Lock()
+
+
+def endgame_table(state: GameState) -> EndgameTable:
+    """(values, binomials, most seeds) of the endgame database of `state`'s Kalah board,
+    the one the process's `solver` uses, when it is cached; else NO_ENDGAME."""
+    if state.game != "kalah" or not database_ready(state.houses, state.empty_capture):
+        return NO_ENDGAME
+    most = default_max_seeds(state.houses)
+    if default_max_seeds(state.houses, sum(state.board)) != most:  # a smaller game's own
+        return NO_ENDGAME
+    key = (state.houses, state.empty_capture)
+    with _LOADING:
+        if key not in _ENDGAMES:
+            db = shared_solver(state).db
+            _ENDGAMES[key] = (db, binomial_table(most, 2 * state.houses), most)
+    return _ENDGAMES[key]
 
 
 def node_bytes(houses: int) -> int:
@@ -231,57 +324,96 @@ class AZNet(Player):
         return {"value": value, "moves": priors}
 
 
+def timed_simulations(seconds: float) -> int:
+    """The simulations `az:t=SECONDS` may run before its deadline: more than it can do
+    in that time, within the registry's bound.
+
+    >>> timed_simulations(0.1), timed_simulations(3600)
+    (200000, 1000000)
+    """
+    return max(1, min(MAX_SIMULATIONS, math.ceil(seconds * POOL_PER_SECOND)))
+
+
 class AZ(AZNet):
-    """`az:N`: PUCT search of N simulations a move guided by the policy-value network.
-    `noise` > 0 mixes Dirichlet(`alpha`) noise into the root's priors with that weight
-    (self-play exploration)."""
+    """`az:N`: PUCT search of N simulations a move guided by the policy-value network;
+    `az:t=S` (`seconds`) searches S seconds a move instead. `noise` > 0 mixes
+    Dirichlet(`alpha`) noise into the root's priors with that weight (self-play
+    exploration); `endgame` uses the solver's endgame database where it is cached."""
 
     def __init__(
         self,
         seed: int | None = None,
-        simulations: int = DEFAULT_SIMULATIONS,
+        simulations: int | None = None,
+        seconds: float | None = None,
         limits: Limits = REGISTRY_LIMITS,
         exploration: float = EXPLORATION,
+        first_play: float = FIRST_PLAY,
         noise: float = 0.0,
         alpha: float = 1.0,
+        endgame: bool = True,
         **weights,
     ) -> None:
         super().__init__(seed, **weights)
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise ValueError(f"az seconds must be a positive number, not {seconds!r}")
+        if simulations is None:
+            simulations = DEFAULT_SIMULATIONS if seconds is None else timed_simulations(seconds)
         if simulations < 1:
             raise ValueError(f"az simulations must be at least 1, not {simulations!r}")
         if not 0 <= noise <= 1:
             raise ValueError(f"az noise must be in 0..1, not {noise!r}")
-        self.simulations, self.limits = simulations, limits
+        self.simulations, self.seconds, self.limits = simulations, seconds, limits
         self.exploration, self.noise, self.alpha = exploration, noise, alpha
+        self.first_play = first_play
+        self.endgame = endgame
+        for game in self.networks:  # the database and the kernel loaded now, not in a move
+            start = GameState.new(game, **NET_GAMES[game])
+            self._puct(start, 1, math.inf, np.zeros(start.houses))
 
-    def search(self, state: GameState) -> tuple[np.ndarray, np.ndarray, float]:
-        """(visits per house, mean value per house for the mover, the network's value)."""
+    def search(self, state: GameState) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+        """(visits per house, mean value per house for the mover, the network's value,
+        exact final margin per house for the mover: NO_MARGIN where not known)."""
         require_moves(state)
+        h = state.houses
+        noise = self.np_rng.dirichlet(np.full(h, self.alpha)) if self.noise else np.zeros(h)
+        seconds = min(self.seconds or math.inf, self.limits.seconds)
+        visits, sums, value, margins = self._puct(state, self.simulations, seconds, noise)
+        means = np.divide(sums, visits, out=np.zeros(h), where=visits > 0)
+        return visits, means, value, margins
+
+    def _puct(self, state: GameState, simulations: int, seconds: float, noise: np.ndarray):
+        """(visits, summed values, the network's value, exact margins) of one search."""
         net = self.net_for(state)
         board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
-        noise = self.np_rng.dirichlet(np.full(h, self.alpha)) if self.noise else np.zeros(h)
-        counter = np.array([0, self.simulations], np.int64)
-        out = np.zeros((2, h))
-        size = tree_nodes(self.simulations, h, self.limits.memory)
-        with Deadline(self.limits.seconds).stopping(counter):
+        endgame = NO_ENDGAME
+        if self.endgame:
+            endgame = endgame_table(state)
+        counter = np.array([0, simulations], np.int64)
+        out = np.zeros((3, h))
+        size = tree_nodes(simulations, h, self.limits.memory)
+        with Deadline(seconds).stopping(counter):
             value = puct(
-                board, player, h, kalah, ec, rl, counter, size,
-                self.exploration, noise, self.noise, net.arrays, out,
+                board, player, h, kalah, ec, rl, counter, size, self.exploration,
+                self.first_play, noise, self.noise, net.arrays, endgame, out,
             )  # fmt: skip
-        visits, sums = out
-        means = np.divide(sums, visits, out=np.zeros(h), where=visits > 0)
-        return visits, means, float(value)
+        return out[0], out[1], float(value), out[2]
+
+    def best(self, state: GameState) -> tuple[int, np.ndarray, np.ndarray]:
+        """(the move to play, visits, means): the best exact margin when every move's is
+        known, else the most visited move (the better mean breaks ties)."""
+        visits, means, _, margins = self.search(state)
+        moves = require_moves(state)
+        if all(margins[m] != NO_MARGIN for m in moves):
+            return max(moves, key=lambda m: (margins[m], visits[m])), visits, means
+        return max(moves, key=lambda m: (visits[m], means[m])), visits, means
 
     def choose_move(self, state: GameState) -> int:
-        visits, means, _ = self.search(state)
-        moves = require_moves(state)
-        return max(moves, key=lambda m: (visits[m], means[m]))
+        return self.best(state)[0]
 
     def evaluate(self, state: GameState) -> dict:
         """{"value", "moves": {move: mean value}, "visits": {move: n}}; mover's view."""
-        visits, means, _ = self.search(state)
+        best, visits, means = self.best(state)
         moves = require_moves(state)
-        best = max(moves, key=lambda m: (visits[m], means[m]))
         return {
             "value": float(means[best]),
             "moves": {m: float(means[m]) for m in moves},

@@ -371,8 +371,8 @@ register(
     Entry(
         "mancala.ai.az:AZ",
         summary="AlphaZero-style search (PUCT guided by the policy-value network), {param}",
-        params=(bounds.count("simulations", 1_000_000, default=5000),),
-        words={"simulations": "{:,} simulations a move"},
+        params=(bounds.count("simulations", 1_000_000, default=5000), bounds.seconds()),
+        words={"simulations": "{:,} simulations a move", "seconds": "{:g} s a move"},
         quick="az:1000",
         available="mancala.nn_lib.policy_value:has_weights",
         variants=tuple(NET_GAMES),

@@ -50,7 +50,7 @@ def self_play_game(player: AZ, start: GameState, explore_plies: int, seed: int) 
     rng = np.random.default_rng(seed)
     state, moves, visits = start, [], []
     while not state.is_over():
-        counts, _, _ = player.search(state)
+        counts, *_ = player.search(state)
         legal = state.legal_moves()
         if counts.sum() == 0:  # stopped before its first simulation: every move once
             counts[legal] = 1

@@ -18,7 +18,9 @@ import numpy as np
 
 from mancala.arena.records import GameLog, replay
 from mancala.games.masks import legal_mask
+from mancala.games.sowing import engine
 from mancala.games.sowing.view import mover_views
+from mancala.nn_lib.policy_value import VALUE_SCALE
 
 log = logging.getLogger(__name__)
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # boards (mover's view), gains, mask
@@ -168,7 +170,7 @@ class PositionStore:
 
 
 def visit_targets(record: dict[str, Any]) -> Arrays | None:
-    """Targets from a self-play record's `visits` and outcome; None without visits.
+    """Targets from a self-play record's `visits` and final margin; None without visits.
     ValueError when the visits do not fit the game."""
     visits = record.get("visits")
     if visits is None:
@@ -181,7 +183,14 @@ def visit_targets(record: dict[str, Any]) -> Arrays | None:
     counts = np.array(visits, dtype=np.float64)
     if counts.shape != mask.shape or (counts[~mask] != 0).any() or (counts.sum(1) <= 0).any():
         raise ValueError("visits are not counts of legal moves")
-    winner = record.get("winner")
+    return rel, counts / counts.sum(1, keepdims=True), mask, outcome_values(record, states)
+
+
+def outcome_values(record: dict[str, Any], states: list) -> np.ndarray:
+    """The value target of each position of a finished game: the final margin for its
+    mover, squashed as the teacher's are (tanh(margin / VALUE_SCALE))."""
+    final = replay(record)[-1]
+    board = np.array(final.board, dtype=np.int64)
+    margin0 = float(engine.score_diff(board, final.houses))
     movers = np.array([state.player for state in states])
-    value = np.zeros(len(states)) if winner is None else np.where(movers == winner, 1.0, -1.0)
-    return rel, counts / counts.sum(1, keepdims=True), mask, value
+    return np.tanh(np.where(movers == 0, margin0, -margin0) / VALUE_SCALE)

@@ -12,7 +12,7 @@ import time
 import numpy as np
 import pytest
 
-from mancala.ai.az import AZ, AZNet, forward
+from mancala.ai.az import AZ, NO_MARGIN, AZNet, exact_margin, forward
 from mancala.ai.registry import (
     available_players,
     can_play,
@@ -26,6 +26,8 @@ from mancala.arena.records import replay
 from mancala.core.paths import ROOT
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
+from mancala.games.sowing.solver import Solver, relative_board, store_lead
+from mancala.games.sowing.solver.search import binomial_table
 from mancala.games.sowing.view import mover_views
 from mancala.learn.az import self_play_game, self_player
 from mancala.learn.data import visit_targets
@@ -87,12 +89,15 @@ def test_az_and_az_net_play_whole_games_with_legal_moves(nets, game):
         ((0, 2, 0, 0, 0, 1, 21, 0, 1, 2, 0, 2, 0, 19), 1, 4),
     ],
 )
-def test_az_finds_the_only_win_even_with_an_untrained_network(nets, board, player, winning):
+@pytest.mark.parametrize("endgame", [False, True])
+def test_az_finds_the_only_win_even_with_an_untrained_network(
+    nets, board, player, winning, endgame
+):
     state = GameState.new(board=board, player=player)
     for seed in range(3):
-        az = AZ(seed, simulations=3000, net=nets[1]["kalah"])
+        az = AZ(seed, simulations=3000, net=nets[1]["kalah"], endgame=endgame)
         assert az.choose_move(state) == winning
-        assert az.evaluate(state)["value"] > 0.9
+        assert az.evaluate(state)["value"] > 0.5  # a win by 2 seeds: tanh(2 / VALUE_SCALE)
 
 
 def test_az_counts_visits_of_legal_moves_only(nets):
@@ -153,6 +158,75 @@ def test_az_names_are_bounded_and_described(nets):
         make_player("az:1000001")
 
 
+def test_az_t_searches_for_its_time_a_move(nets):
+    assert "0.05 s a move" in describe_player("az:t=0.05")
+    player = make_player("az:t=0.05", seed=0)
+    assert player.seconds == 0.05 and player.simulations > 1000  # not cut by a count
+    state = GameState.new()
+    began = time.perf_counter()
+    visits, *_ = player.search(state)
+    took = time.perf_counter() - began
+    assert 0.05 <= took < 0.5 and visits.sum() > 0
+    with pytest.raises(ValueError, match="az seconds must be 0.001..3600, not 0"):
+        make_player("az:t=0")
+    with pytest.raises(ValueError, match="az takes SIMULATIONS .* or t=SECONDS"):
+        make_player("az:t=x")
+
+
+SMALL_DB = 8  # seeds: an endgame database of Kalah(6) built in a moment
+
+
+@pytest.fixture(scope="module")
+def small_solver():
+    return Solver(6, False, SMALL_DB, cache_dir=None, progress=False, tt_bits=16)
+
+
+def exact(solver: Solver, state: GameState) -> int:
+    """The final margin for the mover of `state` under perfect play."""
+    board, player, (h, *_) = engine.to_arrays(state)
+    if state.is_over():
+        diff = engine.score_diff(board, h)
+        return diff if player == 0 else -diff
+    return store_lead(state) + solver.value(relative_board(state))
+
+
+def late_positions(count: int, most_seeds: int, seed: int) -> list[GameState]:
+    """Kalah(6,4) positions of random games with at most `most_seeds` seeds in the houses."""
+    return [
+        s
+        for s in random_positions("kalah", 40 * count, seed)
+        if sum(s.board[:6] + s.board[7:13]) <= most_seeds
+    ][:count]
+
+
+def test_the_endgame_margin_in_the_kernel_is_the_solvers(small_solver):
+    table = (small_solver.db, binomial_table(SMALL_DB, 12), SMALL_DB)
+    positions = late_positions(60, SMALL_DB + 4, seed=5)
+    known = 0
+    for state in positions:
+        board, player, (h, kalah, *_) = engine.to_arrays(state)
+        got = exact_margin(board, player, h, kalah, table, np.empty(2 * h, np.int64))
+        if sum(relative_board(state)) > SMALL_DB and not state.is_over():
+            assert got == NO_MARGIN
+        else:
+            assert got == exact(small_solver, state)
+            known += 1
+    assert 10 < known < len(positions)
+
+
+def test_az_plays_a_best_margin_where_its_search_solves_every_move(nets, small_solver):
+    positions = late_positions(20, 6, seed=7)
+    assert len(positions) == 20
+    az = AZ(0, simulations=20_000, net=nets[1]["kalah"], endgame=False)  # untrained
+    for state in positions:
+        values = {m: exact(small_solver, state.play(m)) for m in state.legal_moves()}
+        values = {
+            m: v if state.play(m).player == state.player or state.play(m).is_over() else -v
+            for m, v in values.items()
+        }
+        assert values[az.choose_move(state)] == max(values.values())
+
+
 def test_a_self_play_record_carries_visits_that_train(nets):
     net = nets[1]["sungka"]
     start = GameState.new("sungka")
@@ -161,9 +235,14 @@ def test_a_self_play_record_carries_visits_that_train(nets):
     assert len(record["visits"]) == len(states) - 1 == len(record["moves"])
     rel, policy, mask, value = visit_targets(record)
     assert np.allclose(policy.sum(1), 1) and not policy[~mask].any()
+    final = states[-1].board  # Sungka(7,7): houses 0-6, store 7, houses 8-14, store 15
+    margin = sum(final[:8]) - sum(final[8:])
     winner = record["winner"]
-    want = [0.0 if winner is None else (1.0 if s.player == winner else -1.0) for s in states[:-1]]
-    assert value.tolist() == want
+    assert winner == (0 if margin > 0 else 1 if margin < 0 else None)
+    for state, got in zip(states[:-1], value):
+        mine = margin if state.player == 0 else -margin
+        assert got == pytest.approx(np.tanh(mine / policy_value.VALUE_SCALE))
+        assert np.sign(got) == (0 if winner is None else 1 if state.player == winner else -1)
     i, house = next((i, m) for i, row in enumerate(mask) for m in range(7) if not row[m])
     bad = json.loads(json.dumps(record))
     bad["visits"][i][house] = 3  # a visit to an empty house
