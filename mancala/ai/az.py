@@ -39,7 +39,7 @@ from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
 from mancala.games.sowing.solver import default_max_seeds
-from mancala.games.sowing.solver.search import binomial_table, rank
+from mancala.games.sowing.solver.ranking import binomial_table, rank
 from mancala.nn_lib.base import NET_GAMES
 from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
 from mancala.nn_lib.policy_value import (
