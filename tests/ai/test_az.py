@@ -27,7 +27,7 @@ from mancala.core.paths import ROOT
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
 from mancala.games.sowing.solver import Solver, relative_board, store_lead
-from mancala.games.sowing.solver.search import binomial_table
+from mancala.games.sowing.solver.ranking import binomial_table
 from mancala.games.sowing.view import mover_views
 from mancala.learn.az import self_play_game, self_player
 from mancala.learn.data import visit_targets
