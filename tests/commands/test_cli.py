@@ -87,7 +87,7 @@ def test_one_flag_name_for_one_thing_and_old_spellings_still_read(capsys):
 
 
 TABLE_COMMANDS = ["bench", "bench_networks", "bench_workers", "dqn_eval", "perfect_play"]
-TABLE_COMMANDS += ["tournament"]
+TABLE_COMMANDS += ["tournament", "measure_weights"]
 
 
 @pytest.mark.parametrize("name", TABLE_COMMANDS)
@@ -109,6 +109,20 @@ def test_a_table_printed_as_json_has_its_rows(capsys):
     assert table["title"].startswith("Tak 3x3, one process")
     assert [row["position"] for row in table["rows"]] == ["10 plies", "40 plies"]
     assert all(int(row["legal moves"]) > 0 for row in table["rows"])
+
+
+def test_measure_weights_reads_a_folder_and_refuses_a_missing_one(tmp_path, capsys):
+    import json
+
+    from mancala import measure_weights
+
+    assert measure_weights.main(["--games", "2", "--json"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)
+    rows = {row["network"]: row for row in table["rows"]}
+    assert {"nn1h128", "nnx2h256"} <= set(rows)
+    assert all(50 < row["keeps value %"] <= 100 for row in rows.values())
+    err = refused(measure_weights.main, [str(tmp_path)], capsys)
+    assert f"measure_weights: no Kalah weights folder {tmp_path / 'kalah'}" in err
 
 
 def test_options_before_names_parse(tmp_path, capsys):
