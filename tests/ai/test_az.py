@@ -250,36 +250,25 @@ def test_a_self_play_record_carries_visits_that_train(nets):
         visit_targets(bad)
 
 
-def command(*args: str, **kwargs) -> subprocess.CompletedProcess:
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="2")
-    return subprocess.run(
-        [sys.executable, "mancala/selfplay.py", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        **kwargs,
-    )
-
-
-def test_selfplay_refuses_bad_input(tmp_path):
+def test_selfplay_refuses_bad_input(tmp_path, lab_command):
     runs = ["--runs", str(tmp_path / "runs"), "--models", str(tmp_path / "models")]
-    result = command("--resume", "--from", "x.jsonl", *runs)
+    result = lab_command("selfplay.py", "--resume", "--from", "x.jsonl", *runs)
     assert result.returncode == 2 and "selfplay: --from starts a new run" in result.stderr
-    result = command("--from", str(tmp_path / "none.jsonl"), "--run", "a", *runs)
+    result = lab_command("selfplay.py", "--from", str(tmp_path / "none.jsonl"), "--run", "a", *runs)
     assert result.returncode == 2 and "selfplay: --from: no file" in result.stderr
-    result = command("--rounds", "1", "--run", "b", *runs)
+    result = lab_command("selfplay.py", "--rounds", "1", "--run", "b", *runs)
     assert result.returncode == 2 and "start a run with --from FILE" in result.stderr
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
-    result = command("--from", str(empty), "--variant", "sungka", "--run", "c", *runs)
+    result = lab_command(
+        "selfplay.py", "--from", str(empty), "--variant", "sungka", "--run", "c", *runs
+    )
     assert result.returncode == 2 and "no teacher-annotated games of sungka(7,7)" in result.stderr
-    result = command("--margin", "0.4", *runs)
+    result = lab_command("selfplay.py", "--margin", "0.4", *runs)
     assert result.returncode == 2 and "--margin" in result.stderr
 
 
-def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path):
+def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_command):
     models = tmp_path / "models"
     net = nets[1]["kalah"]
     net.save(weights_file("kalah", models))
@@ -306,7 +295,7 @@ def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path):
     assert "selfplay: terminated (SIGTERM)" in stderr and "--resume --run t" in stderr
     lines = games.read_text().splitlines()
     assert len(lines) >= 3 and all("visits" in json.loads(line) for line in lines)
-    result = command("--resume", "--rounds", "1", "--games", "2", *tiny, *where)
+    result = lab_command("selfplay.py", "--resume", "--rounds", "1", "--games", "2", *tiny, *where)
     assert result.returncode == 0, result.stderr
     assert len(games.read_text().splitlines()) == len(lines) + 2
     assert "round 1: 2/2 self-play games" in result.stdout

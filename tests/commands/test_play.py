@@ -1,31 +1,15 @@
 """The terminal game, driven through stdin like a person would type."""
 
-import subprocess
-import sys
-
 import pytest
-
-from mancala.core.paths import ROOT
-
-
-def run_play(args, typed: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "mancala/play.py", *args],
-        input=typed,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=60,
-    )
 
 
 @pytest.mark.parametrize("second", [False, True])
-def test_a_whole_game_against_greedy_through_stdin(second):
+def test_a_whole_game_against_greedy_through_stdin(second, lab_command):
     # Junk first, then every house letter and number over and over: the empty or
     # wrong ones are refused with a reason, the first legal one is played.
     typed = "zz\n0\n99\n\n" + "a\nb\nc\nd\ne\nf\n1\n2\n3\n4\n5\n6\n" * 60
     args = ["greedy", "--seed", "1"] + (["--second"] if second else [])
-    done = run_play(args, typed)
+    done = lab_command("play.py", *args, timeout=60, input=typed)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "greedy plays" in out and "You play" in out
@@ -34,24 +18,24 @@ def test_a_whole_game_against_greedy_through_stdin(second):
     assert "Traceback" not in done.stderr
 
 
-def test_quitting_exits_0_and_end_of_input_abandons_the_game_with_130():
-    done = run_play(["luck"], "q\n")
+def test_quitting_exits_0_and_end_of_input_abandons_the_game_with_130(lab_command):
+    done = lab_command("play.py", "luck", timeout=60, input="q\n")
     assert done.returncode == 0 and "You quit" in done.stdout
     for typed in ("", "a\n"):
-        done = run_play(["luck"], typed)
+        done = lab_command("play.py", "luck", timeout=60, input=typed)
         assert done.returncode == 130
         assert "The input ended: the game is abandoned." in done.stdout
         assert "Traceback" not in done.stderr
 
 
-def test_sungka_game_to_the_end():
+def test_sungka_game_to_the_end(lab_command):
     typed = "\n".join("abcdefg1234567" * 80) + "\n"
-    done = run_play(["exact", "--variant", "sungka"], typed)
+    done = lab_command("play.py", "exact", "--variant", "sungka", timeout=60, input=typed)
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().splitlines()[-1].startswith(("You win", "You lose", "A draw"))
 
 
-def test_unknown_opponent_is_a_clear_error():
-    done = run_play(["nobody"], "")
+def test_unknown_opponent_is_a_clear_error(lab_command):
+    done = lab_command("play.py", "nobody", timeout=60, input="")
     assert done.returncode == 2
     assert "unknown player 'nobody'" in done.stderr
