@@ -34,7 +34,7 @@ import numpy as np
 from numba import njit
 
 from mancala.ai.base import is_sowing, require_moves
-from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits, depth_or_time
+from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits
 from mancala.ai.search_generic import AlphaBeta
 from mancala.ai.search_player import MoveValueSearch
 from mancala.core.deadline import Deadline
@@ -218,15 +218,9 @@ class Minimax(MoveValueSearch):
         seconds: float | None = None,
         limits: Limits = REGISTRY_LIMITS,
     ) -> None:
-        super().__init__(seed)
-        depth, seconds = depth_or_time(depth, seconds)
-        self.depth, self.seconds = depth, seconds
-        self.limits = limits
-        self.evaluator = evaluate
+        super().__init__(seed, evaluate, depth, seconds, limits)
         self.tt = new_table(table_bits(limits.memory, TT_ENTRY_BYTES, TT_BITS))
         self._fast: dict[str, Any] = {}  # game -> its fast search (None: the generic one)
-        self.nodes = 0
-        self.reached = 0
         if evaluate is None:
             _warm_up()
 

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from mancala.ai.base import Player, require_moves
-from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits, depth_or_time
+from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits
 from mancala.ai.search_player import MoveValueSearch, check_tree_search
 from mancala.core.deadline import Deadline
 from mancala.games import WIN_VALUE, evaluator, rollout
@@ -48,20 +48,6 @@ class _Stop(Exception):
 class AlphaBeta(MoveValueSearch):
     """Alpha-beta (negamax, fail-soft, a transposition table, the best move of the last
     depth first) to `depth` plies, or iterative deepening within `seconds` a move."""
-
-    def __init__(
-        self,
-        seed: int | None = None,
-        evaluate: Evaluator | None = None,
-        depth: int | None = None,
-        seconds: float | None = None,
-        limits: Limits = REGISTRY_LIMITS,
-    ) -> None:
-        super().__init__(seed)
-        depth, seconds = depth_or_time(depth, seconds)
-        self.depth, self.seconds, self.limits = depth, seconds, limits
-        self.evaluator = evaluate
-        self.nodes = self.reached = 0
 
     # ----- the search ----------------------------------------------------------------
 

@@ -3,10 +3,11 @@ of a search that values every move (`choose_move`, `evaluate`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from mancala.ai.base import Player
+from mancala.ai.limits import REGISTRY_LIMITS, Limits, depth_or_time
 
 
 def check_tree_search(simulations: int, rollout: str, rollouts: Sequence[str]) -> None:
@@ -18,11 +19,24 @@ def check_tree_search(simulations: int, rollout: str, rollouts: Sequence[str]) -
 
 
 class MoveValueSearch(Player):
-    """A player whose search values every move (`_move_values`), recording the depth it
-    reached (`reached`) and the nodes it visited (`nodes`)."""
+    """A player whose search values every move (`_move_values`) to `depth` plies, or by
+    iterative deepening within `seconds` a move, with an optional evaluator (None: the
+    default), recording the depth it reached (`reached`) and the nodes it visited
+    (`nodes`)."""
 
-    nodes: int = 0
-    reached: int = 0
+    def __init__(
+        self,
+        seed: int | None = None,
+        evaluate: Callable[[Any], float] | None = None,
+        depth: int | None = None,
+        seconds: float | None = None,
+        limits: Limits = REGISTRY_LIMITS,
+    ) -> None:
+        super().__init__(seed)
+        self.depth, self.seconds = depth_or_time(depth, seconds)
+        self.limits = limits
+        self.evaluator = evaluate
+        self.nodes = self.reached = 0
 
     def _move_values(self, state: Any, exact: bool) -> dict[int, float]:
         """Each legal move's value for the mover; exact=False may leave the moves that
