@@ -38,7 +38,7 @@ from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits
 from mancala.ai.search_generic import AlphaBeta
 from mancala.ai.search_player import MoveValueSearch
 from mancala.core.deadline import Deadline
-from mancala.core.tables import table_bits
+from mancala.core.tables import empty_table, table_bits
 from mancala.game_state import GameState
 from mancala.games import fast_search
 from mancala.games.sowing import engine
@@ -197,14 +197,7 @@ def _warm_up() -> None:
 
 def new_table(bits: int = TT_BITS) -> tuple[np.ndarray, ...]:
     """An empty transposition table of 2**bits entries: key, value, depth, flag, move."""
-    size = 1 << bits
-    return (
-        np.zeros(size, np.uint64),
-        np.zeros(size, np.int64),
-        np.full(size, -1, np.int64),
-        np.zeros(size, np.int64),
-        np.zeros(size, np.int64),
-    )
+    return empty_table(bits, np.int64, np.int64)
 
 
 class Minimax(MoveValueSearch):

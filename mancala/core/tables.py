@@ -1,6 +1,8 @@
-"""Sizing a search's transposition table to the memory it may use."""
+"""A search's transposition table: its size within the memory it may use, and an empty one."""
 
 from __future__ import annotations
+
+import numpy as np
 
 
 def table_bits(memory: int, entry_bytes: int, most: int) -> int:
@@ -14,3 +16,20 @@ def table_bits(memory: int, entry_bytes: int, most: int) -> int:
     while bits > 4 and entry_bytes << bits > memory:
         bits -= 1
     return bits
+
+
+def empty_table(bits: int, value_dtype: type, bound_dtype: type) -> tuple[np.ndarray, ...]:
+    """An empty transposition table of 2**bits entries, five arrays: key (uint64), value,
+    depth (int64, -1: empty), bound and move (int64).
+
+    >>> [a.dtype.name for a in empty_table(4, np.float64, np.int8)]
+    ['uint64', 'float64', 'int64', 'int8', 'int64']
+    """
+    size = 1 << bits
+    return (
+        np.zeros(size, np.uint64),
+        np.zeros(size, value_dtype),
+        np.full(size, -1, np.int64),
+        np.zeros(size, bound_dtype),
+        np.zeros(size, np.int64),
+    )

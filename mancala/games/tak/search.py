@@ -28,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from mancala.core.deadline import Deadline
-from mancala.core.tables import table_bits
+from mancala.core.tables import empty_table, table_bits
 from mancala.games import WIN_VALUE
 from mancala.games.tak.evaluate import REACH, STANDING
 from mancala.games.tak.fast import (
@@ -224,14 +224,7 @@ def _root(meta, colours, depth, order, exact, values, tt, counter, metas, stacks
 
 def new_table(bits: int) -> tuple[np.ndarray, ...]:
     """An empty table of 2**bits entries: key, value, depth (-1 empty), bound, move."""
-    size = 1 << bits
-    return (
-        np.zeros(size, np.uint64),
-        np.zeros(size, np.float64),
-        np.full(size, -1, np.int64),
-        np.zeros(size, np.int8),
-        np.zeros(size, np.int64),
-    )
+    return empty_table(bits, np.float64, np.int8)
 
 
 def move_values(
