@@ -69,6 +69,38 @@ class WeightsError(ValueError):
     """A network's weights file is missing, unreadable or of the wrong shape."""
 
 
+def read_model(path: Path, label: str, make: str) -> Any:
+    """The Keras model in `path`; WeightsError naming `label`, the file and `make` (how to
+    make it) when the file is missing or unreadable."""
+    if not path.is_file():
+        raise WeightsError(f"{label}: no weights file {path}; {make}")
+    keras = import_keras()
+    try:
+        return keras.models.load_model(path, compile=False)
+    except Exception as error:  # Keras raises many kinds on a damaged or foreign file
+        raise WeightsError(
+            f"{label}: {path} is not a readable Keras file ({type(error).__name__}: {error}); "
+            f"{make}"
+        ) from None
+
+
+def untrained_model(build: Callable[[], Any], seed: int | None) -> Any:
+    """`build()` with untrained weights, drawn from `seed` when one is given."""
+    keras = import_keras()
+    if seed is not None:
+        keras.utils.set_random_seed(seed)
+    return build()
+
+
+def check_game(made_for: str, game: str, options: dict[str, Any], state: GameState) -> None:
+    """ValueError unless `state` is of `game` with `options`; the message begins with
+    `made_for` ("network nn1h128 was built for")."""
+    if state.game != game or any(getattr(state, key) != value for key, value in options.items()):
+        raise ValueError(
+            f"{made_for} {_game(game, **options)}, not {_game(state.game, **state.options)}"
+        )
+
+
 class Network:
     """One network of the zoo: what it sees (`encode`), its shape (`hidden`), its weights.
 
@@ -119,22 +151,13 @@ class Network:
 
     def check_state(self, state: GameState) -> None:
         """ValueError unless `state` is the game this network was built for."""
-        if state.variant != self.variant or any(
-            getattr(state, key) != value for key, value in self.options.items()
-        ):
-            raise ValueError(
-                f"network {self.name} was built for {_game(self.variant, **self.options)}, "
-                f"not {_game(state.variant, **state.options)}"
-            )
+        check_game(f"network {self.name} was built for", self.variant, self.options, state)
 
     # ----- weights -------------------------------------------------------------------
 
     def fresh(self, seed: int | None = None) -> Network:
         """Start from untrained weights."""
-        keras = import_keras()
-        if seed is not None:
-            keras.utils.set_random_seed(seed)
-        self._use(self.build())
+        self._use(untrained_model(self.build, seed))
         return self
 
     def load(self) -> Network:
@@ -143,16 +166,7 @@ class Network:
             f"make it with `python mancala/train.py {self.name}` (from recorded games) "
             f"or `python mancala/random_train.py` (records games and trains the zoo)"
         )
-        if not self.path.is_file():
-            raise WeightsError(f"network {self.name}: no weights file {self.path}; {make}")
-        keras = import_keras()
-        try:
-            model = keras.models.load_model(self.path, compile=False)
-        except Exception as error:  # Keras raises many kinds on a damaged file
-            raise WeightsError(
-                f"network {self.name}: {self.path} is not a readable Keras file "
-                f"({type(error).__name__}: {error}); {make}"
-            ) from None
+        model = read_model(self.path, f"network {self.name}", make)
         want_in, want_out = self.input_shape(), (self.houses,)
         got_in, got_out = tuple(model.input_shape[1:]), tuple(model.output_shape[1:])
         if (got_in, got_out) != (want_in, want_out):

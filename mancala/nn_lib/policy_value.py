@@ -28,10 +28,13 @@ from mancala.nn_lib.base import (
     NET_GAMES,
     WeightsError,
     _game,
+    check_game,
     import_keras,
     masked_policy_loss,
+    read_model,
     save_keras,
     soft_choice,
+    untrained_model,
     weights_path,
 )
 from mancala.nn_lib.meta import UNKNOWN, write_meta
@@ -103,25 +106,19 @@ class PolicyValue:
 
     def fresh(self, seed: int | None = None) -> PolicyValue:
         """Start from untrained weights."""
-        keras = import_keras()
-        if seed is not None:
-            keras.utils.set_random_seed(seed)
-        self._use(self.build())
+        self._use(untrained_model(self.build, seed))
         return self
 
     def load(self) -> PolicyValue:
         """Read the weights file; WeightsError naming it and the command that makes it."""
         make = f"make it with `{make_command(self.game)}`"
-        if not self.path.is_file():
-            raise WeightsError(f"{NAME} ({self.game}): no weights file {self.path}; {make}")
-        keras = import_keras()
+        label = f"{NAME} ({self.game})"
+        model = read_model(self.path, label, make)
         try:
-            model = keras.models.load_model(self.path, compile=False)
             self._use(model)
-        except Exception as error:  # Keras raises many kinds on a damaged or foreign file
+        except Exception as error:  # another Keras model: its layers are not these
             raise WeightsError(
-                f"{NAME} ({self.game}): {self.path} is not a readable policy-value network "
-                f"({type(error).__name__}: {error}); {make}"
+                f"{label}: {self.path} is not a policy-value network ({error}); {make}"
             ) from None
         got = (self.arrays[0].shape[0], self.arrays[4].shape[1])
         want = (input_width(self.houses), self.houses)
@@ -151,13 +148,7 @@ class PolicyValue:
 
     def check_state(self, state: GameState) -> None:
         """ValueError unless `state` is the game this network was built for."""
-        if state.game != self.game or any(
-            getattr(state, key) != value for key, value in self.options.items()
-        ):
-            raise ValueError(
-                f"{NAME} was trained for {_game(self.game, **self.options)}, "
-                f"not {_game(state.game, **state.options)}"
-            )
+        check_game(f"{NAME} was trained for", self.game, self.options, state)
 
     def predict(self, rel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Keras's (policy logits (N, H), values (N,)) for boards `rel` (mover's view)."""
