@@ -42,7 +42,7 @@ import numpy as np
 
 from mancala.ai.registry import make_player
 from mancala.arena.match import play_game
-from mancala.arena.openings import random_opening
+from mancala.arena.openings import opening_going_on
 from mancala.arena.tournament import Timed
 from mancala.core.cli import command_parser, int_in
 from mancala.core.report import Table, show
@@ -274,7 +274,7 @@ def tak_search_rates(size: int, plies: tuple[int, ...] = (10, 40, 80), seed: int
     table = Table(headers, title=_title(f"Tak {size}x{size}"))
     rate = "{:.4f} s, {:,} nodes, {:,.0f} nodes/s".format
     for count in plies:
-        state = _going_on(new_tak(size), count, rng)
+        state = opening_going_on(new_tak(size), count, rng)
         if state is None:
             continue  # a small board's games end before this many plies
         cells = [f"{count} plies", str(len(state.legal_moves()))]
@@ -291,15 +291,6 @@ def tak_search_rates(size: int, plies: tuple[int, ...] = (10, 40, 80), seed: int
         cells.append(str(move_values(state, seconds=0.1, table=new_table(18))[1]))
         table.add(*cells)
     return table
-
-
-def _going_on(start, plies: int, rng: random.Random, tries: int = 100):
-    """A position after `plies` random moves with the game still going on, or None."""
-    for _ in range(tries):
-        state, _ = random_opening(start, plies, rng)
-        if not state.is_over():
-            return state
-    return None
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -35,6 +35,18 @@ def random_opening(start: State, plies: int, rng: random.Random) -> tuple[State,
     return state, moves
 
 
+def opening_going_on(
+    start: State, plies: int, rng: random.Random, tries: int = 100
+) -> State | None:
+    """`start` after `plies` random moves that leave the game going on (drawn again while
+    they end it), or None when `tries` draws all ended it."""
+    for _ in range(tries):
+        state, _ = random_opening(start, plies, rng)
+        if not state.is_over():
+            return state
+    return None
+
+
 def random_openings(
     start: State, count: int, rng: random.Random, plies: int, vary: bool = False
 ) -> tuple[list[State], list[list[int]]]:

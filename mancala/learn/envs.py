@@ -60,7 +60,7 @@ from pettingzoo.utils import wrappers
 
 from mancala.ai.base import Player, is_sowing
 from mancala.ai.registry import make_player
-from mancala.arena.openings import random_opening
+from mancala.arena.openings import opening_going_on
 from mancala.game_state import IllegalMove
 from mancala.games import new_game, planes
 from mancala.games.masks import legal_mask
@@ -164,11 +164,11 @@ class MancalaEnv(gymnasium.Env):
 
     def _opening(self, plies: int) -> State:
         """The start after `plies` random moves that leave the game going on."""
-        while True:
-            rng = random.Random(int(self.np_random.integers(2**31)))
-            state, _ = random_opening(self.start, plies, rng)
-            if not state.is_over():
-                return state
+        rng = random.Random(int(self.np_random.integers(2**31)))
+        state = opening_going_on(self.start, plies, rng)
+        if state is None:
+            raise ValueError(f"every opening of {plies} random moves tried ended the game")
+        return state
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         if self.state is None:

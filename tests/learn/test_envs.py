@@ -101,6 +101,9 @@ def test_reset_can_start_after_random_first_moves():
     assert game.state == GameState.new()  # no opening asked: the start
     with pytest.raises(ValueError, match="the opening is a number of moves >= 0, not -1"):
         game.reset(options={"opening": -1})
+    tiny = MancalaEnv("kalah", opponent="luck", houses=1, seeds=1)
+    with pytest.raises(ValueError, match="every opening of 10 random moves tried ended the game"):
+        tiny.reset(seed=0, options={"opening": 10})
 
 
 def test_aec_extra_turn_keeps_the_same_agent_and_illegal_moves_raise():
