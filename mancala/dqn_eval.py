@@ -29,6 +29,7 @@ from mancala.ai.dqn import SEATS, DQNPlayer
 from mancala.ai.registry import make_player
 from mancala.core.cli import add_alias, command_parser, float_in, int_in
 from mancala.core.paths import MODELS_DIR
+from mancala.core.report import Table
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.learn.dqn import match_stats
@@ -78,23 +79,24 @@ def format_tables(tables: dict, variant: str, games: int, epsilon: float, openin
     """Markdown tables in the paper's layout, ours beside the paper's win % (which is
     for games from the start)."""
     start = f", from {opening}-move random openings" if opening else ""
-    lines = []
+    shown = []
     for number, seat_name in (("II", "first"), ("III", "second")):
-        lines += [
+        title = (
             f"Table {number} ({variant}): DQN as the {seat_name} player, {games} games a row, "
-            f"epsilon {epsilon}{start}",
-            "",
-            "| opponent | average reward | win % | draw % | paper win % |",
-            "|---|---|---|---|---|",
-        ]
+            f"epsilon {epsilon}{start}"
+        )
+        table = Table(["opponent", "average reward", "win %", "draw %", "paper win %"], title=title)
         for label, stats in tables[seat_name].items():
             paper = PAPER_WIN[seat_name][label] if variant == "sungka" and not opening else None
-            lines.append(
-                f"| {label} | {stats['reward']:+.1f} | {stats['win']:.1f} | {stats['draw']:.1f} "
-                f"| {'-' if paper is None else f'{paper:.1f}'} |"
+            table.add(
+                label,
+                f"{stats['reward']:+.1f}",
+                f"{stats['win']:.1f}",
+                f"{stats['draw']:.1f}",
+                "-" if paper is None else f"{paper:.1f}",
             )
-        lines.append("")
-    return "\n".join(lines)
+        shown.append(table.markdown())
+    return "\n\n".join(shown) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

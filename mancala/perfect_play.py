@@ -33,6 +33,7 @@ from mancala.arena.results import Tally
 from mancala.arena.solved_set import WHOLE_GAME, SolvedPosition, load, seeds_in_houses
 from mancala.arena.solved_set import move_quality as chosen_quality
 from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.report import Table
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games.sowing.solver import Solver, check_solvable, default_max_seeds
@@ -160,37 +161,27 @@ def run(
 
 def quality_table(result: dict[str, Any]) -> str:
     """Markdown: each player's share of value-keeping moves and seeds lost per move."""
-    lines = [
-        "| player | keeps value % | seeds lost / move | ms / move |",
-        "|---|---|---|---|",
-    ]
+    table = Table(["player", "keeps value %", "seeds lost / move", "ms / move"])
     ranked = sorted(result["players"].items(), key=lambda kv: kv[1].get("seeds_lost", 1e9))
     for spec, r in ranked:
         if "error" in r:
-            lines.append(f"| {spec} | n/a: {r['error']} | | |")
+            table.add(spec, f"n/a: {r['error']}", "", "")
             continue
-        lines.append(
-            f"| {spec} | {100 * r['kept']:.0f} | {r['seeds_lost']:.2f} | "
-            f"{1000 * r['seconds_per_move']:.3g} |"
-        )
-    return "\n".join(lines)
+        kept, per_move = f"{100 * r['kept']:.0f}", f"{1000 * r['seconds_per_move']:.3g}"
+        table.add(spec, kept, f"{r['seeds_lost']:.2f}", per_move)
+    return table.markdown()
 
 
 def solver_table(result: dict[str, Any]) -> str:
     """Markdown: each player's wins/draws/losses and mean margin against solver per seat,
     after the first row: what perfect play gets (the values of the positions played)."""
-    lines = [
-        "| player | as mover: W-D-L | margin | as replier: W-D-L | margin |",
-        "|---|---|---|---|---|",
-    ]
+    table = Table(["player", "as mover: W-D-L", "margin", "as replier: W-D-L", "margin"])
     values = result["values"][: result["games_per_seat"]]
     if values:
         wdl = [sum(v > 0 for v in values), sum(v == 0 for v in values), sum(v < 0 for v in values)]
         mean = sum(values) / len(values)
-        lines.append(
-            f"| (perfect play) | {wdl[0]}-{wdl[1]}-{wdl[2]} | {mean:+.1f} | "
-            f"{wdl[2]}-{wdl[1]}-{wdl[0]} | {-mean:+.1f} |"
-        )
+        won, lost = f"{wdl[0]}-{wdl[1]}-{wdl[2]}", f"{wdl[2]}-{wdl[1]}-{wdl[0]}"
+        table.add("(perfect play)", won, f"{mean:+.1f}", lost, f"{-mean:+.1f}")
     for spec, r in result["players"].items():
         if "error" in r:
             continue
@@ -198,8 +189,8 @@ def solver_table(result: dict[str, Any]) -> str:
         for seat in ("to move", "replying"):
             t = r["against_solver"][seat]
             cells += [f"{t['wins']}-{t['draws']}-{t['losses']}", f"{t['margin']:+.1f}"]
-        lines.append(f"| {spec} | " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+        table.add(spec, *cells)
+    return table.markdown()
 
 
 def main(argv: list[str] | None = None) -> int:

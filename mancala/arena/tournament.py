@@ -31,6 +31,7 @@ from mancala.arena.parallel import GameJob, Seat, Workers
 from mancala.arena.ratings import fit_ratings
 from mancala.arena.records import append_games
 from mancala.arena.results import Tally
+from mancala.core.report import Table
 from mancala.game_state import GameState
 from mancala.games import capabilities, new_game
 from mancala.games.replay import positions
@@ -153,26 +154,23 @@ def _as_dicts(table: dict[str, dict[str, Tally]]) -> dict[str, dict[str, dict[st
 def win_rate_table(result: dict[str, Any]) -> str:
     """Markdown: the row player's win % against each column player (draws are not wins)."""
     specs = result["players"]
-    header = "| wins % (row vs column) | " + " | ".join(specs) + " | all |"
-    lines = [header, "|" + "---|" * (len(specs) + 2)]
+    table = Table(["wins % (row vs column)", *specs, "all"])
     for a in specs:
         tallies = {b: Tally.from_dict(t) for b, t in result["results"][a].items()}
         cells = [f"{tallies[b].win_percent():.0f}" if b in tallies else "-" for b in specs]
         everyone = sum(tallies.values(), Tally())
-        lines.append(f"| {a} | " + " | ".join(cells) + f" | {everyone.win_percent():.0f} |")
-    return "\n".join(lines)
+        table.add(a, *cells, f"{everyone.win_percent():.0f}")
+    return table.markdown()
 
 
 def rating_table(result: dict[str, Any]) -> str:
     """Markdown: players by rating (Elo scale, mean 1500) with one standard error."""
     ranked = sorted(result["ratings"].items(), key=lambda kv: -kv[1]["rating"])
-    lines = ["| rank | player | rating | ± | ms/move |", "|---|---|---|---|---|"]
+    table = Table(["rank", "player", "rating", "±", "ms/move"])
     for rank, (name, r) in enumerate(ranked, 1):
         per_move = result["seconds_per_move"][name]
-        lines.append(
-            f"| {rank} | {name} | {r['rating']:.0f} | {r['error']:.0f} | {1000 * per_move:.3g} |"
-        )
-    return "\n".join(lines)
+        table.add(rank, name, f"{r['rating']:.0f}", f"{r['error']:.0f}", f"{1000 * per_move:.3g}")
+    return table.markdown()
 
 
 def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
