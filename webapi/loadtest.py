@@ -27,6 +27,7 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
+from mancala.core.report import Table
 from webapi.serving import running_server
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -182,20 +183,15 @@ def summarise(samples: list, elapsed: float, clients: int, mix: list[str]) -> di
 
 
 def report(result: dict) -> str:
-    lines = [
+    title = (
         f"{result['all']['requests']} requests in {result['seconds']} s from "
         f"{result['clients']} clients: {result['requests_per_s']} requests/s, "
-        f"{result['failed']} failed {result['errors'] or ''}".rstrip(),
-        "",
-        "| request | count | p50 ms | p95 ms | p99 ms | max ms |",
-        "|---|---|---|---|---|---|",
-    ]
+        f"{result['failed']} failed {result['errors'] or ''}".rstrip()
+    )
+    table = Table(["request", "count", "p50 ms", "p95 ms", "p99 ms", "max ms"], title=title)
     for what, s in [*result["by_request"].items(), ("all", result["all"])]:
-        lines.append(
-            f"| {what} | {s['requests']} | {s['p50_ms']} | {s['p95_ms']} | {s['p99_ms']} "
-            f"| {s['max_ms']} |"
-        )
-    return "\n".join(lines)
+        table.add(what, s["requests"], s["p50_ms"], s["p95_ms"], s["p99_ms"], s["max_ms"])
+    return table.markdown()
 
 
 def main(argv: list[str] | None = None) -> int:
