@@ -30,7 +30,7 @@ from mancala.learn.curve import LearningCurve, win_rate
 from mancala.learn.data import record_positions, visit_targets
 from mancala.learn.gate import gate, promote
 from mancala.learn.runs import Run
-from mancala.nn_lib.base import NET_GAMES, _game
+from mancala.nn_lib.base import NET_GAMES, game_label
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import (
     NAME,
@@ -105,7 +105,7 @@ def teacher_examples(
             teachers += [teacher] if teacher not in teachers else []
     if not parts:
         raise ValueError(
-            f"--from: no teacher-annotated games of {_game(game, **NET_GAMES[game])} in "
+            f"--from: no teacher-annotated games of {game_label(game, **NET_GAMES[game])} in "
             f"{', '.join(map(str, paths))}; record some with "
             f"`python mancala/random_train.py --record-only --variant {game}`"
         )

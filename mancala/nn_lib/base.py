@@ -59,7 +59,7 @@ TARGET_SCALE = 8.0  # the model's outputs are seeds gained / TARGET_SCALE
 POLICY_TEMPERATURE = 2.0  # seeds: a move two seeds worse than the best gets 1/e its weight
 
 
-def _game(variant: str, houses: int, seeds: int, **rules: Any) -> str:
+def game_label(variant: str, houses: int, seeds: int, **rules: Any) -> str:
     """'kalah(6,4)', with any rule that is switched on: 'kalah(6,4, empty_capture)'."""
     extra = "".join(f", {key}" for key, on in rules.items() if on is True)
     return f"{variant}({houses},{seeds}{extra})"
@@ -96,9 +96,8 @@ def check_game(made_for: str, game: str, options: dict[str, Any], state: GameSta
     """ValueError unless `state` is of `game` with `options`; the message begins with
     `made_for` ("network nn1h128 was built for")."""
     if state.game != game or any(getattr(state, key) != value for key, value in options.items()):
-        raise ValueError(
-            f"{made_for} {_game(game, **options)}, not {_game(state.game, **state.options)}"
-        )
+        wanted, got = game_label(game, **options), game_label(state.game, **state.options)
+        raise ValueError(f"{made_for} {wanted}, not {got}")
 
 
 class Network:

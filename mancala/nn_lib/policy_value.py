@@ -27,8 +27,8 @@ from mancala.nn_lib.base import (
     MODELS_DIR,
     NET_GAMES,
     WeightsError,
-    _game,
     check_game,
+    game_label,
     import_keras,
     masked_policy_loss,
     read_model,
@@ -125,7 +125,7 @@ class PolicyValue:
         if got != want:
             raise WeightsError(
                 f"{NAME} ({self.game}): {self.path} maps {got[0]} inputs to {got[1]} moves, "
-                f"but {_game(self.game, **self.options)} needs {want[0]} -> {want[1]}; {make}"
+                f"but {game_label(self.game, **self.options)} needs {want[0]} -> {want[1]}; {make}"
             )
         return self
 
