@@ -11,8 +11,9 @@ games, 4,000 simulations with greedy rollouts won 58 where 20,000 with random ro
 won 56, in a quarter of the time.
 
 A game that is not sown (Tak) is searched by the generic UCT of
-`mancala.ai.search_generic` (random playouts, by the game's fast engine where it has one)
-under the same name, simulations and limits.
+`mancala.ai.search_generic` under the same name, simulations and limits, each leaf valued
+by the game's evaluator (`mancala.games.evaluator`): a random Tak game says little about
+the position it started from.
 
 The search keeps to its `Limits`: it stops at the deadline (`limits.seconds` a call)
 with the statistics gathered so far, and its node pool holds at most `limits.memory`
@@ -218,7 +219,8 @@ class MCTS(Player):
     @cached_property
     def _generic(self) -> UCT:
         """The generic UCT, for games without the sowing kernels."""
-        return UCT(self.rng.randrange(2**32), self.simulations, limits=self.limits)
+        seed = self.rng.randrange(2**32)
+        return UCT(seed, self.simulations, rollout="evaluator", limits=self.limits)
 
     def choose_move(self, state: GameState) -> int:
         if not is_sowing(state):
