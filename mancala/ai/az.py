@@ -12,7 +12,10 @@ Exact values: a finished game, and on Kalah a position the solver's endgame data
 holds (when it is cached), is valued by its final margin squashed as the network's value
 target is (tanh(margin / VALUE_SCALE)) and not searched further; a node all of whose
 moves are exact becomes exact. When every move of the root is exact, the best margin is
-played.
+played. And on Kalah, before it searches, az asks the solver to prove the position
+(`PROOF_SECONDS` at most, half of a timed move's): a move of the proved value is played
+without search. Proofs are quick once the houses hold a few more seeds than the
+database (`AZ(prove=False)` searches every position).
 
 The forward pass runs inside the kernel (`forward`): the one-hot first layer is a sum of
 the weight rows of the counts on the board, the second layer a float32 `np.dot`, so a
@@ -34,11 +37,11 @@ from numba import njit
 
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
-from mancala.ai.solver import database_ready, shared_solver
+from mancala.ai.solver import SEARCHING, check_fits, database_ready, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
-from mancala.games.sowing.solver import default_max_seeds
+from mancala.games.sowing.solver import OutOfBudget, Solver, default_max_seeds
 from mancala.games.sowing.solver.ranking import binomial_table, rank
 from mancala.nn_lib.base import NET_GAMES
 from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
@@ -56,6 +59,7 @@ EXPLORATION = 1.5
 NO_MARGIN = -(1 << 20)  # a position's exact final margin is not known
 FIRST_PLAY = 0.3  # an unvisited move counts as its node's mean value less this
 POOL_PER_SECOND = 2_000_000  # nodes a timed search (`az:t=S`) reserves per second: above its speed
+PROOF_SECONDS = 0.05  # the most a move gives the solver's proof of its position (Kalah)
 
 
 @njit(cache=True, nogil=True)
@@ -338,7 +342,9 @@ class AZ(AZNet):
     """`az:N`: PUCT search of N simulations a move guided by the policy-value network;
     `az:t=S` (`seconds`) searches S seconds a move instead. `noise` > 0 mixes
     Dirichlet(`alpha`) noise into the root's priors with that weight (self-play
-    exploration); `endgame` uses the solver's endgame database where it is cached."""
+    exploration); `endgame` uses the solver's endgame database where it is cached, and
+    `prove` the solver's proof of a Kalah position before searching (`solver`, else
+    the process's shared one when its database is cached)."""
 
     def __init__(
         self,
@@ -351,6 +357,8 @@ class AZ(AZNet):
         noise: float = 0.0,
         alpha: float = 1.0,
         endgame: bool = True,
+        prove: bool = True,
+        solver: Solver | None = None,
         **weights,
     ) -> None:
         super().__init__(seed, **weights)
@@ -365,18 +373,24 @@ class AZ(AZNet):
         self.simulations, self.seconds, self.limits = simulations, seconds, limits
         self.exploration, self.noise, self.alpha = exploration, noise, alpha
         self.first_play = first_play
-        self.endgame = endgame
+        self.endgame, self.prove, self.solver = endgame, prove, solver
         for game in self.networks:  # the database and the kernel loaded now, not in a move
             start = GameState.new(game, **NET_GAMES[game])
             self._puct(start, 1, math.inf, np.zeros(start.houses))
 
-    def search(self, state: GameState) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    def _move_seconds(self) -> float:
+        return min(self.seconds or math.inf, self.limits.seconds)
+
+    def search(
+        self, state: GameState, seconds: float | None = None
+    ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
         """(visits per house, mean value per house for the mover, the network's value,
-        exact final margin per house for the mover: NO_MARGIN where not known)."""
+        exact final margin per house for the mover: NO_MARGIN where not known), in at
+        most `seconds` (default: the move's)."""
         require_moves(state)
         h = state.houses
         noise = self.np_rng.dirichlet(np.full(h, self.alpha)) if self.noise else np.zeros(h)
-        seconds = min(self.seconds or math.inf, self.limits.seconds)
+        seconds = self._move_seconds() if seconds is None else seconds
         visits, sums, value, margins = self._puct(state, self.simulations, seconds, noise)
         means = np.divide(sums, visits, out=np.zeros(h), where=visits > 0)
         return visits, means, value, margins
@@ -398,17 +412,53 @@ class AZ(AZNet):
             )  # fmt: skip
         return out[0], out[1], float(value), out[2]
 
-    def best(self, state: GameState) -> tuple[int, np.ndarray, np.ndarray]:
-        """(the move to play, visits, means): the best exact margin when every move's is
-        known, else the most visited move (the better mean breaks ties)."""
-        visits, means, _, margins = self.search(state)
+    def best(
+        self, state: GameState, seconds: float | None = None
+    ) -> tuple[int, np.ndarray, np.ndarray]:
+        """(the move to play, visits, means) of a search: the best exact margin when every
+        move's is known, else the most visited move (the better mean breaks ties)."""
+        visits, means, _, margins = self.search(state, seconds)
         moves = require_moves(state)
         if all(margins[m] != NO_MARGIN for m in moves):
             return max(moves, key=lambda m: (margins[m], visits[m])), visits, means
         return max(moves, key=lambda m: (visits[m], means[m])), visits, means
 
+    def proof_solver(self, state: GameState) -> Solver | None:
+        """The solver that may prove `state` within the limits, if any."""
+        if not self.prove or state.game != "kalah":
+            return None
+        if self.solver is not None:
+            return self.solver
+        if not self.endgame or endgame_table(state) is NO_ENDGAME:
+            return None
+        try:
+            check_fits(state, self.limits)
+        except ValueError:  # its search scratch is more than the limits allow
+            return None
+        return shared_solver(state)
+
+    def proved_move(self, state: GameState, deadline: Deadline) -> int | None:
+        """A move of the position's exact value when a solver proves it by `deadline`,
+        starting from the network's value; else None."""
+        solver = self.proof_solver(state)
+        if solver is None:
+            return None
+        _, value = self.policy(state)
+        guess = VALUE_SCALE * math.atanh(max(-0.999, min(0.999, value)))
+        with SEARCHING:
+            try:
+                found = solver.solve(state, False, guess=guess, deadline=deadline)
+            except OutOfBudget:
+                return None
+        return min(found["best"])
+
     def choose_move(self, state: GameState) -> int:
-        return self.best(state)[0]
+        move = Deadline(self._move_seconds())
+        proof = Deadline(min(PROOF_SECONDS, move.remaining() / 2))
+        proved = self.proved_move(state, proof)
+        if proved is not None:
+            return proved
+        return self.best(state, move.remaining())[0]
 
     def evaluate(self, state: GameState) -> dict:
         """{"value", "moves": {move: mean value}, "visits": {move: n}}; mover's view."""

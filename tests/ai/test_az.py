@@ -190,6 +190,16 @@ def exact(solver: Solver, state: GameState) -> int:
     return store_lead(state) + solver.value(relative_board(state))
 
 
+def exact_move_values(solver: Solver, state: GameState) -> dict[int, int]:
+    """The final margin of each legal move for the mover of `state`, with perfect play."""
+    values = {}
+    for move in state.legal_moves():
+        after = state.play(move)
+        value = exact(solver, after)
+        values[move] = value if after.player == state.player or after.is_over() else -value
+    return values
+
+
 def late_positions(count: int, most_seeds: int, seed: int) -> list[GameState]:
     """Kalah(6,4) positions of random games with at most `most_seeds` seeds in the houses."""
     return [
@@ -219,11 +229,7 @@ def test_az_plays_a_best_margin_where_its_search_solves_every_move(nets, small_s
     assert len(positions) == 20
     az = AZ(0, simulations=20_000, net=nets[1]["kalah"], endgame=False)  # untrained
     for state in positions:
-        values = {m: exact(small_solver, state.play(m)) for m in state.legal_moves()}
-        values = {
-            m: v if state.play(m).player == state.player or state.play(m).is_over() else -v
-            for m, v in values.items()
-        }
+        values = exact_move_values(small_solver, state)
         assert values[az.choose_move(state)] == max(values.values())
 
 
@@ -303,3 +309,17 @@ def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_comma
     assert [point["round"] for point in curve] == [1]
     gates = [json.loads(line) for line in (tmp_path / "runs" / "t" / "gates.jsonl").open()]
     assert gates[-1]["round"] == 1
+
+
+def test_az_plays_a_move_of_the_proved_value_without_searching(nets, small_solver):
+    positions = late_positions(30, 12, seed=11)
+    assert len(positions) == 30
+    untrained = nets[1]["kalah"]
+    proving = AZ(0, simulations=1, net=untrained, endgame=False, solver=small_solver)
+    guessing = AZ(0, simulations=1, net=untrained, endgame=False, prove=False)
+    wrong = 0
+    for state in positions:
+        values = exact_move_values(small_solver, state)
+        assert values[proving.choose_move(state)] == max(values.values())
+        wrong += values[guessing.choose_move(state)] < max(values.values())
+    assert wrong > 0  # one simulation of an untrained network is not enough: the proof is
