@@ -41,7 +41,7 @@ from mancala.ai.solver import SEARCHING, check_fits, database_ready, shared_solv
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
-from mancala.games.sowing.solver import OutOfBudget, Solver, default_max_seeds
+from mancala.games.sowing.solver import OutOfBudget, Solver, default_max_seeds, relative_board
 from mancala.games.sowing.solver.ranking import binomial_table, rank
 from mancala.nn_lib.base import NET_GAMES
 from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
@@ -60,6 +60,7 @@ NO_MARGIN = -(1 << 20)  # a position's exact final margin is not known
 FIRST_PLAY = 0.3  # an unvisited move counts as its node's mean value less this
 POOL_PER_SECOND = 2_000_000  # nodes a timed search (`az:t=S`) reserves per second: above its speed
 PROOF_SECONDS = 0.05  # the most a move gives the solver's proof of its position (Kalah)
+PROOF_SEEDS = 40  # no proof is tried with more seeds than this in the houses
 
 
 @njit(cache=True, nogil=True)
@@ -425,7 +426,7 @@ class AZ(AZNet):
 
     def proof_solver(self, state: GameState) -> Solver | None:
         """The solver that may prove `state` within the limits, if any."""
-        if not self.prove or state.game != "kalah":
+        if not self.prove or state.game != "kalah" or sum(relative_board(state)) > PROOF_SEEDS:
             return None
         if self.solver is not None:
             return self.solver
