@@ -89,10 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
-        if args.resume and (args.sources or args.teacher_games):
-            raise ValueError(
-                "--from and --teacher-games start a new run; a resumed run goes on by self-play"
-            )
+        for given, flag in ((args.sources, "--from"), (args.teacher_games, "--teacher-games")):
+            if args.resume and given:
+                raise ValueError(f"{flag} starts a new run; a resumed run goes on by self-play")
         if args.teacher_games and args.variant != "tak":
             raise ValueError(
                 f"--teacher-games is for tak; {args.variant} learns first from --from FILE"

@@ -66,10 +66,13 @@ class LearningCurve:
         return out
 
     def plot(self, png: Path) -> None:
-        """One column a measure; by minutes of training (top) and games recorded (below)."""
+        """One column a measure; by minutes of training (top) and games recorded (below).
+        Nothing is drawn while the points measure nothing (a run with --eval 0)."""
         from mancala.arena.plots import save_figure, subplots
 
         panels = self.panels()
+        if not panels:
+            return
         figure, axes = subplots(
             2, len(panels), figsize=(5 * len(panels), 8), squeeze=False, layout="constrained"
         )
