@@ -59,6 +59,7 @@ PROGRESS_SECONDS = 15.0  # a progress line at least this often while games are p
 TAK_TEACHER_DEPTH = 2  # plies of the Tak alpha-beta that values every move of its games
 TAK_TEACHER_TEMPERATURE = 1.0  # flats: a move one flat worse than the best gets 1/e its weight
 TAK_TEACHER_CLIP = 10.0  # flats: a won or lost position's value is cut to this first
+TAK_VALUE_SCALE = 3.0  # flats: the search's value v of a position becomes tanh(v / this)
 TAK_OPENING_PLIES = 4  # random plies before a teacher game, so that games differ
 
 
@@ -139,10 +140,10 @@ def tak_teacher_game(search: Any, start: GameState, seed: int) -> Arrays:
     """The targets of one game of the Tak alpha-beta (`search`, of
     `mancala.games.fast_search("tak")`) against itself after TAK_OPENING_PLIES random
     plies, each move drawn from the soft choice of its values of every legal move: the
-    policy that soft choice, the value the game's outcome for the mover."""
+    policy that soft choice, the value its best value v as tanh(v / TAK_VALUE_SCALE)."""
     rng = np.random.default_rng(seed)
     (state,), _ = random_openings(start, 1, random.Random(seed), TAK_OPENING_PLIES)
-    states, policies, masks = [], [], []
+    states, policies, masks, best = [], [], [], []
     while not state.is_over() and state.ply < ply_limit(start):
         values, *_ = search.move_values(state, depth=TAK_TEACHER_DEPTH, exact=True, seed=seed)
         gains = np.zeros((1, state.num_actions))
@@ -154,10 +155,9 @@ def tak_teacher_game(search: Any, start: GameState, seed: int) -> Arrays:
         states.append(state)
         policies.append(policy.astype(np.float32))
         masks.append(mask[0])
+        best.append(max(values.values()))
         state = state.play(int(rng.choice(len(policy), p=policy)))
-    movers = np.array([s.player for s in states])
-    winner = state.winner()
-    value = np.zeros(len(states)) if winner is None else np.where(movers == winner, 1.0, -1.0)
+    value = np.tanh(np.clip(best, -TAK_TEACHER_CLIP, TAK_TEACHER_CLIP) / TAK_VALUE_SCALE)
     return features(states), np.stack(policies), np.stack(masks), value
 
 
