@@ -3,13 +3,13 @@
     python mancala/selfplay.py --variant kalah --from runs/kalah60/games.jsonl --rounds 0
     python mancala/selfplay.py --variant kalah --rounds 20 --run az1
     python mancala/selfplay.py --resume --run az1
-    python mancala/selfplay.py --variant tak --teacher-games 400 --rounds 8 --window 300
+    python mancala/selfplay.py --variant tak --teacher-games 1000 --epochs 8 --rounds 0
 
 With --from, a new run first learns from teacher-annotated games (recorded by
 `random_train.py`): the policy from the teacher's values of the moves, the value from
 the best one's final margin. Tak has no recorded teacher games: with --teacher-games N
 a new run first plays N games of the Tak alpha-beta (2 plies, every legal move valued)
-and learns the policy from its values, the value from the games' outcomes. Then each
+and learns the policy from its values, the value from its value of each position. Then each
 round `az` plays --games games against itself with the current best network
 (mancala/models/GAME/az-net.keras) with root Dirichlet noise, moves drawn by visits
 for --explore-plies plies, and appends each game, with the search's visit counts of

@@ -11,8 +11,8 @@ from it: the policy from the counts, the value from the outcome. A Tak game stil
 after `ply_limit` plies stops there, a draw.
 
 Tak has no recorded teacher games: its first network learns from games of its fast
-alpha-beta (`tak_teacher_examples`: the policy from the search's values of every legal
-move, the value from the game's outcome).
+alpha-beta (`tak_teacher_game`: the policy from the search's values of every legal
+move, the value from its value of the position).
 """
 
 from __future__ import annotations

@@ -60,7 +60,7 @@ def weights_file(game: str, models: str | os.PathLike | None = None) -> Path:
 def make_command(game: str) -> str:
     """The command that makes the weights of `game` (see docs/az.md)."""
     if game == "tak":  # its teacher is the Tak alpha-beta, run by the command itself
-        return "python mancala/selfplay.py --variant tak --teacher-games 400"
+        return "python mancala/selfplay.py --variant tak --teacher-games 1000 --epochs 8 --rounds 0"
     return f"python mancala/selfplay.py --variant {game} --from runs/NAME/games.jsonl"
 
 
