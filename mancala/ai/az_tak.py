@@ -246,7 +246,7 @@ def tree_nodes(simulations: int, memory: int) -> int:
     """The node pool of a search: one node a simulation (and the root), within `memory`.
 
     >>> tree_nodes(10**9, 16 << 20), tree_nodes(100, 16 << 20)
-    (7049, 102)
+    (7084, 102)
     """
     return max(2, min(simulations + 2, memory // NODE_BYTES))
 
