@@ -48,7 +48,9 @@ from mancala.core.cli import command_parser, int_in
 from mancala.core.report import Table, show
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
+from mancala.games import capabilities, describe, new_game
 from mancala.games.sowing import engine
+from mancala.nn_lib.policy_value import AZ_GAMES
 
 DEFAULT_PLAYERS = ["minimax", "mcts", "nmcts", "greedy", "openspiel-mcts"]
 VERIFY_RULES = [
@@ -124,6 +126,7 @@ def search_rates() -> list[tuple[str, str]]:
         took = time.process_time() - began
         rows.append((f"{spec} from the opening", f"{count / took:,.0f} {unit}/s"))
         rows.append(az_rate(opening, count / took))
+    rows.append(az_rate(new_game("tak", **AZ_GAMES["tak"])))
     player = make_player("nmcts:1000", seed=0)
     player.choose_move(opening)
     player = make_player("nmcts:200000", seed=0)
@@ -134,21 +137,21 @@ def search_rates() -> list[tuple[str, str]]:
     return rows
 
 
-def az_rate(opening: GameState, mcts_rate: float) -> tuple[str, str]:
-    """Row: az's simulations/s (the network valuing every leaf) beside plain mcts's."""
-    spec = "az:100000"
+def az_rate(opening: GameState, mcts_rate: float | None = None) -> tuple[str, str]:
+    """Row: az's simulations/s (the network valuing every leaf) from `opening`, beside
+    plain mcts's `mcts_rate` when given."""
+    spec = "az:100000" if "sowing" in capabilities(opening) else "az:20000"
+    where = f"{spec} from the opening" + ("" if mcts_rate else f" of {describe(opening)}")
     try:
         make_player("az:1000", seed=0).choose_move(opening)  # load weights, compile
     except ValueError as error:  # no policy-value weights
-        return (f"{spec} from the opening", f"not measured ({error})")
+        return (where, f"not measured ({error})")
     player = make_player(spec, seed=0)
     began = time.process_time()
     visits, *_ = player.search(opening)
     rate = visits.sum() / (time.process_time() - began)
-    return (
-        f"{spec} from the opening",
-        f"{rate:,.0f} network-evaluated simulations/s, {rate / mcts_rate:.2f}x mcts",
-    )
+    beside = f", {rate / mcts_rate:.2f}x mcts" if mcts_rate else ""
+    return (where, f"{rate:,.0f} network-evaluated simulations/s{beside}")
 
 
 def seconds_per_move(specs: list[str], games: int, seed: int) -> list[tuple[str, str]]:

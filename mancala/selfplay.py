@@ -3,17 +3,21 @@
     python mancala/selfplay.py --variant kalah --from runs/kalah60/games.jsonl --rounds 0
     python mancala/selfplay.py --variant kalah --rounds 20 --run az1
     python mancala/selfplay.py --resume --run az1
+    python mancala/selfplay.py --variant tak --teacher-games 1000 --epochs 8 --rounds 0
 
 With --from, a new run first learns from teacher-annotated games (recorded by
 `random_train.py`): the policy from the teacher's values of the moves, the value from
-the best one's final margin. Then each round `az` plays --games games against itself
-with the current best network (mancala/models/GAME/az-net.keras) with root Dirichlet
-noise, moves drawn by visits for --explore-plies plies, and appends each game, with the
-search's visit counts of every position (`visits`), to the run's games.jsonl. A
-candidate, the best network refit on the last --window self-play games, then plays the
-best network (--gate-openings random openings, each in both seats); it replaces it only
-when it scores at least --margin, the replaced file kept in mancala/models/replaced/.
-Where there are no weights yet, the first candidate is installed.
+the best one's final margin. Tak has no recorded teacher games: with --teacher-games N
+a new run first plays N games of the Tak alpha-beta (2 plies, every legal move valued)
+and learns the policy from its values, the value from its value of each position. Then each
+round `az` plays --games games against itself with the current best network
+(mancala/models/GAME/az-net.keras) with root Dirichlet noise, moves drawn by visits
+for --explore-plies plies, and appends each game, with the search's visit counts of
+every position (`visits`), to the run's games.jsonl. A candidate, the best network
+refit on the last --window self-play games, then plays the best network
+(--gate-openings random openings, each in both seats); it replaces it only when it
+scores at least --margin, the replaced file kept in mancala/models/replaced/. Where
+there are no weights yet, the first candidate is installed.
 
 A run lives in runs/<name>/ (mancala/learn/runs.py) and --resume continues it; each
 round prints a line and adds a point to the learning curve (curve.json and .png: win %
@@ -32,14 +36,14 @@ from mancala.core.cli import command_parser, fail, float_in, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
 from mancala.learn.runs import Run
-from mancala.nn_lib.base import NET_GAMES
+from mancala.nn_lib.policy_value import AZ_GAMES
 
 PROG = "selfplay"
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser(PROG, __doc__)
-    parser.add_argument("--variant", choices=tuple(NET_GAMES), default="kalah", help="the game")
+    parser.add_argument("--variant", choices=tuple(AZ_GAMES), default="kalah", help="the game")
     parser.add_argument(
         "--from",
         dest="sources",
@@ -47,6 +51,12 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         metavar="FILE",
         help="teacher-annotated games to learn from first (a new run only)",
+    )
+    parser.add_argument(
+        "--teacher-games",
+        type=int_in(1, 100_000),
+        metavar="N",
+        help="tak: games of its alpha-beta to learn from first (a new run only)",
     )
     parser.add_argument(
         "--rounds", type=int_in(0), help="self-play rounds this time (default: until stopped)"
@@ -79,8 +89,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
-        if args.resume and args.sources:
-            raise ValueError("--from starts a new run; a resumed run goes on by self-play")
+        for given, flag in ((args.sources, "--from"), (args.teacher_games, "--teacher-games")):
+            if args.resume and given:
+                raise ValueError(f"{flag} starts a new run; a resumed run goes on by self-play")
+        if args.teacher_games and args.variant != "tak":
+            raise ValueError(
+                f"--teacher-games is for tak; {args.variant} learns first from --from FILE"
+            )
+        if args.teacher_games and args.sources:
+            raise ValueError("--teacher-games or --from, not both")
         run = Run.open(args.run, args.resume, *([args.runs] if args.runs else []))
     except ValueError as error:
         return fail(PROG, str(error))
@@ -98,6 +115,8 @@ def _run(args: argparse.Namespace, run: Run) -> int:
     loop = Loop(run, args)
     if args.sources:
         loop.pretrain(args.sources)
+    elif args.teacher_games:
+        loop.pretrain_tak(args.teacher_games)
     number = loop.rounds_done
     while args.rounds is None or number < loop.rounds_done + args.rounds:
         number += 1

@@ -22,6 +22,9 @@ the weight rows of the counts on the board, the second layer a float32 `np.dot`,
 leaf costs no Python at all. The search keeps to its `Limits`: it stops at the deadline
 with what it has, and once its node pool (`tree_nodes`, within `limits.memory`) is full.
 
+Tak: the same players search with `mancala.ai.az_tak` (its own kernel on the Tak
+engine, one prior a legal action id); results are per action id there, per house here.
+
 Weights: mancala/models/<game>/az-net.keras (`mancala.nn_lib.policy_value`); a name plays
 every game it has weights for and refuses the others before a move.
 """
@@ -35,17 +38,19 @@ import threading
 import numpy as np
 from numba import njit
 
+from mancala.ai import az_tak
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.solver import SEARCHING, check_fits, database_ready, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
+from mancala.games import new_game
 from mancala.games.sowing import engine
 from mancala.games.sowing.solver import OutOfBudget, Solver, default_max_seeds, relative_board
 from mancala.games.sowing.solver.ranking import binomial_table, rank
-from mancala.nn_lib.base import NET_GAMES
 from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
 from mancala.nn_lib.policy_value import (
+    AZ_GAMES,
     NAME,
     VALUE_SCALE,
     PolicyValue,
@@ -56,9 +61,10 @@ from mancala.nn_lib.policy_value import (
 DEFAULT_SIMULATIONS = 5000  # the registry's default too; docs/az.md times it
 MAX_SIMULATIONS = 1_000_000  # the registry's bound
 EXPLORATION = 1.5
-NO_MARGIN = -(1 << 20)  # a position's exact final margin is not known
+NO_MARGIN = -(1 << 20)  # a position's exact final margin (Tak: its exact value) is not known
 FIRST_PLAY = 0.3  # an unvisited move counts as its node's mean value less this
-POOL_PER_SECOND = 2_000_000  # nodes a timed search (`az:t=S`) reserves per second: above its speed
+# nodes a timed search (`az:t=S`) reserves per second: above its speed
+POOL_PER_SECOND = {"kalah": 2_000_000, "sungka": 2_000_000, "tak": 150_000}
 PROOF_SECONDS = 0.05  # the most a move gives the solver's proof of its position (Kalah)
 PROOF_SEEDS = 40  # no proof is tried with more seeds than this in the houses
 
@@ -295,6 +301,14 @@ class AZNet(Player):
         # not `nets`: a zoo player's attribute, which the arena sends as numpy weights
         self.networks = {n.game: n for n in nets}
         self.np_rng = np.random.default_rng(seed)
+        self._kernel_weights: dict[int, tuple] = {}
+
+    def tak_weights(self, net: PolicyValue) -> az_tak.Weights:
+        """`net`'s weights as the Tak kernel reads them, made once per set of weights."""
+        key = id(net.arrays)
+        if key not in self._kernel_weights:
+            self._kernel_weights = {key: az_tak.kernel_weights(net.arrays, net.options["size"])}
+        return self._kernel_weights[key]
 
     def net_for(self, state: GameState) -> PolicyValue:
         """The network of `state`'s game; ValueError when there are no weights for it."""
@@ -311,6 +325,9 @@ class AZNet(Player):
         """({legal move: prior}, value for the mover) of the network, without search."""
         moves = require_moves(state)
         net = self.net_for(state)
+        if state.game == "tak":
+            legal, priors, value = az_tak.policy(state, self.tak_weights(net))
+            return {m: float(p) for m, p in zip(legal, priors)}, value
         board, player, (h, *_) = engine.to_arrays(state)
         logits = np.empty(h, np.float32)
         hidden = np.empty(net.arrays[1].shape[0], np.float32)
@@ -329,14 +346,14 @@ class AZNet(Player):
         return {"value": value, "moves": priors}
 
 
-def timed_simulations(seconds: float) -> int:
-    """The simulations `az:t=SECONDS` may run before its deadline: more than it can do
-    in that time, within the registry's bound.
+def timed_simulations(seconds: float, game: str) -> int:
+    """The simulations `az:t=SECONDS` may run on `game` before its deadline: more than
+    it can do in that time, within the registry's bound.
 
-    >>> timed_simulations(0.1), timed_simulations(3600)
+    >>> timed_simulations(0.1, "kalah"), timed_simulations(3600, "kalah")
     (200000, 1000000)
     """
-    return max(1, min(MAX_SIMULATIONS, math.ceil(seconds * POOL_PER_SECOND)))
+    return max(1, min(MAX_SIMULATIONS, math.ceil(seconds * POOL_PER_SECOND[game])))
 
 
 class AZ(AZNet):
@@ -365,9 +382,9 @@ class AZ(AZNet):
         super().__init__(seed, **weights)
         if seconds is not None and not 0 < seconds < math.inf:
             raise ValueError(f"az seconds must be a positive number, not {seconds!r}")
-        if simulations is None:
-            simulations = DEFAULT_SIMULATIONS if seconds is None else timed_simulations(seconds)
-        if simulations < 1:
+        if simulations is None and seconds is None:
+            simulations = DEFAULT_SIMULATIONS
+        if simulations is not None and simulations < 1:
             raise ValueError(f"az simulations must be at least 1, not {simulations!r}")
         if not 0 <= noise <= 1:
             raise ValueError(f"az noise must be in 0..1, not {noise!r}")
@@ -376,8 +393,15 @@ class AZ(AZNet):
         self.first_play = first_play
         self.endgame, self.prove, self.solver = endgame, prove, solver
         for game in self.networks:  # the database and the kernel loaded now, not in a move
-            start = GameState.new(game, **NET_GAMES[game])
-            self._puct(start, 1, math.inf, np.zeros(start.houses))
+            start = new_game(game, **AZ_GAMES[game])
+            self._search(start, 1, math.inf, np.zeros(len(start.legal_moves())))
+
+    def budget(self, game: str) -> int:
+        """The simulations a move on `game`: those asked for, else more than the time
+        asked for allows."""
+        if self.simulations is not None:
+            return self.simulations
+        return timed_simulations(self.seconds, game)
 
     def _move_seconds(self) -> float:
         return min(self.seconds or math.inf, self.limits.seconds)
@@ -385,16 +409,43 @@ class AZ(AZNet):
     def search(
         self, state: GameState, seconds: float | None = None
     ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
-        """(visits per house, mean value per house for the mover, the network's value,
-        exact final margin per house for the mover: NO_MARGIN where not known), in at
-        most `seconds` (default: the move's)."""
-        require_moves(state)
-        h = state.houses
-        noise = self.np_rng.dirichlet(np.full(h, self.alpha)) if self.noise else np.zeros(h)
+        """(visits per move, mean value per move for the mover, the network's value,
+        exact final margin per move for the mover: NO_MARGIN where not known), in at most
+        `seconds` (default: the move's); a move is a house (Kalah, Sungka) or an action id
+        (Tak)."""
+        legal = require_moves(state)
+        alpha = np.full(len(legal), self.alpha)
+        noise = self.np_rng.dirichlet(alpha) if self.noise else np.zeros(len(legal))
         seconds = self._move_seconds() if seconds is None else seconds
-        visits, sums, value, margins = self._puct(state, self.simulations, seconds, noise)
-        means = np.divide(sums, visits, out=np.zeros(h), where=visits > 0)
+        visits, sums, value, margins = self._search(state, self.budget(state.game), seconds, noise)
+        means = np.divide(sums, visits, out=np.zeros(len(visits)), where=visits > 0)
         return visits, means, value, margins
+
+    def _search(self, state: GameState, simulations: int, seconds: float, noise: np.ndarray):
+        """(visits, summed values, the network's value, exact margins) of one search, one
+        entry per move id; `noise` has one entry a legal move."""
+        if state.game == "tak":
+            return self._tak(state, simulations, seconds, noise)
+        h = state.houses
+        house_noise = np.zeros(h)
+        house_noise[state.legal_moves()] = noise
+        return self._puct(state, simulations, seconds, house_noise)
+
+    def _tak(self, state: GameState, simulations: int, seconds: float, noise: np.ndarray):
+        net = self.net_for(state)
+        counter = np.array([0, simulations], np.int64)
+        nodes = az_tak.tree_nodes(simulations, self.limits.memory)
+        with Deadline(seconds).stopping(counter):
+            out, value = az_tak.search(
+                state, self.tak_weights(net), counter, nodes, self.exploration,
+                self.first_play, noise, self.noise,
+            )  # fmt: skip
+        legal = state.legal_moves()
+        dense = np.zeros((3, state.num_actions))
+        dense[2] = NO_MARGIN
+        dense[:, legal] = out
+        dense[2, legal] = np.where(out[2] == az_tak.UNKNOWN, NO_MARGIN, out[2])
+        return dense[0], dense[1], value, dense[2]
 
     def _puct(self, state: GameState, simulations: int, seconds: float, noise: np.ndarray):
         """(visits, summed values, the network's value, exact margins) of one search."""
@@ -420,8 +471,10 @@ class AZ(AZNet):
         move's is known, else the most visited move (the better mean breaks ties)."""
         visits, means, _, margins = self.search(state, seconds)
         moves = require_moves(state)
-        if all(margins[m] != NO_MARGIN for m in moves):
-            return max(moves, key=lambda m: (margins[m], visits[m])), visits, means
+        known = [m for m in moves if margins[m] != NO_MARGIN]
+        won = state.game == "tak" and any(margins[m] > 0 for m in known)  # a win: no margins
+        if len(known) == len(moves) or won:
+            return max(known, key=lambda m: (margins[m], visits[m])), visits, means
         return max(moves, key=lambda m: (visits[m], means[m])), visits, means
 
     def proof_solver(self, state: GameState) -> Solver | None:

@@ -29,6 +29,7 @@ from mancala.ai.limits import REGISTRY_LIMITS, Limits, Param, parse_param
 from mancala.game_state import DEFAULTS, GameState
 from mancala.games import capabilities, describe, game
 from mancala.nn_lib.base import NET_GAMES
+from mancala.nn_lib.policy_value import AZ_GAMES
 from mancala.nn_lib.zoo import ZOO
 
 
@@ -361,8 +362,7 @@ register(  # AlphaZero-style (mancala/ai/az.py); offered for the games with poli
         "mancala.ai.az:AZNet",
         summary="AlphaZero-style policy network alone: its favourite legal move, no search",
         available="mancala.nn_lib.policy_value:has_weights",
-        variants=tuple(NET_GAMES),
-        needs=SOWING,
+        variants=tuple(AZ_GAMES),
         trained="mancala.nn_lib.policy_value:trained_games",
     ),
 )
@@ -375,8 +375,7 @@ register(
         words={"simulations": "{:,} simulations a move", "seconds": "{:g} s a move"},
         quick="az:1000",
         available="mancala.nn_lib.policy_value:has_weights",
-        variants=tuple(NET_GAMES),
-        needs=SOWING,
+        variants=tuple(AZ_GAMES),
         trained="mancala.nn_lib.policy_value:trained_games",
     ),
 )

@@ -17,6 +17,14 @@ from mancala.arena.records import FORMAT
 from mancala.game_state import GameState, IllegalMove
 from mancala.games import capabilities, new_game
 
+GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
+
+
+def ply_limit(start: GameState) -> int | None:
+    """The plies after which a game like `start` stops as a draw: none for the sowing
+    games (they always end), GAME_PLIES for the others (Tak has no move limit)."""
+    return None if "sowing" in capabilities(start) else GAME_PLIES
+
 
 def make_record(
     start: GameState,

@@ -5,13 +5,20 @@ A self-play game is played by `az` against itself with Dirichlet noise on the ro
 priors; for its first `explore_plies` plies each move is drawn in proportion to the
 search's visits (temperature 1), after that the most visited move is played. Its record
 (DESIGN.md's format) carries the visit counts of every position in the key `visits`
-(one list a position, one count a house), so that `mancala.learn.data.visit_targets` can learn
-from it: the policy from the counts, the value from the outcome.
+(one list a position: one count a house, or on Tak one a legal move; see
+`mancala.learn.data.visit_row`), so that `mancala.learn.data.visit_targets` can learn
+from it: the policy from the counts, the value from the outcome. A Tak game still going
+after `ply_limit` plies stops there, a draw.
+
+Tak has no recorded teacher games: its first network learns from games of its fast
+alpha-beta (`tak_teacher_game`: the policy from the search's values of every legal
+move, the value from its value of the position).
 """
 
 from __future__ import annotations
 
 import os
+import random
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -21,21 +28,27 @@ import numpy as np
 
 from mancala.ai.az import AZ, AZNet
 from mancala.ai.registry import make_player
-from mancala.arena.match import make_record
+from mancala.arena.match import make_record, ply_limit
+from mancala.arena.openings import random_openings
 from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import WHOLE_GAME, move_quality
 from mancala.arena.solved_set import load as load_solved
 from mancala.game_state import GameState
+from mancala.games import fast_search, new_game
 from mancala.learn.curve import LearningCurve, win_rate
-from mancala.learn.data import record_positions, visit_targets
+from mancala.learn.data import record_positions, visit_row, visit_targets
 from mancala.learn.gate import gate, promote
 from mancala.learn.runs import Run
-from mancala.nn_lib.base import NET_GAMES, game_label
+from mancala.nn_lib.base import soft_choice
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import (
+    AZ_GAMES,
     NAME,
     Arrays,
     PolicyValue,
+    features,
+    game_text,
+    make_command,
     teacher_targets,
     weights_file,
 )
@@ -43,13 +56,19 @@ from mancala.nn_lib.policy_value import (
 NOISE = 0.25  # the weight of the Dirichlet noise in the root's priors
 ALPHA = 1.0  # its concentration: about 10 / the number of legal moves, as AlphaZero's
 PROGRESS_SECONDS = 15.0  # a progress line at least this often while games are played
+TAK_TEACHER_DEPTH = 2  # plies of the Tak alpha-beta that values every move of its games
+TAK_TEACHER_TEMPERATURE = 1.0  # flats: a move one flat worse than the best gets 1/e its weight
+TAK_TEACHER_CLIP = 10.0  # flats: a won or lost position's value is cut to this first
+TAK_VALUE_SCALE = 3.0  # flats: the search's value v of a position becomes tanh(v / this)
+TAK_OPENING_PLIES = 4  # random plies before a teacher game, so that games differ
 
 
 def self_play_game(player: AZ, start: GameState, explore_plies: int, seed: int) -> dict[str, Any]:
     """One game of `player` against itself from `start`, recorded with its visits."""
     rng = np.random.default_rng(seed)
     state, moves, visits = start, [], []
-    while not state.is_over():
+    most = ply_limit(start)
+    while not state.is_over() and len(moves) != most:
         counts, *_ = player.search(state)
         legal = state.legal_moves()
         if counts.sum() == 0:  # stopped before its first simulation: every move once
@@ -58,11 +77,12 @@ def self_play_game(player: AZ, start: GameState, explore_plies: int, seed: int) 
             move = int(rng.choice(len(counts), p=counts / counts.sum()))
         else:
             move = int(np.argmax(counts))
-        visits.append([int(c) for c in counts])
+        visits.append(visit_row(state, counts))
         moves.append(move)
         state = state.play(move)
     name = f"az:{player.simulations}+noise"
-    return make_record(start, [name, name], moves, state, seed, visits=visits)
+    extra = {} if state.is_over() else {"unfinished": True}
+    return make_record(start, [name, name], moves, state, seed, visits=visits, **extra)
 
 
 def self_player(net: PolicyValue, simulations: int, seed: int) -> AZ:
@@ -74,7 +94,7 @@ def _of_game(record: dict[str, Any], game: str) -> bool:
     options = record.get("options", {})
     return record.get("variant") == game and all(
         options.get(key, value if key == "empty_capture" else None) == value
-        for key, value in NET_GAMES[game].items()
+        for key, value in AZ_GAMES[game].items()
     )
 
 
@@ -104,12 +124,41 @@ def teacher_examples(
             teacher = str(record.get("teacher", "an unnamed teacher"))
             teachers += [teacher] if teacher not in teachers else []
     if not parts:
-        raise ValueError(
-            f"--from: no teacher-annotated games of {game_label(game, **NET_GAMES[game])} in "
-            f"{', '.join(map(str, paths))}; record some with "
+        record = (
             f"`python mancala/random_train.py --record-only --variant {game}`"
+            if game != "tak"
+            else f"none: learn from the Tak alpha-beta's games with `{make_command(game)}`"
+        )
+        raise ValueError(
+            f"--from: no teacher-annotated games of {game_text(game)} in "
+            f"{', '.join(map(str, paths))}; record some with {record}"
         )
     return _joined(parts), len(parts), teachers
+
+
+def tak_teacher_game(search: Any, start: GameState, seed: int) -> Arrays:
+    """The targets of one game of the Tak alpha-beta (`search`, of
+    `mancala.games.fast_search("tak")`) against itself after TAK_OPENING_PLIES random
+    plies, each move drawn from the soft choice of its values of every legal move: the
+    policy that soft choice, the value its best value v as tanh(v / TAK_VALUE_SCALE)."""
+    rng = np.random.default_rng(seed)
+    (state,), _ = random_openings(start, 1, random.Random(seed), TAK_OPENING_PLIES)
+    states, policies, masks, best = [], [], [], []
+    while not state.is_over() and state.ply < ply_limit(start):
+        values, *_ = search.move_values(state, depth=TAK_TEACHER_DEPTH, exact=True, seed=seed)
+        gains = np.zeros((1, state.num_actions))
+        mask = np.zeros((1, state.num_actions), bool)
+        for move, value in values.items():
+            gains[0, move] = np.clip(value, -TAK_TEACHER_CLIP, TAK_TEACHER_CLIP)
+            mask[0, move] = True
+        policy = soft_choice(gains, mask, TAK_TEACHER_TEMPERATURE)[0]
+        states.append(state)
+        policies.append(policy.astype(np.float32))
+        masks.append(mask[0])
+        best.append(max(values.values()))
+        state = state.play(int(rng.choice(len(policy), p=policy)))
+    value = np.tanh(np.clip(best, -TAK_TEACHER_CLIP, TAK_TEACHER_CLIP) / TAK_VALUE_SCALE)
+    return features(states), np.stack(policies), np.stack(masks), value
 
 
 def visit_examples(path: str | os.PathLike, game: str, window: int) -> tuple[Arrays, int]:
@@ -135,7 +184,7 @@ def head_to_head(
 ) -> float:
     """The candidate's mean score (win 1, draw 1/2) against the incumbent, both as `az`
     with `simulations`, from `openings` random openings each played in both seats."""
-    start = GameState.new(candidate.game)
+    start = new_game(candidate.game, **AZ_GAMES[candidate.game])
     result = gate(
         AZ(seed, simulations=simulations, net=candidate),
         AZ(seed, simulations=simulations, net=incumbent),
@@ -158,7 +207,7 @@ class Loop:
         self.rounds_done = max((p.get("round", 0) for p in self.curve.points), default=0)
         self.offset = self.curve.points[-1]["minutes"] if self.curve.points else 0.0
         self.began = time.perf_counter()
-        self.start = GameState.new(self.game, **NET_GAMES[self.game])
+        self.start = new_game(self.game, **AZ_GAMES[self.game])
         self.solved = self._whole_game_set()
 
     def _whole_game_set(self) -> list:
@@ -172,9 +221,13 @@ class Loop:
     def best(self) -> PolicyValue:
         """The current best network; ValueError (naming what to do) when there is none."""
         if not self.best_path.is_file():
+            first = (
+                "--teacher-games N (games of the Tak alpha-beta)"
+                if self.game == "tak"
+                else "--from FILE (teacher-annotated games, recorded by random_train.py)"
+            )
             raise ValueError(
-                f"no {NAME} weights for {self.game} at {self.best_path}: start a run with "
-                f"--from FILE (teacher-annotated games, recorded by random_train.py)"
+                f"no {NAME} weights for {self.game} at {self.best_path}: start a run with {first}"
             )
         return PolicyValue(self.game, self.best_path).load()
 
@@ -184,11 +237,34 @@ class Loop:
     def pretrain(self, sources: list[Path]) -> None:
         """Learn a first candidate from the teacher's values in `sources`; offer it."""
         data, games, teachers = teacher_examples(sources, self.game)
+        described = describe_data(sources, games, len(data[0]))
+        self.learn_first(data, games, ", ".join(teachers), described)
+
+    def pretrain_tak(self, games: int) -> None:
+        """Learn a first candidate from `games` games of the Tak alpha-beta; offer it."""
+        search = fast_search("tak")(memory=1 << 24)
+        parts, shown = [], time.perf_counter()
+        for k in range(games):
+            parts.append(tak_teacher_game(search, self.start, self.args.seed * 1_000_003 + k))
+            if time.perf_counter() - shown >= PROGRESS_SECONDS or k + 1 == games:
+                shown = time.perf_counter()
+                self.run.log(
+                    f"teacher: {k + 1}/{games} games of the Tak alpha-beta, "
+                    f"total {self.minutes():.1f} min"
+                )
+        data = _joined(parts)
+        teacher = f"minimax:{TAK_TEACHER_DEPTH} (mancala.games.tak.search), every move valued"
+        described = f"{games:,} games of it, {len(data[0]):,} positions"
+        self.learn_first(data, games, teacher, described)
+
+    def learn_first(self, data: Arrays, games: int, teacher: str, described: str) -> None:
+        """Fit a fresh network to `data` of `games` games (what `teacher` said,
+        `described`); offer it."""
         positions = len(data[0])
         self.run.log(f"pretraining on {positions:,} positions of {games:,} games ...")
         net = PolicyValue(self.game, self.candidate_path()).fresh(self.args.seed)
         loss = net.fit(data, epochs=self.args.epochs)
-        net.save(teacher=", ".join(teachers), data=describe_data(sources, games, positions))
+        net.save(teacher=teacher, data=described)
         self.offer(net, 0, loss)
 
     def round(self, number: int) -> None:

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import Player
-from mancala.arena.match import play_games
+from mancala.arena.match import play_games, ply_limit
 from mancala.arena.openings import random_openings
 from mancala.arena.results import Tally
 from mancala.core.atomic import write_json
@@ -24,12 +24,13 @@ def win_rate(
     player: Player, opponent: Player, games: int, seed: int = 1, *, start: GameState
 ) -> float:
     """% of `games` openings of 0..4 random plies from `start` won by `player`, each
-    opening played in both seats."""
+    opening played in both seats (a game that runs past `ply_limit` is a draw)."""
     starts, moves = random_openings(start, games, random.Random(seed), 4, vary=True)
     tally = Tally()
     for seat in (0, 1):
         seated = [player, opponent] if seat == 0 else [opponent, player]
-        tally.add_records(play_games(seated, starts, openings=moves), seat)
+        records = play_games(seated, starts, openings=moves, max_plies=ply_limit(start))
+        tally.add_records(records, seat)
     return tally.win_percent()
 
 
@@ -65,10 +66,13 @@ class LearningCurve:
         return out
 
     def plot(self, png: Path) -> None:
-        """One column a measure; by minutes of training (top) and games recorded (below)."""
+        """One column a measure; by minutes of training (top) and games recorded (below).
+        Nothing is drawn while the points measure nothing (a run with --eval 0)."""
         from mancala.arena.plots import save_figure, subplots
 
         panels = self.panels()
+        if not panels:
+            return
         figure, axes = subplots(
             2, len(panels), figsize=(5 * len(panels), 8), squeeze=False, layout="constrained"
         )

@@ -20,7 +20,7 @@ from mancala.arena.records import GameLog, replay
 from mancala.games.masks import legal_mask
 from mancala.games.sowing import engine
 from mancala.games.sowing.view import mover_views
-from mancala.nn_lib.policy_value import VALUE_SCALE
+from mancala.nn_lib.policy_value import VALUE_SCALE, features
 
 log = logging.getLogger(__name__)
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # boards (mover's view), gains, mask
@@ -169,28 +169,62 @@ class PositionStore:
         return rel[pick], gains[pick], mask[pick]
 
 
+def visit_row(state: Any, counts: np.ndarray) -> list[int]:
+    """A position's visit counts (one per action id) as a record keeps them: one a house
+    on the sowing games, one a legal move in increasing action id on the others (Tak's
+    3,175 ids would mostly be zeros)."""
+    if state.game in SOWN:
+        return [int(c) for c in counts]
+    return [int(counts[m]) for m in state.legal_moves()]
+
+
+def _visit_counts(states: list, visits: list, mask: np.ndarray) -> np.ndarray:
+    """The records' visit rows (`visit_row`) as counts one per action id; ValueError when
+    they do not fit the positions."""
+    if states[0].game in SOWN:
+        counts = np.array(visits, dtype=np.float64)
+        if counts.shape != mask.shape or (counts[~mask] != 0).any():
+            raise ValueError("visits are not counts of legal moves")
+        return counts
+    counts = np.zeros(mask.shape)
+    for row, (state, seen) in enumerate(zip(states, visits)):
+        legal = state.legal_moves()
+        if not isinstance(seen, list) or len(seen) != len(legal):
+            raise ValueError("visits are not counts of legal moves")
+        counts[row, legal] = seen
+    return counts
+
+
 def visit_targets(record: dict[str, Any]) -> Arrays | None:
-    """Targets from a self-play record's `visits` and final margin; None without visits.
-    ValueError when the visits do not fit the game."""
+    """Targets (`policy_value.features`, policy, mask, value) from a self-play record's
+    `visits` and outcome; None without visits. ValueError when the visits do not fit."""
     visits = record.get("visits")
     if visits is None:
         return None
     states = replay(record)[:-1]
     if not isinstance(visits, list) or len(visits) != len(states) or not states:
         raise ValueError("visits do not match the moves")
-    rel = mover_views(states)
     mask = legal_mask(states)
-    counts = np.array(visits, dtype=np.float64)
-    if counts.shape != mask.shape or (counts[~mask] != 0).any() or (counts.sum(1) <= 0).any():
+    try:
+        counts = _visit_counts(states, visits, mask)
+    except (TypeError, ValueError):
+        raise ValueError("visits are not counts of legal moves") from None
+    if (counts < 0).any() or (counts.sum(1) <= 0).any():
         raise ValueError("visits are not counts of legal moves")
-    return rel, counts / counts.sum(1, keepdims=True), mask, outcome_values(record, states)
+    policy = counts / counts.sum(1, keepdims=True)
+    return features(states), policy, mask, outcome_values(record, states)
 
 
 def outcome_values(record: dict[str, Any], states: list) -> np.ndarray:
-    """The value target of each position of a finished game: the final margin for its
-    mover, squashed as the teacher's are (tanh(margin / VALUE_SCALE))."""
+    """The value target of each position of a finished game: on the sowing games the
+    final margin for its mover, squashed as the teacher's are (tanh(margin /
+    VALUE_SCALE)); on the others 1 for the winner's positions, -1 for the loser's, 0 in
+    a draw (or a game stopped unfinished)."""
     final = replay(record)[-1]
+    movers = np.array([state.player for state in states])
+    if final.game not in SOWN:
+        winner = final.winner()
+        return np.zeros(len(states)) if winner is None else np.where(movers == winner, 1.0, -1.0)
     board = np.array(final.board, dtype=np.int64)
     margin0 = float(engine.score_diff(board, final.houses))
-    movers = np.array([state.player for state in states])
     return np.tanh(np.where(movers == 0, margin0, -margin0) / VALUE_SCALE)

@@ -1,11 +1,14 @@
 """AlphaZero-style policy-value networks, one per game: mancala/models/<game>/az-net.keras.
 
-The input is the one-hot encoding of the position from the mover's side
-(`encoders.one_hot`), then two dense hidden layers of HIDDEN units (relu) and two heads:
-`policy`, one logit per house (whoever reads it masks the illegal houses), and `value`
-(tanh), the expected outcome for the player to move (win 1, draw 0, loss -1). Keras
-builds, fits and saves the model; searches read its weights as float32 arrays
-(`PolicyValue.arrays`) and run the forward pass in numba (`mancala.ai.az`).
+The game decides the input and the policy's width (`input_width`, `policy_width`): on
+Kalah and Sungka the one-hot encoding of the position from the mover's side
+(`encoders.one_hot`) and one logit per house; on Tak its planes from the mover's side
+(`mancala.games.tak.planes`, flattened) and one logit per action id (3,175 on 5x5). Then
+two dense hidden layers of HIDDEN units (relu) and two heads: `policy` (whoever reads it
+masks the illegal moves) and `value` (tanh), the expected outcome for the player to
+move (win 1, draw 0, loss -1). Keras builds, fits and saves the model; searches read its
+weights as float32 arrays (`PolicyValue.arrays`) and run the forward pass in numba
+(`mancala.ai.az`, `mancala.ai.az_tak`).
 
 Targets come from two kinds of records (`teacher_targets`,
 `mancala.learn.data.visit_targets`): a teacher's values of every legal move (the policy:
@@ -22,13 +25,15 @@ from typing import Any
 import numpy as np
 
 from mancala.game_state import GameState
+from mancala.games import describe, new_game
+from mancala.games.sowing.view import mover_views
+from mancala.games.tak.actions import num_actions
+from mancala.games.tak.planes import channels, planes
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import (
     MODELS_DIR,
     NET_GAMES,
     WeightsError,
-    check_game,
-    game_label,
     import_keras,
     masked_policy_loss,
     read_model,
@@ -43,7 +48,8 @@ NAME = "az-net"
 HIDDEN = 256
 VALUE_SCALE = 2.0  # seeds: a teacher's final margin m becomes the value tanh(m / VALUE_SCALE)
 TEACHER_TEMPERATURE = 1.0  # seeds: a move one seed worse than the best gets 1/e its weight
-Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # rel, policy, mask, value
+Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # features, policy, mask, value
+AZ_GAMES: dict[str, dict[str, Any]] = {**NET_GAMES, "tak": {"size": 5, "komi": 0}}
 
 
 def weights_file(game: str, models: str | os.PathLike | None = None) -> Path:
@@ -53,14 +59,21 @@ def weights_file(game: str, models: str | os.PathLike | None = None) -> Path:
 
 def make_command(game: str) -> str:
     """The command that makes the weights of `game` (see docs/az.md)."""
+    if game == "tak":  # its teacher is the Tak alpha-beta, run by the command itself
+        return "python mancala/selfplay.py --variant tak --teacher-games 1000 --epochs 8 --rounds 0"
     return f"python mancala/selfplay.py --variant {game} --from runs/NAME/games.jsonl"
+
+
+def game_text(game: str) -> str:
+    """The game of the networks `game` and its rules: 'kalah(6,4)', 'tak(size=5, komi=0)'."""
+    return describe(new_game(game, **AZ_GAMES[game]))
 
 
 def trained_games() -> list[dict[str, Any]]:
     """The rules (variant and options) of each game that has shipped weights."""
     return [
         {"variant": game, **options}
-        for game, options in NET_GAMES.items()
+        for game, options in AZ_GAMES.items()
         if weights_file(game).is_file()
     ]
 
@@ -70,9 +83,33 @@ def has_weights() -> bool:
     return bool(trained_games())
 
 
-def input_width(houses: int) -> int:
-    """The one-hot input's width for `houses` houses a side."""
-    return 2 * houses * encoders.ONE_HOT_BINS + 2
+def input_width(game: str) -> int:
+    """The network input's width for `game` (its rules in AZ_GAMES)."""
+    if game == "tak":
+        size = AZ_GAMES[game]["size"]
+        return channels(size) * size * size
+    return 2 * AZ_GAMES[game]["houses"] * encoders.ONE_HOT_BINS + 2
+
+
+def policy_width(game: str) -> int:
+    """One logit per move of `game`: a house, or a Tak action id."""
+    if game == "tak":
+        return num_actions(AZ_GAMES[game]["size"])
+    return AZ_GAMES[game]["houses"]
+
+
+def features(states: list) -> np.ndarray:
+    """The compact inputs of positions of one game, each from its mover's side: the
+    sowing boards (`mover_views`, int16; `encode` makes them one-hot), or Tak's planes
+    flattened (float32, the input itself)."""
+    if states[0].game == "tak":
+        return np.stack([planes(s, s.player).ravel() for s in states])
+    return mover_views(states).astype(np.int16)
+
+
+def encode(game: str, compact: np.ndarray) -> np.ndarray:
+    """The network input of `features`' rows."""
+    return compact if game == "tak" else encoders.one_hot(compact)
 
 
 class PolicyValue:
@@ -82,24 +119,25 @@ class PolicyValue:
     """
 
     def __init__(self, game: str = "kalah", path: str | os.PathLike | None = None) -> None:
-        if game not in NET_GAMES:
-            raise ValueError(f"the policy-value networks play {', '.join(NET_GAMES)}, not {game!r}")
-        self.game, self.options = game, dict(NET_GAMES[game])
+        if game not in AZ_GAMES:
+            raise ValueError(f"the policy-value networks play {', '.join(AZ_GAMES)}, not {game!r}")
+        self.game, self.options = game, dict(AZ_GAMES[game])
         self.path = Path(path) if path is not None else weights_file(game)
         self.model: Any = None
         self.arrays: tuple[np.ndarray, ...] = ()
 
     @property
-    def houses(self) -> int:
-        return self.options["houses"]
+    def moves(self) -> int:
+        """The policy's width: houses, or Tak action ids."""
+        return policy_width(self.game)
 
     def build(self) -> Any:
         keras = import_keras()
-        inputs = keras.Input((input_width(self.houses),))
+        inputs = keras.Input((input_width(self.game),))
         x = keras.layers.Dense(HIDDEN, activation="relu", name="hidden1")(inputs)
         x = keras.layers.Dense(HIDDEN, activation="relu", name="hidden2")(x)
         outputs = {
-            "policy": keras.layers.Dense(self.houses, name="policy")(x),
+            "policy": keras.layers.Dense(self.moves, name="policy")(x),
             "value": keras.layers.Dense(1, activation="tanh", name="value")(x),
         }
         return keras.Model(inputs, outputs, name=f"az-net-{self.game}")
@@ -121,11 +159,11 @@ class PolicyValue:
                 f"{label}: {self.path} is not a policy-value network ({error}); {make}"
             ) from None
         got = (self.arrays[0].shape[0], self.arrays[4].shape[1])
-        want = (input_width(self.houses), self.houses)
+        want = (input_width(self.game), self.moves)
         if got != want:
             raise WeightsError(
                 f"{NAME} ({self.game}): {self.path} maps {got[0]} inputs to {got[1]} moves, "
-                f"but {game_label(self.game, **self.options)} needs {want[0]} -> {want[1]}; {make}"
+                f"but {game_text(self.game)} needs {want[0]} -> {want[1]}; {make}"
             )
         return self
 
@@ -148,28 +186,32 @@ class PolicyValue:
 
     def check_state(self, state: GameState) -> None:
         """ValueError unless `state` is the game this network was built for."""
-        check_game(f"{NAME} was trained for", self.game, self.options, state)
+        options = getattr(state, "options", {})
+        if state.game != self.game or any(options.get(k) != v for k, v in self.options.items()):
+            raise ValueError(
+                f"{NAME} was trained for {game_text(self.game)}, not {describe(state)}"
+            )
 
-    def predict(self, rel: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Keras's (policy logits (N, H), values (N,)) for boards `rel` (mover's view)."""
-        out = self.model.predict_on_batch(encoders.one_hot(rel))
+    def predict(self, compact: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Keras's (policy logits (N, moves), values (N,)) for `features` rows."""
+        out = self.model.predict_on_batch(encode(self.game, compact))
         return np.asarray(out["policy"]), np.asarray(out["value"])[:, 0]
 
     def fit(self, data: Arrays, *, epochs: int = 1, batch_size: int = 256) -> float:
-        """Fit both heads to `data` (rel, policy, mask, value); the last epoch's loss."""
+        """Fit both heads to `data` (features, policy, mask, value); the last epoch's loss."""
         keras = import_keras()
         if not getattr(self.model, "compiled", False):
             self.model.compile(
                 optimizer=keras.optimizers.Adam(1e-3),
                 loss={"policy": masked_policy_loss, "value": "mse"},
             )
-        rel, policy, mask, value = data
+        compact, policy, mask, value = data
         y = {
             "policy": np.concatenate([policy, mask], axis=1).astype(np.float32),
             "value": value.astype(np.float32)[:, None],
         }
         history = self.model.fit(
-            encoders.one_hot(rel), y, epochs=epochs, batch_size=batch_size, verbose=0
+            encode(self.game, compact), y, epochs=epochs, batch_size=batch_size, verbose=0
         )
         self._use(self.model)
         return float(history.history["loss"][-1])

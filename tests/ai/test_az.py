@@ -1,5 +1,6 @@
 """The AlphaZero-style players: the numba forward pass against Keras, PUCT's moves, the
-refusals of missing, damaged and foreign weights, self-play records and the command."""
+refusals of missing, damaged and foreign weights, self-play records and the command; on
+the sowing games and on Tak."""
 
 import json
 import os
@@ -12,6 +13,7 @@ import time
 import numpy as np
 import pytest
 
+from mancala.ai import az_tak
 from mancala.ai.az import AZ, NO_MARGIN, AZNet, exact_margin, forward
 from mancala.ai.registry import (
     available_players,
@@ -20,20 +22,23 @@ from mancala.ai.registry import (
     describe_player,
     make_player,
 )
-from mancala.arena.match import play_game
+from mancala.arena.match import GAME_PLIES, play_game, play_games
 from mancala.arena.parallel import Seat
 from mancala.arena.records import replay
 from mancala.core.paths import ROOT
 from mancala.game_state import GameState
+from mancala.games import new_game
 from mancala.games.sowing import engine
 from mancala.games.sowing.solver import Solver, relative_board, store_lead
 from mancala.games.sowing.solver.ranking import binomial_table
 from mancala.games.sowing.view import mover_views
+from mancala.games.tak import fast
+from mancala.games.tak.state import from_tps
 from mancala.learn.az import self_play_game, self_player
 from mancala.learn.data import visit_targets
 from mancala.nn_lib import policy_value
 from mancala.nn_lib.base import NET_GAMES, WeightsError
-from mancala.nn_lib.policy_value import PolicyValue, weights_file
+from mancala.nn_lib.policy_value import AZ_GAMES, PolicyValue, features, weights_file
 
 
 @pytest.fixture(scope="module")
@@ -41,7 +46,7 @@ def nets(tmp_path_factory):
     """Untrained networks of each game, saved in a models folder of their own."""
     models = tmp_path_factory.mktemp("models")
     out = {}
-    for game in NET_GAMES:
+    for game in AZ_GAMES:
         net = PolicyValue(game, weights_file(game, models)).fresh(seed=1)
         net.save()
         out[game] = net
@@ -52,7 +57,7 @@ def random_positions(game: str, count: int, seed: int) -> list[GameState]:
     rng = random.Random(seed)
     positions: list[GameState] = []
     while len(positions) < count:
-        state = GameState.new(game, **NET_GAMES[game])
+        state = new_game(game, **AZ_GAMES[game])
         while not state.is_over() and len(positions) < count:
             positions.append(state)
             state = state.play(rng.choice(state.legal_moves()))
@@ -161,7 +166,7 @@ def test_az_names_are_bounded_and_described(nets):
 def test_az_t_searches_for_its_time_a_move(nets):
     assert "0.05 s a move" in describe_player("az:t=0.05")
     player = make_player("az:t=0.05", seed=0)
-    assert player.seconds == 0.05 and player.simulations > 1000  # not cut by a count
+    assert player.seconds == 0.05 and player.budget("kalah") > 1000  # not cut by a count
     state = GameState.new()
     began = time.perf_counter()
     visits, *_ = player.search(state)
@@ -323,3 +328,120 @@ def test_az_plays_a_move_of_the_proved_value_without_searching(nets, small_solve
         assert values[proving.choose_move(state)] == max(values.values())
         wrong += values[guessing.choose_move(state)] < max(values.values())
     assert wrong > 0  # one simulation of an untrained network is not enough: the proof is
+
+
+# ----- Tak: its own kernel on the Tak engine, one prior a legal action id ---------------
+
+TAK = "tak"
+ROAD_IN_ONE = "2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5"  # white plays e1 (or Ce1) and wins
+
+
+def test_the_tak_kernel_forward_pass_equals_keras(nets):
+    net = nets[1][TAK]
+    states = random_positions(TAK, 120, seed=4)
+    logits, values = net.predict(features(states))
+    weights = az_tak.kernel_weights(net.arrays, 5)
+    assert np.abs(values).max() > 0
+    for state, want_logits, want_value in zip(states, logits, values):
+        meta, colours = fast.to_arrays(state)
+        moves = np.array(state.legal_moves(), np.int64)
+        got = np.empty(len(moves), np.float32)
+        value = az_tak.forward(
+            meta, colours, moves, len(moves), weights, got, np.empty(256, np.float32)
+        )
+        np.testing.assert_allclose(got, want_logits[moves], atol=1e-4)
+        assert value == pytest.approx(want_value, abs=1e-4)
+
+
+def test_tak_az_and_az_net_play_legal_moves_only(nets):
+    net = nets[1][TAK]
+    start = new_game(TAK, size=5)
+    players = [AZ(0, simulations=60, net=net), AZNet(net=net)]
+    for seats in (players, players[::-1]):  # an illegal move raises IllegalMove
+        (record,) = play_games(seats, [start], max_plies=GAME_PLIES)
+        assert len(record["moves"]) > 10
+    visits = players[0].evaluate(start.play(6))["visits"]
+    assert sorted(visits) == start.play(6).legal_moves() and sum(visits.values()) == 60
+
+
+def test_tak_az_finds_a_road_in_one_with_an_untrained_network(nets):
+    state = from_tps(ROAD_IN_ONE)
+    winning = {state.parse_move("e1"), state.parse_move("Ce1")}
+    for seed in range(3):
+        az = AZ(seed, simulations=2000, net=nets[1][TAK])
+        assert az.choose_move(state) in winning
+        assert az.evaluate(state)["value"] == 1.0
+
+
+def test_tak_az_keeps_its_deadline(nets):
+    az = AZ(0, seconds=0.05, net=nets[1][TAK])
+    assert az.budget(TAK) > 5000  # the time stops it, not a count
+    state = from_tps("x5/x2,2S,x2/x2,121,x2/x5/x5 1 4")
+    began = time.perf_counter()
+    visits, *_ = az.search(state)
+    took = time.perf_counter() - began
+    assert 0.05 <= took < 0.5 and visits.sum() > 0
+
+
+def test_tak_weights_are_refused_for_another_game_and_back(nets):
+    kalah_file, tak_file = weights_file("kalah", nets[0]), weights_file(TAK, nets[0])
+    with pytest.raises(WeightsError, match=r"maps 194 inputs to 6 moves.*tak\(size=5, komi=0\)"):
+        AZ(path=kalah_file, game=TAK)
+    with pytest.raises(WeightsError, match=r"maps 500 inputs to 3175 moves.*kalah\(6,4\)"):
+        AZNet(path=tak_file, game="kalah")
+    player = AZ(path=tak_file, game=TAK, simulations=10)
+    with pytest.raises(ValueError, match="no weights for kalah"):
+        player.choose_move(GameState.new())
+    with pytest.raises(ValueError, match=r"trained for tak\(size=5, komi=0\), not tak\(size=4"):
+        player.choose_move(new_game(TAK, size=4))
+    with pytest.raises(ValueError, match=r"az cannot play tak\(size=4, komi=0\)"):
+        check_can_play(["az"], new_game(TAK, size=4))  # before the game starts
+
+
+def test_a_missing_or_damaged_tak_file_names_the_command_that_makes_it(nets, tmp_path):
+    make = "selfplay.py --variant tak --teacher-games"
+    with pytest.raises(WeightsError, match=f"no weights file .*{make}"):
+        AZ(path=tmp_path / "none.keras", game=TAK)
+    damaged = tmp_path / "az-net.keras"
+    damaged.write_bytes(weights_file(TAK, nets[0]).read_bytes()[:700])
+    with pytest.raises(WeightsError, match=f"not a readable .*{make}"):
+        AZNet(path=damaged, game=TAK)
+
+
+def test_a_tak_self_play_record_keeps_visits_of_legal_moves_that_train(nets):
+    start = new_game(TAK, size=5)
+    record = self_play_game(self_player(nets[1][TAK], 20, seed=0), start, 4, seed=2)
+    states = replay(json.loads(json.dumps(record)))
+    assert [len(row) for row in record["visits"]] == [len(s.legal_moves()) for s in states[:-1]]
+    compact, policy, mask, value = visit_targets(record)
+    assert compact.shape == (len(states) - 1, 500) and policy.shape[1] == 3175
+    assert np.allclose(policy.sum(1), 1) and not policy[~mask].any()
+    winner = record["winner"]
+    for state, got in zip(states[:-1], value):
+        assert got == (0 if winner is None else 1 if state.player == winner else -1)
+    bad = json.loads(json.dumps(record))
+    bad["visits"][3].append(1)  # one count more than the position has moves
+    with pytest.raises(ValueError, match="counts of legal moves"):
+        visit_targets(bad)
+
+
+def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path, lab_command):
+    models = tmp_path / "models"
+    where = ["--runs", str(tmp_path / "runs"), "--models", str(models)]
+    result = lab_command("selfplay.py", "--variant", "tak", "--rounds", "1", "--run", "a", *where)
+    assert result.returncode == 2 and "start a run with --teacher-games N" in result.stderr
+    result = lab_command("selfplay.py", "--teacher-games", "2", "--run", "b", *where)
+    assert result.returncode == 2 and "--teacher-games is for tak" in result.stderr
+    tiny = ["--simulations", "10", "--games", "1", "--gate-openings", "1", "--eval", "0"]
+    result = lab_command(
+        "selfplay.py", "--variant", "tak", "--teacher-games", "2", "--rounds", "1",
+        *tiny, "--run", "c", *where,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "teacher: 2/2 games of the Tak alpha-beta" in result.stdout
+    assert "round 1: 1/1 self-play games" in result.stdout
+    gates = [json.loads(line) for line in (tmp_path / "runs" / "c" / "gates.jsonl").open()]
+    assert [g["round"] for g in gates] == [0, 1] and gates[0]["promoted"]
+    net = PolicyValue(TAK, weights_file(TAK, models)).load()
+    start = new_game(TAK, size=5)
+    assert AZNet(net=net).choose_move(start) in start.legal_moves()
