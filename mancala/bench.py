@@ -4,7 +4,7 @@
     python mancala/bench.py --games 20000   # more random games for the engines' rows
     python mancala/bench.py --verify        # a million moves through engine and rules
     python mancala/bench.py --teacher       # positions annotated a second, before and after
-    python mancala/bench.py --tak 5         # Tak's numba alpha-beta against the generic one
+    python mancala/bench.py --tak 5         # Tak: perft by both engines, then the alpha-beta
 
 Every number comes from this one run, so the ratios compare like with like on a shared,
 noisy machine. Rates are per second of this process's CPU time (`time.process_time`:
@@ -24,8 +24,11 @@ exact teacher of the learning loop (the solver's values within 20,000 nodes, min
 elsewhere): valuing each position on its own in game order, as the first version did,
 then chained from each game's end back to its start (`mancala.learn.teacher.Teacher`).
 
-`--tak SIZE` times Tak's alpha-beta on the numba engine (`mancala.games.tak.search`) on
-positions after 10, 40 and 80 random plies: each depth from 1 to 4 with a new table,
+`--tak SIZE` first times perft from the opening of a SIZE board
+(`mancala.games.tak.perft.bench`: the readable rules to depth 3, the numba engine to
+depth 4, and the numba engine's random games in plies a second), then Tak's alpha-beta
+on the numba engine (`mancala.games.tak.search`) on positions after 10, 40 and 80 random
+plies: each depth from 1 to 4 with a new table,
 the generic alpha-beta (`mancala.ai.search_generic`) to depth 3 on the same positions
 (the same algorithm: the same nodes), and the depth reached in 0.1 s.
 """
@@ -264,6 +267,19 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> Tab
     return table
 
 
+def tak_perft_rates(size: int) -> Table:
+    """The perft table of `--tak`: moves counted a second by each engine."""
+    from mancala.games.tak.perft import bench as perft_bench
+
+    rates = perft_bench(size)
+    table = Table(["what", "measured"], title=_title(f"Tak {size}x{size} perft"))
+    fast = rates["fast"]
+    table.add("readable rules, perft 3", f"{rates['readable']:,.0f} moves/s")
+    table.add("numba engine, perft 4", f"{fast:,.0f} moves/s, {fast / rates['readable']:.0f}x")
+    table.add("numba engine, random games", f"{rates['fast playouts']:,.0f} plies/s")
+    return table
+
+
 def tak_search_rates(size: int, plies: tuple[int, ...] = (10, 40, 80), seed: int = 3) -> Table:
     """The table of `--tak` (see the module text), after compiling."""
     from mancala.ai.search_generic import AlphaBeta
@@ -332,12 +348,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return 1 if verify(args.verify, args.seed) else 0
     if args.tak is not None:
-        table = tak_search_rates(args.tak)
+        tables = [tak_perft_rates(args.tak), tak_search_rates(args.tak)]
     elif args.teacher is not None:
-        table = teacher_rates(args.teacher)
+        tables = [teacher_rates(args.teacher)]
     else:
-        table = bench(args.games, args.timed_games, args.seed)
-    show([table], args.json)
+        tables = [bench(args.games, args.timed_games, args.seed)]
+    show(tables, args.json)
     return 0
 
 

@@ -105,7 +105,11 @@ def test_a_table_printed_as_json_has_its_rows(capsys):
     from mancala import bench
 
     assert bench.main(["--tak", "3", "--json"]) == 0
-    (table,) = json.loads(capsys.readouterr().out)
+    perft, table = json.loads(capsys.readouterr().out)
+    assert perft["title"].startswith("Tak 3x3 perft, one process")
+    rates = {row["what"]: row["measured"] for row in perft["rows"]}
+    assert rates["readable rules, perft 3"].endswith(" moves/s")
+    assert rates["numba engine, random games"].endswith(" plies/s")
     assert table["title"].startswith("Tak 3x3, one process")
     assert [row["position"] for row in table["rows"]] == ["10 plies", "40 plies"]
     assert all(int(row["legal moves"]) > 0 for row in table["rows"])
