@@ -18,6 +18,15 @@ from mancala.game_state import GameState, IllegalMove
 from mancala.games import capabilities, new_game
 
 
+GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
+
+
+def ply_limit(start: GameState) -> int | None:
+    """The plies after which a game from `start` stops unfinished: none for a sowing game
+    (it always ends), GAME_PLIES for one that may not (Tak)."""
+    return None if "sowing" in capabilities(start) else GAME_PLIES
+
+
 def make_record(
     start: GameState,
     names: Sequence[str],

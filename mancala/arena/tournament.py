@@ -26,6 +26,7 @@ from tqdm import tqdm
 from mancala.ai.registry import (
     make_player,
 )
+from mancala.arena.match import GAME_PLIES, ply_limit
 from mancala.arena.openings import BALANCE_DEPTH, draw_openings
 from mancala.arena.parallel import GameJob, Seat, Workers
 from mancala.arena.ratings import fit_ratings
@@ -38,7 +39,6 @@ from mancala.games.replay import positions
 
 MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
 WRITE_EVERY = 100  # finished games appended to --record at once
-GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
 
 
 class Timed:
@@ -86,7 +86,7 @@ def run_tournament(
     openings = draw_openings(start, games, plies, seed, balanced)
     pairs = list(combinations(specs, 2))
     seeds, place = random.Random(seed), {spec: i for i, spec in enumerate(specs)}
-    max_plies = None if "sowing" in capabilities(start) else GAME_PLIES
+    max_plies = ply_limit(start)
     jobs = [
         GameJob((place[one], place[two]), start, tuple(moves), seeds.getrandbits(30), max_plies)
         for a, b in pairs

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import Player
-from mancala.arena.match import play_games
+from mancala.arena.match import play_games, ply_limit
 from mancala.arena.openings import random_openings
 from mancala.arena.results import Tally
 from mancala.core.atomic import write_json
@@ -29,7 +29,8 @@ def win_rate(
     tally = Tally()
     for seat in (0, 1):
         seated = [player, opponent] if seat == 0 else [opponent, player]
-        tally.add_records(play_games(seated, starts, openings=moves), seat)
+        records = play_games(seated, starts, openings=moves, max_plies=ply_limit(start))
+        tally.add_records(records, seat)
     return tally.win_percent()
 
 

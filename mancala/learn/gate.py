@@ -38,7 +38,7 @@ from typing import Any
 
 from mancala.ai.base import Player
 from mancala.ai.registry import make_player
-from mancala.arena.match import play_games
+from mancala.arena.match import play_games, ply_limit
 from mancala.arena.openings import random_openings
 from mancala.arena.results import points
 from mancala.core.atomic import atomic_path
@@ -82,8 +82,9 @@ def _both_seats(
     player: Player, other: Player, starts: list[GameState], moves: list[list[int]]
 ) -> list[float]:
     """`player`'s score in each game: every start once in each seat."""
-    first = play_games([player, other], starts, openings=moves)
-    second = play_games([other, player], starts, openings=moves)
+    limit = ply_limit(starts[0])  # a Tak game not over by then is a draw
+    first = play_games([player, other], starts, openings=moves, max_plies=limit)
+    second = play_games([other, player], starts, openings=moves, max_plies=limit)
     return scores(first, [0] * len(first)) + scores(second, [1] * len(second))
 
 
