@@ -37,10 +37,10 @@ from pathlib import Path
 from mancala.ai.registry import check_can_play, check_names
 from mancala.core.cli import add_alias, command_parser, fail, int_in
 from mancala.core.stopping import run_command
+from mancala.games import new_game
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.learn.runs import Run
-from mancala.games import new_game
 from mancala.nn_lib.base import ZOO_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO, network, networks_for
 

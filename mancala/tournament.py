@@ -27,10 +27,10 @@ from mancala.ai.registry import (
     split_spec,
     tournament_players,
 )
+from mancala.arena.match import GAME_PLIES
 from mancala.arena.openings import BALANCE_DEPTH
 from mancala.arena.parallel import Workers, add_workers_arguments
 from mancala.arena.tournament import (
-    GAME_PLIES,
     MAX_PLIES,
     describe_openings,
     rating_table,

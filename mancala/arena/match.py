@@ -17,7 +17,6 @@ from mancala.arena.records import FORMAT
 from mancala.game_state import GameState, IllegalMove
 from mancala.games import capabilities, new_game
 
-
 GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
 
 

@@ -5,8 +5,9 @@ small network evaluated with numpy over its weights costs a few microseconds. Ne
 train with Keras and play with `NumpyForward(model)`, which copies the weights once.
 
 Supported layers (what the zoo uses): InputLayer, Dense, Conv1D and Conv2D (strides 1,
-"valid" or "same" padding, channels last), Flatten, Reshape, Dropout, Activation, in a single chain (a Sequential
-model, or a functional model without branches). Anything else raises ValueError naming it.
+"valid" or "same" padding, channels last), Flatten, Reshape, Dropout, Activation, in a
+single chain (a Sequential model, or a functional model without branches). Anything else
+raises ValueError naming it.
 
 >>> import keras
 >>> model = keras.Sequential([keras.Input((7, 2)), keras.layers.Conv1D(4, 3, padding="same",
