@@ -29,8 +29,8 @@ from mancala.nn_lib.policy_value import VALUE_SCALE
 log = logging.getLogger(__name__)
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # inputs (mover's side), gains, mask
 SOWN = ("kalah", "sungka")  # the games whose records these examples are made from
-TAK_CHILDREN = 8  # Tak: examples a position (its best moves and random others)
-TAK_BEST = 2  # of which the best valued moves
+TAK_CHILDREN = 16  # Tak: examples a position (its best moves and random others)
+TAK_BEST = 4  # of which the best valued moves
 
 
 def record_positions(record: dict[str, Any]) -> Arrays | None:
