@@ -190,5 +190,9 @@ def test_random_train_trains_and_gates_tak_networks(tmp_path, capsys):
     games = list(GameLog([tmp_path / "run" / "games.jsonl"]))
     assert len(games) == 8 and all(g["variant"] == "tak" and g["values"] for g in games)
     assert "teacher minimax:2" in capsys.readouterr().out
+    assert random_train.main([*argv, "--batches", "1", "--resume"]) == 0  # the run goes on
+    out = capsys.readouterr().out
+    assert "nn2h80: weights from " + str(tmp_path / "run" / "candidates") in out
+    assert "8 annotated game(s)" in out and "batch 1: 4 games recorded (12 in all" in out
     assert random_train.main(["nnx2h256", "greedy", "--variant", "tak"]) == 2
     assert "network nnx2h256 does not play tak" in capsys.readouterr().err
