@@ -4,6 +4,7 @@
     python mancala/random_train.py --resume              # continue the last run
     python mancala/random_train.py nn1h128 greedy minimax:4 --explore 0.2 --run small
     python mancala/random_train.py nnx2h256 greedy --record-only --teacher 10
+    python mancala/random_train.py --variant tak         # the zoo's Tak networks (5x5)
 
 A run lives in runs/<name>/ (see mancala/learn/runs.py): its games, its candidate
 weights, its learning curve, its gate decisions and its log. Each batch plays random
@@ -33,22 +34,28 @@ import sys
 import time
 from pathlib import Path
 
-from mancala.ai.registry import check_names
+from mancala.ai.registry import check_can_play, check_names
 from mancala.core.cli import add_alias, command_parser, fail, int_in
 from mancala.core.stopping import run_command
+from mancala.games import new_game
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.learn.runs import Run
-from mancala.nn_lib.base import NET_GAMES, weights_path
-from mancala.nn_lib.zoo import ZOO
+from mancala.nn_lib.base import ZOO_GAMES, weights_path
+from mancala.nn_lib.zoo import ZOO, network, networks_for
 
 OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
+TAK_OTHERS = ["luck", "weighted", "greedy", "minimax:2"]  # minimax:4 would be most of a batch
+GATE_OPPONENTS = {"tak": "greedy,minimax:2"}  # else greedy,minimax:4
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("random_train", __doc__)
     parser.add_argument(
-        "players", nargs="*", help="players (default: the zoo and " + ", ".join(OTHERS) + ")"
+        "players",
+        nargs="*",
+        help=f"players (default: the zoo and {', '.join(OTHERS)}; Tak: the zoo's Tak networks "
+        f"and {', '.join(TAK_OTHERS)})",
     )
     parser.add_argument("--per-pairing", type=int_in(1), default=8, help="games a pairing (8)")
     parser.add_argument("--epochs", type=int_in(1), default=1, help="epochs over the sample")
@@ -61,9 +68,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--variant",
-        choices=tuple(NET_GAMES),
+        choices=tuple(ZOO_GAMES),
         default="kalah",
-        help="the game the networks learn: Kalah(6,4) or Sungka(7,7) (kalah)",
+        help="the game the networks learn: Kalah(6,4), Sungka(7,7) or Tak 5x5, komi 0 (kalah)",
     )
     parser.add_argument("--run", help="the run's name in runs/, or a folder (default: the time)")
     parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
@@ -78,17 +85,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--gate-opponents",
-        default="greedy,minimax:4",
-        help="fixed opponents of the gate, comma-separated (greedy,minimax:4)",
+        help="fixed opponents of the gate, comma-separated (greedy,minimax:4; Tak: "
+        f"{GATE_OPPONENTS['tak']})",
     )
     practice_arguments(parser, None, 240)
     args = parser.parse_args(argv)
-    specs = args.players or [*ZOO, *OTHERS]
-    args.gate_opponents = [spec for spec in args.gate_opponents.split(",") if spec]
+    tak = args.variant == "tak"
+    specs = args.players or [*networks_for(args.variant), *(TAK_OTHERS if tak else OTHERS)]
+    opponents = args.gate_opponents or GATE_OPPONENTS.get(args.variant, "greedy,minimax:4")
+    args.gate_opponents = [spec for spec in opponents.split(",") if spec]
     try:
         check_names(specs + args.gate_opponents)
         if len(set(specs)) < 2:
             raise ValueError("name at least two different players")
+        check_players(specs + args.gate_opponents, args.variant)
         run = Run.open(args.run, args.resume)
     except ValueError as error:
         return fail("random_train", str(error))
@@ -100,6 +110,16 @@ def main(argv: list[str] | None = None) -> int:
     return run_command(
         "random_train", lambda: _run_on_workers(args, specs, run, time.perf_counter()), kept
     )
+
+
+def check_players(specs: list[str], variant: str) -> None:
+    """ValueError naming the first player of `specs` that cannot play `variant` (a zoo
+    network: without an encoder for it; weights it may not have yet, it is trained here)."""
+    start = new_game(variant, **ZOO_GAMES[variant])
+    for spec in specs:
+        if spec in ZOO:
+            network(spec, game=variant)
+    check_can_play([spec for spec in specs if spec not in ZOO], start)
 
 
 def _run_on_workers(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> int:
@@ -115,13 +135,12 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import Seat
     from mancala.core.paths import MODELS_DIR
-    from mancala.game_state import GameState
     from mancala.learn.curve import LearningCurve, win_rate
     from mancala.learn.practice import Practice
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
     models = args.models or MODELS_DIR
-    game_start = GameState.new(args.variant, **NET_GAMES[args.variant])
+    game_start = new_game(args.variant, **ZOO_GAMES[args.variant])
     nets, players = make_pool(specs, models, args.seed, run, args.variant)
     if args.record_only:
         nets = {}

@@ -22,6 +22,7 @@ from pathlib import Path
 
 from mancala.ai.registry import (
     available_players,
+    can_play,
     check_can_play,
     check_names,
     split_spec,
@@ -72,7 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         start = new_game(args.variant, **game_options(args))
-        specs = args.players or tournament_players(args.variant)
+        specs = args.players or [  # a network plays only the board it was trained for
+            spec for spec in tournament_players(args.variant) if can_play(spec, start)
+        ]
         check_players(specs, start)
     except ValueError as error:
         return fail("tournament", str(error))

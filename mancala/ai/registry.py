@@ -28,7 +28,7 @@ from mancala.ai.base import Player
 from mancala.ai.limits import REGISTRY_LIMITS, Limits, Param, parse_param
 from mancala.game_state import DEFAULTS, GameState
 from mancala.games import capabilities, describe, game
-from mancala.nn_lib.base import NET_GAMES
+from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.policy_value import AZ_GAMES
 from mancala.nn_lib.zoo import ZOO
 
@@ -330,7 +330,7 @@ for _net in ZOO:
             kwargs={"network": _net},
             summary="{param}",
             available="mancala.nn_lib.zoo:has_weights",
-            variants=tuple(NET_GAMES),
+            variants=tuple(ZOO_GAMES),
             trained="mancala.nn_lib.zoo:trained_games",
             describer="mancala.nn_lib.zoo:describe_network",
         ),

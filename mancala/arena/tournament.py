@@ -99,7 +99,7 @@ def run_tournament(
     bar = tqdm(total=len(jobs), unit="game", disable=not progress, file=sys.stderr)
     began = time.perf_counter()
     unwritten: list[dict[str, Any]] = []
-    unfinished = 0  # games stopped at GAME_PLIES, counted as draws
+    unfinished = 0  # games stopped at match.GAME_PLIES, counted as draws
     try:
         for done in (workers or Workers(1)).play(seats, jobs):
             one, two = (specs[i] for i in jobs[done.index].seats)

@@ -1,8 +1,11 @@
 """What the networks learn from: recorded games annotated by a search teacher
 (`mancala.learn.teacher`).
 
-Training examples are (position from the mover's side, seeds gained by each legal move
-from here = value - current store difference). `PositionReader` streams them out of
+Training examples of Kalah and Sungka are (position from the mover's side, seeds gained
+by each legal move from here = value - current store difference); of Tak (position after
+a move as planes from the mover's side, the move's value for the mover, a mask of one),
+for a few moves of each position (`tak_positions`), as the Tak networks value positions
+after a move (`mancala.nn_lib.views.TakView`). `PositionReader` streams them out of
 JSONL files in chunks of bounded size; `PositionStore` keeps a bounded, uniform sample of
 them in memory for the training loops that refit after every batch of games.
 """
@@ -20,19 +23,25 @@ from mancala.arena.records import GameLog, replay
 from mancala.games.masks import legal_mask
 from mancala.games.sowing import engine
 from mancala.games.sowing.view import mover_views
+from mancala.games.tak.planes import planes
 from mancala.nn_lib.policy_value import VALUE_SCALE, features
 
 log = logging.getLogger(__name__)
-Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # boards (mover's view), gains, mask
+Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # inputs (mover's side), gains, mask
 SOWN = ("kalah", "sungka")  # the games whose records these examples are made from
+TAK_CHILDREN = 16  # Tak: examples a position (its best moves and random others)
+TAK_BEST = 4  # of which the best valued moves
 
 
 def record_positions(record: dict[str, Any]) -> Arrays | None:
     """The training examples of one annotated record; None when it has no "values" or is
-    of another game than Kalah and Sungka.
+    of another game than Kalah, Sungka and Tak.
     ValueError when the values do not fit the game (wrong length, illegal moves)."""
     values = record.get("values")
-    if values is None or record.get("variant", "kalah") not in SOWN:
+    variant = record.get("variant", "kalah")
+    if values is not None and variant == "tak":
+        return tak_positions(record)
+    if values is None or variant not in SOWN:
         return None
     states = replay(record)[:-1]
     if not isinstance(values, list) or len(values) != len(states):
@@ -52,6 +61,41 @@ def record_positions(record: dict[str, Any]) -> Arrays | None:
         raise ValueError("values given for illegal moves, or missing for legal ones")
     gains = np.where(mask, v - (rel[:, h] - rel[:, 2 * h + 1])[:, None], 0.0)
     return rel.astype(np.int16), gains.astype(np.float32), mask
+
+
+def tak_positions(record: dict[str, Any]) -> Arrays | None:
+    """The examples of an annotated Tak record: of each position, the TAK_BEST best valued
+    moves and random others (drawn from the record's moves), TAK_CHILDREN in all, each the
+    position after the move as planes from the mover's side (float16) with the move's
+    value; moves that end the game are left out (they are valued exactly in play). None
+    when no example is left. ValueError when the values do not fit the game."""
+    states = replay(record)[:-1]
+    values = record["values"]
+    if not isinstance(values, list) or len(values) != len(states):
+        raise ValueError("values do not match the moves")
+    if not states:
+        return None
+    rng = np.random.default_rng(record["moves"])
+    inputs, gains = [], []
+    for state, row in zip(states, values):
+        moves = state.legal_moves()
+        try:
+            v = np.array(row, np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("values are not lists of numbers") from None
+        if v.shape != (len(moves),):
+            raise ValueError("values are not one number a legal move")
+        ranked = np.argsort(-v, kind="stable")
+        rest = rng.permutation(ranked[TAK_BEST:])[: TAK_CHILDREN - TAK_BEST]
+        for k in [*ranked[:TAK_BEST], *rest]:
+            after = state.play(moves[k])
+            if after.outcome is None:
+                inputs.append(planes(after, state.player))
+                gains.append(v[k])
+    if not inputs:
+        return None
+    x = np.stack(inputs).astype(np.float16)
+    return x, np.array(gains, np.float32)[:, None], np.ones((len(gains), 1), bool)
 
 
 def _concat(parts: list[Arrays]) -> Arrays:

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from mancala.arena.match import ply_limit
 from mancala.arena.openings import random_openings
 from mancala.arena.parallel import Finished, GameJob, Seat, Workers, add_workers_arguments
 from mancala.arena.records import append_games
@@ -67,8 +68,15 @@ class Practice:
         seats = list({id(seat): seat for pairing in pairings for seat in pairing}.values())
         place = {id(seat): i for i, seat in enumerate(seats)}
         start = self.start
+        limit = ply_limit(start)
         jobs = [
-            GameJob((place[id(one)], place[id(two)]), start, tuple(moves), self.rng.getrandbits(30))
+            GameJob(
+                (place[id(one)], place[id(two)]),
+                start,
+                tuple(moves),
+                self.rng.getrandbits(30),
+                limit,
+            )
             for one, two in pairings
             for moves in random_openings(start, games, self.rng, PRACTICE_PLIES, vary=True)[1]
         ]
@@ -101,7 +109,8 @@ class Practice:
 
 
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
-TEACHER_DEPTH = {"kalah": 10, "sungka": 8}  # alpha-beta's depth where the solver gives up
+TEACHER_DEPTH = {"kalah": 10, "sungka": 8, "tak": 3}  # alpha-beta's depth (Kalah: where the
+# solver gives up; Tak: exact windows over every move of a wide tree)
 EXACT_NODES = 20_000  # and the solver's proofs within this many nodes
 
 
@@ -115,7 +124,7 @@ def practice_arguments(parser: Any, out: Path | None, games: int, least_games: i
         "--teacher",
         type=int_in(1, MAX_TEACHER_DEPTH),
         help="teacher search depth (Kalah 10, Sungka 8, where Sungka's relay sowing makes "
-        f"each ply dearer; 1..{MAX_TEACHER_DEPTH})",
+        f"each ply dearer, Tak 3; 1..{MAX_TEACHER_DEPTH})",
     )
     parser.add_argument(
         "--exact-nodes",

@@ -8,6 +8,12 @@ search that made them. Readers that do not know these keys ignore them.
 `Teacher(depth, exact_nodes=N)` gives instead the solver's exact values (final store
 differences, the same unit) wherever it proves them within N nodes: the endgame and
 much of the middle game, with the endgame database of `mancala.games.sowing.solver`.
+
+A Tak record's "values" give, for every position, one number a legal move in the order of
+`legal_moves()` (increasing action ids; a dense row of 3,175 would be mostly empty):
+the value of the move for the mover by the numba alpha-beta of `mancala.games.tak.search`
+to `depth` plies with exact windows, in the units of `mancala.games.tak.evaluate`
+(a win WIN_VALUE less the plies to it).
 """
 
 from __future__ import annotations
@@ -19,13 +25,15 @@ from typing import Any
 from mancala.ai.minimax import TT_ENTRY_BYTES
 from mancala.arena.records import replay
 from mancala.game_state import GameState
+from mancala.games import fast_search
 
 
 class Teacher:
     """Annotates records with the value of every legal move for the mover: the solver's
     exact values where it proves them within `exact_nodes` nodes (Kalah only; the first
     use builds or loads the endgame database), alpha-beta to `depth` plies (numba)
-    elsewhere. `game` names the game of the records it values.
+    elsewhere. `game` names the game of the records it values (Tak: its own numba
+    alpha-beta, `mancala.games.tak.search`).
 
     A game is valued from its last position back to its first (`chain`): each proof
     starts from the value of the move played next, the solver's table carries what the
@@ -50,12 +58,15 @@ class Teacher:
         self.depth, self.exact_nodes, self.chain = depth, exact_nodes, chain
         self.name = f"minimax:{depth}" + (f"+solver:n={exact_nodes}" if exact_nodes else "")
         limits = Limits(memory=self.TABLE_BYTES) if chain else REGISTRY_LIMITS
-        self.search = Minimax(depth=depth, limits=limits)
+        self.game = game
+        self.search = Minimax(depth=depth, limits=limits) if game != "tak" else None
+        self.tak = fast_search("tak")(self.TABLE_BYTES) if game == "tak" else None
         self.exact = self.searched = 0  # positions valued each way
         self.known: OrderedDict[GameState, tuple[list[int | None], bool]] = OrderedDict()
 
-    def move_values(self, state: GameState) -> list[int | None]:
-        """Value of every house for the mover (None where illegal)."""
+    def move_values(self, state: GameState) -> list[float | None]:
+        """Value of every house for the mover (None where illegal); in Tak of every legal
+        move, in the order of `legal_moves()`."""
         return self._valued(state, 0.0)[0]
 
     def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
@@ -100,9 +111,17 @@ class Teacher:
         if exact:
             self.exact += 1
         else:
-            moves = self.search.evaluate(state)["moves"]
+            moves = self._searched_values(state)
             self.searched += 1
+        if self.tak is not None:
+            return [_number(moves[m]) for m in state.legal_moves()], exact
         return [int(moves[m]) if m in moves else None for m in range(state.houses)], exact
+
+    def _searched_values(self, state: GameState) -> dict[int, float]:
+        """Alpha-beta's value of every legal move, exact windows."""
+        if self.tak is not None:
+            return self.tak.move_values(state, depth=self.depth, exact=True)[0]
+        return self.search.evaluate(state)["moves"]
 
     def _exact_values(self, state: GameState, guess: float) -> dict[int, int] | None:
         if not self.exact_nodes or state.variant != "kalah":
@@ -114,6 +133,11 @@ class Teacher:
             return shared_solver(state).solve(state, nodes=self.exact_nodes, guess=guess)["moves"]
         except OutOfBudget:
             return None
+
+
+def _number(value: float) -> float:
+    """`value` as an int when it is whole (shorter JSON)."""
+    return int(value) if value == int(value) else value
 
 
 @dataclass(frozen=True)

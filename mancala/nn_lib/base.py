@@ -1,9 +1,11 @@
 """The network base class: encoder, model builder, fit, batch predict, save/load `.keras`
 (the Keras helpers are in `keras_io`, the losses in `losses`, move choice in `choice`).
 
-A network maps a position (from the mover's side) to one number per house: the seeds
-the mover gains from here by playing that house, as a search teacher valued it (see
-`mancala/learn/teacher.py`). Players take the argmax over legal moves. Keras builds and
+A network values the moves of a position as a search teacher valued them (see
+`mancala/learn/teacher.py`); how it sees the game is the game's view (`views.py`): for
+Kalah and Sungka one number a house from the mover's side (the seeds the mover gains by
+playing it), for Tak one number a position after a move (its value for the mover), every
+legal move tried. Players take the argmax over legal moves. Keras builds and
 fits the model; every move decision runs `NumpyForward` over its weights (microseconds,
 where Keras `predict` costs milliseconds).
 
@@ -22,14 +24,13 @@ import numpy as np
 
 from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
-from mancala.games.masks import legal_mask
-from mancala.games.sowing.view import mover_views
 from mancala.nn_lib import encoders
 from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.keras_io import import_keras, save_keras
 from mancala.nn_lib.losses import masked_mse, masked_policy_loss
 from mancala.nn_lib.meta import UNKNOWN, write_meta
 from mancala.nn_lib.numpy_forward import NumpyForward
+from mancala.nn_lib.views import TARGET_SCALE, view_for  # TARGET_SCALE: still importable here
 
 __all__ = [  # import_keras, save_keras, masked_argmax, soft_choice: still importable here
     "NET_GAMES",
@@ -37,6 +38,7 @@ __all__ = [  # import_keras, save_keras, masked_argmax, soft_choice: still impor
     "TARGET_SCALE",
     "Network",
     "WeightsError",
+    "ZOO_GAMES",
     "import_keras",
     "masked_argmax",
     "save_keras",
@@ -44,10 +46,11 @@ __all__ = [  # import_keras, save_keras, masked_argmax, soft_choice: still impor
     "weights_path",
 ]
 
-NET_GAMES: dict[str, dict[str, Any]] = {  # the rules the zoo's networks are trained for, by game
+NET_GAMES: dict[str, dict[str, Any]] = {  # the sowing rules the networks are trained for
     "kalah": {"houses": 6, "seeds": 4, "empty_capture": False},
     "sungka": {"houses": 7, "seeds": 7},
 }
+ZOO_GAMES: dict[str, dict[str, Any]] = {**NET_GAMES, "tak": {"size": 5, "komi": 0}}  # the zoo's
 
 
 def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> Path:
@@ -55,14 +58,17 @@ def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> P
     return Path(models) / game / f"{name}.keras"
 
 
-TARGET_SCALE = 8.0  # the model's outputs are seeds gained / TARGET_SCALE
 POLICY_TEMPERATURE = 2.0  # seeds: a move two seeds worse than the best gets 1/e its weight
 
 
-def game_label(variant: str, houses: int, seeds: int, **rules: Any) -> str:
-    """'kalah(6,4)', with any rule that is switched on: 'kalah(6,4, empty_capture)'."""
+def game_label(variant: str, **options: Any) -> str:
+    """'kalah(6,4)', with any rule that is switched on: 'kalah(6,4, empty_capture)';
+    a game without houses by its options: 'tak(size=5, komi=0)'."""
+    if "houses" not in options:
+        return f"{variant}(" + ", ".join(f"{key}={value}" for key, value in options.items()) + ")"
+    rules = {key: on for key, on in options.items() if key not in ("houses", "seeds")}
     extra = "".join(f", {key}" for key, on in rules.items() if on is True)
-    return f"{variant}({houses},{seeds}{extra})"
+    return f"{variant}({options['houses']},{options['seeds']}{extra})"
 
 
 class WeightsError(ValueError):
@@ -110,15 +116,22 @@ class Network:
     name: ClassVar[str] = ""
     hidden: ClassVar[tuple[int, ...]] = (128,)
     encode: ClassVar[Callable[[np.ndarray], np.ndarray]] = staticmethod(encoders.pits)
+    encode_planes: ClassVar[Callable[[np.ndarray], np.ndarray] | None] = None  # Tak: none
     filters: ClassVar[int] = 0  # convolution filters before the dense layers (0: none)
     width: ClassVar[int] = 0  # the width of each filter
 
     objective: str = "policy"  # "policy": the teacher's soft choice; "values": its values
 
     def __init__(self, path: str | os.PathLike | None = None, game: str = "kalah") -> None:
-        if game not in NET_GAMES:
-            raise ValueError(f"the networks play {', '.join(NET_GAMES)}, not {game!r}")
-        self.variant, self.options = game, dict(NET_GAMES[game])
+        if game not in ZOO_GAMES:
+            raise ValueError(f"the networks play {', '.join(ZOO_GAMES)}, not {game!r}")
+        self.variant, self.options = game, dict(ZOO_GAMES[game])
+        self.view = view_for(game, self.options)
+        encode = self.view.encoder(self)
+        if encode is None:
+            raise ValueError(f"network {self.name} does not play {game}: it has no encoder for it")
+        self.encode = encode  # this game's encoder (the class's `encode` is the sowing one)
+        self.objective = self.view.objective or self.objective
         self.path = Path(path) if path is not None else weights_path(self.name, game)
         self.model: Any = None
         self.forward: NumpyForward | None = None
@@ -126,11 +139,12 @@ class Network:
     # ----- shape ---------------------------------------------------------------------
 
     @property
-    def houses(self) -> int:
-        return self.options["houses"]
+    def outputs(self) -> int:
+        """The width of the output: a house each (sowing), one value (Tak)."""
+        return self.view.outputs
 
     def input_shape(self) -> tuple[int, ...]:
-        return self.encode(np.zeros((1, 2 * self.houses + 2), np.int64)).shape[1:]
+        return self.encode(self.view.blank()).shape[1:]
 
     def layers(self, keras: Any) -> list[Any]:
         """The hidden layers (a dense stack here; the CNN overrides it)."""
@@ -142,7 +156,7 @@ class Network:
             [
                 keras.Input(self.input_shape()),
                 *self.layers(keras),
-                keras.layers.Dense(self.houses, name="move_values"),
+                keras.layers.Dense(self.outputs, name="move_values"),
             ],
             name=self.name,
         )
@@ -166,7 +180,7 @@ class Network:
             f"or `python mancala/random_train.py` (records games and trains the zoo)"
         )
         model = read_model(self.path, f"network {self.name}", make)
-        want_in, want_out = self.input_shape(), (self.houses,)
+        want_in, want_out = self.input_shape(), (self.outputs,)
         got_in, got_out = tuple(model.input_shape[1:]), tuple(model.output_shape[1:])
         if (got_in, got_out) != (want_in, want_out):
             raise WeightsError(
@@ -201,16 +215,18 @@ class Network:
     # ----- use -----------------------------------------------------------------------
 
     def predict(self, rel: np.ndarray) -> np.ndarray:
-        """Seeds gained by each house for boards `rel` (mover's view), numpy (N, H)."""
+        """The outputs for raw inputs `rel` (the view's: boards from the mover's side, or
+        Tak planes) in the teacher's units, numpy (N, outputs)."""
         if self.forward is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
-        return self.forward(self.encode(rel)) * TARGET_SCALE
+        return self.view.unscale(self.forward(self.encode(rel)))
 
     def move_values(self, states: Sequence[GameState]) -> tuple[np.ndarray, np.ndarray]:
-        """(values (N, H), legal mask (N, H)) for positions of this network's game."""
+        """(values (N, actions), legal mask (N, actions)) for positions of this network's
+        game; ValueError for another game."""
         for state in states:
             self.check_state(state)
-        return self.predict(mover_views(states)), legal_mask(states)
+        return self.view.move_values(self.predict, states)
 
     # ----- training ------------------------------------------------------------------
 
@@ -229,7 +245,8 @@ class Network:
         batch_size: int = 256,
         verbose: int = 0,
     ) -> float:
-        """Fit the outputs to `gains` (seeds, (N, H)) on the legal moves `mask`; last loss."""
+        """Fit the outputs to `gains` (the teacher's units, (N, outputs)) where `mask` is
+        set (the legal moves); the last loss."""
         if self.model is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         if getattr(self.model, "optimizer", None) is None or not self.model.compiled:
@@ -238,7 +255,7 @@ class Network:
         if self.objective == "policy":
             target = soft_choice(gains, mask, POLICY_TEMPERATURE)
         else:
-            target = np.where(mask, gains, 0.0) / TARGET_SCALE
+            target = np.where(mask, self.view.scale(gains), 0.0)
         y = np.concatenate([target, mask], axis=1)
         history = self.model.fit(
             x, y.astype(np.float32), epochs=epochs, batch_size=batch_size, verbose=verbose

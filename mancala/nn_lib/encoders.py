@@ -1,6 +1,6 @@
 """Input encoders of the networks: positions seen from the mover's side, as numpy arrays.
 
-Every encoder takes `rel`, a batch of boards turned to the mover's view
+The sowing encoders take `rel`, a batch of boards turned to the mover's view
 (`mancala.games.sowing.view.mover_views`): shape (N, 2H+2) = own houses in sowing order,
 own store, the opponent's houses in sowing order, the opponent's store. Counts are
 divided by SCALE.
@@ -15,6 +15,12 @@ divided by SCALE.
 ((1, 14), (1, 12), (1, 194), (1, 6, 2))
 >>> rows(rel)[0, :, 1] * SCALE   # the opponent's houses, opposite each own house
 array([4., 5., 5., 5., 5., 0.], dtype=float32)
+
+The planes encoders take Tak planes (`mancala.games.tak.planes`), (N, C, S, S):
+
+>>> x = np.zeros((2, 20, 5, 5), np.float32)
+>>> flat(x).shape, spatial(x).shape
+((2, 500), (2, 5, 5, 20))
 """
 
 from __future__ import annotations
@@ -53,3 +59,13 @@ def rows(rel: np.ndarray) -> np.ndarray:
     h = (rel.shape[1] - 2) // 2
     opposite = rel[:, 2 * h : h : -1]  # opponent's houses H-1..0 face own houses 0..H-1
     return (np.stack([rel[:, :h], opposite], axis=2) / SCALE).astype(np.float32)
+
+
+def flat(planes: np.ndarray) -> np.ndarray:
+    """Planes (N, C, S, S) as one vector each, for dense layers: (N, C * S * S)."""
+    return planes.reshape(len(planes), -1).astype(np.float32)
+
+
+def spatial(planes: np.ndarray) -> np.ndarray:
+    """Planes (N, C, S, S) channels last, for 2-D convolutions: (N, S, S, C)."""
+    return np.ascontiguousarray(planes.transpose(0, 2, 3, 1), dtype=np.float32)

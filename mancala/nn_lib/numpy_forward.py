@@ -4,9 +4,10 @@ Keras `predict` costs about 60 ms a call and `predict_on_batch` about 0.5 ms; th
 small network evaluated with numpy over its weights costs a few microseconds. Networks
 train with Keras and play with `NumpyForward(model)`, which copies the weights once.
 
-Supported layers (what the zoo uses): InputLayer, Dense, Conv1D (strides 1, "valid" or
-"same" padding), Flatten, Reshape, Dropout, Activation, in a single chain (a Sequential
-model, or a functional model without branches). Anything else raises ValueError naming it.
+Supported layers (what the zoo uses): InputLayer, Dense, Conv1D and Conv2D (strides 1,
+"valid" or "same" padding, channels last), Flatten, Reshape, Dropout, Activation, in a
+single chain (a Sequential model, or a functional model without branches). Anything else
+raises ValueError naming it.
 
 >>> import keras
 >>> model = keras.Sequential([keras.Input((7, 2)), keras.layers.Conv1D(4, 3, padding="same",
@@ -16,6 +17,11 @@ model, or a functional model without branches). Anything else raises ValueError 
 True
 >>> again = NumpyForward.from_layers(NumpyForward(model).layers)
 >>> bool(np.array_equal(again(x), NumpyForward(model)(x)))
+True
+>>> board = keras.Sequential([keras.Input((5, 5, 3)), keras.layers.Conv2D(4, 3, padding="same",
+...     activation="relu"), keras.layers.Flatten(), keras.layers.Dense(2)])
+>>> x = np.random.default_rng(0).random((4, 5, 5, 3)).astype("float32")
+>>> bool(np.allclose(NumpyForward(board)(x), board.predict_on_batch(x), atol=1e-5))
 True
 """
 
@@ -40,7 +46,7 @@ def _softmax(x: np.ndarray) -> np.ndarray:
 
 
 Layer = tuple[str, dict, list[np.ndarray]]  # (kind, the config it needs, weights)
-KEYS = ("name", "activation", "strides", "dilation_rate", "padding", "target_shape")
+KEYS = ("name", "activation", "strides", "dilation_rate", "padding", "target_shape", "data_format")
 
 
 def plain_layers(model) -> list[Layer]:
@@ -70,12 +76,19 @@ def _dense(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], np
     return lambda x: act(x @ kernel + bias)
 
 
-def _conv1d(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
-    name = config.get("name")
-    if tuple(config["strides"]) != (1,) or tuple(config["dilation_rate"]) != (1,):
+def _check_conv(config: dict) -> None:
+    """ValueError unless the convolution is one the forward pass does."""
+    name, ones = config.get("name"), (1,) * len(config["strides"])
+    if tuple(config["strides"]) != ones or tuple(config["dilation_rate"]) != ones:
         raise ValueError(f"layer {name}: only strides 1 and dilation 1 are supported")
     if config["padding"] not in ("valid", "same"):
         raise ValueError(f"layer {name}: padding {config['padding']!r} is not supported")
+    if config.get("data_format", "channels_last") != "channels_last":
+        raise ValueError(f"layer {name}: only channels last is supported")
+
+
+def _conv1d(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    _check_conv(config)
     kernel, *rest = weights  # (k, in, out)
     bias = rest[0] if rest else 0.0
     width = kernel.shape[0]
@@ -93,6 +106,29 @@ def _conv1d(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], n
     return forward
 
 
+def _conv2d(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], np.ndarray]:
+    _check_conv(config)
+    kernel, *rest = weights  # (kh, kw, in, out)
+    bias = rest[0] if rest else 0.0
+    high, wide, inputs, outputs = kernel.shape
+    flat = kernel.reshape(high * wide, inputs, outputs)
+    act = _activation(config)
+    same = config["padding"] == "same"
+
+    def forward(x: np.ndarray) -> np.ndarray:  # x: (batch, rows, columns, channels)
+        if same:
+            top, left = (high - 1) // 2, (wide - 1) // 2
+            x = np.pad(x, ((0, 0), (top, high - 1 - top), (left, wide - 1 - left), (0, 0)))
+        rows, columns = x.shape[1] - high + 1, x.shape[2] - wide + 1
+        windows = np.stack(
+            [x[:, i : i + rows, j : j + columns, :] for i in range(high) for j in range(wide)],
+            axis=3,
+        )
+        return act(np.einsum("brcki,kio->brco", windows, flat) + bias)
+
+    return forward
+
+
 def _reshape(config: dict) -> Callable[[np.ndarray], np.ndarray]:
     shape = tuple(config["target_shape"])
     return lambda x: x.reshape((x.shape[0], *shape))
@@ -106,6 +142,8 @@ def _step(layer: Layer) -> Callable[[np.ndarray], np.ndarray] | None:
         return _dense(config, weights)
     if kind == "Conv1D":
         return _conv1d(config, weights)
+    if kind == "Conv2D":
+        return _conv2d(config, weights)
     if kind == "Flatten":
         return lambda x: x.reshape(x.shape[0], -1)
     if kind == "Reshape":

@@ -1,12 +1,26 @@
 """The zoo: the seven networks of DESIGN.md and nnx2h256, a few lines each on `Network`.
 
-Adding a network is adding a subclass here (name, encoder, hidden layers) and its name
+Adding a network is adding a subclass here (name, encoders, hidden layers) and its name
 to ZOO. Importing this module does not import Keras.
+
+Each network plays Kalah and Sungka; those with an encoder of Tak planes (`encode_planes`)
+play Tak too (the dense ones on the flattened planes, the CNN over the board). nns1h128 and
+the one-hot ones (nnx1h128, nnx3h80, nnx2h256) have none: their point is a way of seeing
+houses (without the stores, or each count one-hot), which Tak's planes have no counterpart
+of (the planes are one-hot already).
 
 >>> sorted(ZOO)
 ['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128', 'nnx1h128', 'nnx2h256', 'nnx3h80']
 >>> network("nn2h80").input_shape(), network("cnns1h128").input_shape()
 ((14,), (6, 2))
+>>> network("nn2h80", game="tak").input_shape(), network("cnns1h128", game="tak").input_shape()
+((500,), (5, 5, 20))
+>>> sorted(name for name, cls in ZOO.items() if cls.encode_planes)
+['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80']
+>>> network("nnx2h256", game="tak")
+Traceback (most recent call last):
+...
+ValueError: network nnx2h256 does not play tak: it has no encoder for it
 >>> network("nn9")
 Traceback (most recent call last):
 ...
@@ -19,8 +33,9 @@ import os
 from typing import Any
 
 from mancala.nn_lib import encoders
-from mancala.nn_lib.base import NET_GAMES, Network, weights_path
+from mancala.nn_lib.base import ZOO_GAMES, Network, weights_path
 from mancala.nn_lib.meta import describe_training, read_meta
+from mancala.nn_lib.views import view_for
 
 NUMBERS = ("no", "one", "two", "three", "four", "five", "six")
 INPUTS = {  # what each encoder shows the network, in words
@@ -29,24 +44,28 @@ INPUTS = {  # what each encoder shows the network, in words
     "one_hot": "one-hot house counts",
     "rows": "the two rows of houses",
 }
+TAK_INPUTS = {"flat": "Tak: the planes flattened", "spatial": "Tak: the planes as a board"}
 
 
 class NN1H128(Network):
     """Dense, one hidden layer of 128; houses and stores."""
 
     name, hidden = "nn1h128", (128,)
+    encode_planes = staticmethod(encoders.flat)
 
 
 class NN2H80(Network):
     """Dense, two hidden layers of 80; houses and stores."""
 
     name, hidden = "nn2h80", (80, 80)
+    encode_planes = staticmethod(encoders.flat)
 
 
 class NN3H80(Network):
     """Dense, three hidden layers of 80; houses and stores."""
 
     name, hidden = "nn3h80", (80, 80, 80)
+    encode_planes = staticmethod(encoders.flat)
 
 
 class NNS1H128(Network):
@@ -79,15 +98,18 @@ class NNX2H256(Network):
 
 class CNNS1H128(Network):
     """Conv1D (32 filters of width 3) over the two rows of houses, opposite houses
-    aligned, then dense 128; houses only."""
+    aligned, then dense 128; houses only. Tak: Conv2D (32 filters of 3x3) over the board."""
 
     name, hidden = "cnns1h128", (128,)
     encode = staticmethod(encoders.rows)
+    encode_planes = staticmethod(encoders.spatial)
     filters, width = 32, 3
 
     def layers(self, keras: Any) -> list[Any]:
+        board = len(self.input_shape()) == 3  # (rows, columns, channels): a 2-D board
+        conv = keras.layers.Conv2D if board else keras.layers.Conv1D
         return [
-            keras.layers.Conv1D(self.filters, self.width, padding="same", activation="relu"),
+            conv(self.filters, self.width, padding="same", activation="relu"),
             keras.layers.Flatten(),
             *super().layers(keras),
         ]
@@ -107,20 +129,32 @@ def network(name: str, path: str | os.PathLike | None = None, game: str = "kalah
     return ZOO[name](path, game)
 
 
+def networks_for(game: str) -> list[str]:
+    """The zoo networks that can play `game` (those with an encoder for it).
+
+    >>> networks_for("tak")
+    ['nn1h128', 'nn2h80', 'nn3h80', 'cnns1h128']
+    """
+    view = view_for(game, ZOO_GAMES[game])
+    return [name for name, cls in ZOO.items() if view.encoder(cls) is not None]
+
+
 def architecture(name: str) -> str:
     """The shape of the zoo network `name` in words, from its class.
 
     >>> architecture("nnx2h256")
     'two hidden layers of 256, one-hot house counts'
-    >>> architecture("cnns1h128")
-    'a convolution (32 filters of 3), one hidden layer of 128, the two rows of houses'
+    >>> architecture("cnns1h128")  # doctest: +NORMALIZE_WHITESPACE
+    'a convolution (32 filters of 3), one hidden layer of 128, the two rows of houses,
+     Tak: the planes as a board'
     """
     cls = type(network(name))
     conv = f"a convolution ({cls.filters} filters of {cls.width})" if cls.filters else ""
     sizes = sorted(set(cls.hidden))
     count = NUMBERS[len(cls.hidden)] if len(cls.hidden) < len(NUMBERS) else len(cls.hidden)
     layers = f"{count} hidden layer{'s' * (len(cls.hidden) != 1)} of {', '.join(map(str, sizes))}"
-    parts = [conv, layers, INPUTS.get(cls.encode.__name__, "")]
+    tak = TAK_INPUTS.get(cls.encode_planes.__name__, "") if cls.encode_planes else ""
+    parts = [conv, layers, INPUTS.get(cls.encode.__name__, ""), tak]
     return ", ".join(part for part in parts if part)
 
 
@@ -136,7 +170,7 @@ def trained_games(network: str) -> list[dict[str, Any]]:
     """The rules (variant and options) of each game the zoo network has weights for."""
     return [
         {"variant": game, **options}
-        for game, options in NET_GAMES.items()
+        for game, options in ZOO_GAMES.items()
         if weights_path(network, game).is_file()
     ]
 

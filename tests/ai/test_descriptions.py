@@ -8,7 +8,7 @@ import pytest
 from mancala.ai import registry
 from mancala.ai.registry import Entry, describe_player, describe_players, make_player
 from mancala.nn_lib.meta import UNKNOWN, meta_path, read_meta, write_meta
-from mancala.nn_lib.zoo import ZOO, network
+from mancala.nn_lib.zoo import ZOO, network, networks_for
 
 
 def test_search_players_say_their_own_parameter():
@@ -85,3 +85,6 @@ def test_every_shipped_network_has_its_metadata():
     for name in ZOO:  # the first version's teacher, or the learning loop's
         teacher = read_meta(network(name).path)["teacher"]
         assert teacher in ("minimax:8", "minimax:10+solver:n=20000"), name
+    for name in networks_for("tak"):  # the Tak weights: Tak's alpha-beta, 3 plies
+        meta = read_meta(network(name, game="tak").path)
+        assert meta is not None and meta["teacher"] == "minimax:3", name

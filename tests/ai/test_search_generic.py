@@ -20,6 +20,7 @@ from mancala.arena.openings import random_opening
 from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.games.tak import from_tps
+from mancala.nn_lib.base import weights_path
 
 # White has a1..d1: e1 makes a road. With white to move it wins now; with black to move,
 # every move but one on e1 lets white win.
@@ -118,7 +119,8 @@ def test_the_registry_offers_each_player_only_where_it_plays():
     tak = new_game("tak")
     offered = set(players_for(tak))
     assert {"luck", "greedy", "weighted", "minimax", "mcts"} <= offered
-    assert not offered & {"max", "exact", "nmcts", "solver", "nn1h128", "dqn"}
+    assert not offered & {"max", "exact", "nmcts", "solver", "nnx2h256", "nns1h128", "dqn"}
+    assert ("nn1h128" in offered) == weights_path("nn1h128", "tak").is_file()  # a Tak network
     assert "weighted" not in players_for(GameState.new())
     names = {spec.partition(":")[0] for spec in tournament_players("tak")}
     assert {"luck", "greedy", "weighted", "minimax", "mcts"} <= names

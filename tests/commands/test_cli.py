@@ -189,6 +189,17 @@ def test_sizes_and_counts_out_of_range_are_refused(main, argv, message, capsys):
             "tournament: nn1h128 cannot play sungka(5,7)",
         ),
         (tournament.main, ["1", "human", "greedy"], "`python mancala/play.py PLAYER`"),
+        (
+            tournament.main,
+            ["1", "nnx2h256", "luck", "--variant", "tak"],
+            "tournament: nnx2h256 cannot play tak(size=5, komi=0)",
+        ),
+        (play.main, ["cnns1h128", "--variant", "tak", "--size", "4"], "cannot play tak(size=4"),
+        (
+            random_train.main,
+            ["nns1h128", "luck", "--variant", "tak"],
+            "random_train: network nns1h128 does not play tak",
+        ),
     ],
 )
 def test_players_are_named_and_checked_before_anything_runs(main, argv, message, capsys):

@@ -167,3 +167,32 @@ def test_random_train_trains_and_gates_sungka_networks(tmp_path, capsys):
     network("nn1h128", tmp_path / "models" / "sungka" / "nn1h128.keras", "sungka").load()
     assert not (tmp_path / "models" / "kalah").exists()
     assert "teacher minimax:2" in capsys.readouterr().out
+
+
+def test_random_train_trains_and_gates_tak_networks(tmp_path, capsys):
+    """--variant tak: Tak games recorded and valued by the Tak teacher, the first
+    candidates fill models/tak/, the next meet them in 5x5 games; a network without a Tak
+    encoder is refused before anything runs."""
+    from mancala import random_train
+    from mancala.arena.records import GameLog
+
+    argv = ["nn2h80", "cnns1h128", "greedy", "--variant", "tak", "--run", str(tmp_path / "run")]
+    argv += ["--models", str(tmp_path / "models"), "--batches", "2", "--games", "4"]
+    argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "2", "--gate-openings", "2"]
+    assert random_train.main(argv) == 0
+    decisions = _gates(tmp_path)
+    assert [d["network"] for d in decisions] == ["nn2h80", "cnns1h128"] * 2
+    assert all(d["promoted"] and "no weights" in d["reason"] for d in decisions[:2])
+    assert all(d["games"] == 4 for d in decisions[2:])  # 2 openings, both seats
+    assert set(decisions[2]["against"]) == {"greedy", "minimax:2"}  # Tak's gate opponents
+    for name in ("nn2h80", "cnns1h128"):
+        network(name, tmp_path / "models" / "tak" / f"{name}.keras", "tak").load()
+    games = list(GameLog([tmp_path / "run" / "games.jsonl"]))
+    assert len(games) == 8 and all(g["variant"] == "tak" and g["values"] for g in games)
+    assert "teacher minimax:2" in capsys.readouterr().out
+    assert random_train.main([*argv, "--batches", "1", "--resume"]) == 0  # the run goes on
+    out = capsys.readouterr().out
+    assert "nn2h80: weights from " + str(tmp_path / "run" / "candidates") in out
+    assert "8 annotated game(s)" in out and "batch 1: 4 games recorded (12 in all" in out
+    assert random_train.main(["nnx2h256", "greedy", "--variant", "tak"]) == 2
+    assert "network nnx2h256 does not play tak" in capsys.readouterr().err

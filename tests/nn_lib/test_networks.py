@@ -311,5 +311,83 @@ def test_networks_are_per_game_and_refuse_another_game(tmp_path):
     assert player.choose_move(state) in state.legal_moves()
     with pytest.raises(ValueError, match="built for sungka"):
         player.choose_move(GameState.new())
-    with pytest.raises(ValueError, match="networks play kalah, sungka"):
-        network("nn1h128", game="tak")
+    with pytest.raises(ValueError, match="networks play kalah, sungka, tak, not 'go'"):
+        network("nn1h128", game="go")
+
+
+# ----- Tak -----------------------------------------------------------------------------
+
+
+def tak_games(players, games: int, seed: int = 7) -> list[dict]:
+    """Annotated-ready records of `players` from random 2-ply 5x5 openings (each move
+    checked legal by the match runner), at most 120 plies each."""
+    from mancala.games import new_game
+
+    rng = __import__("random").Random(seed)
+    openings = [random_opening(new_game("tak", size=5, komi=0), 2, rng) for _ in range(games)]
+    starts, moves = [s for s, _ in openings], [m for _, m in openings]
+    return play_games(players, starts, openings=moves, max_plies=120)
+
+
+@pytest.fixture(scope="module")
+def tak_records():
+    """Four games of greedy against luck, valued by a depth-2 Tak teacher."""
+    from mancala.ai.registry import make_player
+
+    records = tak_games([make_player("greedy", 1), make_player("luck", 2)], 4)
+    teacher = Teacher(depth=2, game="tak")
+    return [teacher.annotate(record) for record in records]
+
+
+def test_the_tak_teacher_gives_the_tak_search_values_of_every_legal_move(tmp_path, tak_records):
+    from mancala.games import fast_search
+
+    append_games(tmp_path / "t.jsonl", tak_records)
+    [back, *_] = list(GameLog([tmp_path / "t.jsonl"]))
+    assert back["teacher"] == "minimax:2" and len(back["values"]) == len(back["moves"])
+    search = fast_search("tak")()
+    for state, values in zip(replay(back)[:-1], back["values"]):
+        searched = search.move_values(state, depth=2, exact=True)[0]
+        assert values == [searched[m] for m in state.legal_moves()]
+    # the last move ends the game for its mover, which the values say
+    assert max(back["values"][-1]) > 900_000
+
+
+@pytest.mark.parametrize("name", ["nn2h80", "cnns1h128"])
+def test_a_tak_network_trains_saves_loads_and_plays_legal_moves_only(tmp_path, tak_records, name):
+    from mancala.ai.network import NetworkPlayer
+    from mancala.ai.registry import make_player
+    from mancala.learn.data import tak_positions
+
+    x, gains, mask = (np.concatenate(c) for c in zip(*map(tak_positions, tak_records)))
+    assert x.shape[1:] == (20, 5, 5) and gains.shape == mask.shape == (len(x), 1)
+    net = network(name, tmp_path / f"{name}.keras", "tak").fresh(seed=1)
+    assert np.isfinite(net.fit(x, gains, mask, epochs=2))
+    net.save()
+    again = network(name, tmp_path / f"{name}.keras", "tak").load()
+    keras_out = np.asarray(again.model.predict_on_batch(again.encode(x[:32])))
+    assert np.allclose(again.forward(again.encode(x[:32])), keras_out, atol=1e-4)
+    player = NetworkPlayer(net=again)
+    for record in tak_games([player, make_player("luck", 3)], 2, seed=9):  # illegal: raises
+        assert record["players"][0] == name
+    # a move that wins at once is taken: white has a road in one on a1..d1
+    from mancala.games.tak import from_tps
+
+    state = from_tps("2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5")
+    assert state.move_name(player.choose_move(state)) in ("e1", "Ce1")
+
+
+def test_tak_and_sowing_networks_refuse_each_others_games(tmp_path):
+    from mancala.ai.network import NetworkPlayer
+    from mancala.games import new_game
+
+    tak = NetworkPlayer(net=network("nn1h128", tmp_path / "t.keras", "tak").fresh(0))
+    kalah = NetworkPlayer(net=network("nn1h128", tmp_path / "k.keras").fresh(0))
+    with pytest.raises(ValueError, match=r"built for tak\(size=5, komi=0\), not kalah\(6,4\)"):
+        tak.choose_move(GameState.new())
+    with pytest.raises(ValueError, match=r"built for tak\(size=5, komi=0\), not tak\(size=4"):
+        tak.choose_move(new_game("tak", size=4))
+    with pytest.raises(ValueError, match=r"built for kalah\(6,4\), not tak\(size=5, komi=0\)"):
+        kalah.choose_move(new_game("tak", size=5))
+    with pytest.raises(ValueError, match="network nnx2h256 does not play tak"):
+        network("nnx2h256", game="tak")

@@ -1,0 +1,129 @@
+"""How the zoo's networks see each game: what goes in, what comes out, how moves are valued.
+
+A view is chosen by the game (`view_for`), so one `Network` class serves every game:
+
+- `SowingView` (Kalah, Sungka): the board from the mover's side in
+  (`mancala.games.sowing.view.mover_views`), one number a house out, the seeds the mover
+  gains by playing it (outputs are seeds / TARGET_SCALE).
+- `TakView`: a position after a move, as planes from the side of the player who made it
+  (`mancala.games.tak.planes`), in; one number out, its value for that player in the
+  teacher's units squashed by tanh(value / TAK_SCALE). A position's moves are valued one
+  ply ahead: every legal move is played, a move that ends the game gets its exact value
+  (a win WIN_VALUE, a loss its negative, a draw 0) and the others the network's.
+
+Each network class names its encoder for each kind of input (`encode` for a sowing board,
+`encode_planes` for planes, None where it has none); `encoder` picks it.
+
+>>> from mancala.games.tak import new_tak
+>>> view = view_for("tak", {"size": 5, "komi": 0})
+>>> view.blank().shape, view.outputs, view.objective
+((1, 20, 5, 5), 1, 'values')
+>>> values, mask = view.move_values(lambda x: np.zeros((len(x), 1)), [new_tak(5)])
+>>> values.shape, int(mask.sum())
+((1, 3175), 25)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from mancala.games import WIN_VALUE
+from mancala.games.masks import legal_mask
+from mancala.games.sowing.view import mover_views
+from mancala.games.tak.actions import num_actions
+from mancala.games.tak.planes import channels, planes
+
+TARGET_SCALE = 8.0  # sowing: the model's outputs are seeds gained / TARGET_SCALE
+TAK_SCALE = 8.0  # Tak: the model's output is tanh(value / TAK_SCALE)
+EDGE = 1 - 1e-6  # Tak outputs are clipped inside (-1, 1) before they are turned back
+
+Predict = Callable[[np.ndarray], np.ndarray]  # raw inputs (N, ...) -> values (N, outputs)
+
+
+class SowingView:
+    """Kalah and Sungka: the mover's view in, one value a house out."""
+
+    kind = "sowing"
+    objective: str | None = None  # the network's own ("policy" or "values")
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.houses = options["houses"]
+        self.outputs = self.houses
+
+    def encoder(self, net: Any) -> Callable[[np.ndarray], np.ndarray] | None:
+        return net.encode
+
+    def blank(self) -> np.ndarray:
+        """One empty raw input (for the input shape)."""
+        return np.zeros((1, 2 * self.houses + 2), np.int64)
+
+    def scale(self, values: np.ndarray) -> np.ndarray:
+        """Teacher's values -> the model's targets."""
+        return values / TARGET_SCALE
+
+    def unscale(self, outputs: np.ndarray) -> np.ndarray:
+        """The model's outputs -> the teacher's units."""
+        return outputs * TARGET_SCALE
+
+    def move_values(self, predict: Predict, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """(values (N, H), legal mask (N, H))."""
+        return predict(mover_views(states)), legal_mask(states)
+
+
+class TakView:
+    """Tak: each legal move's resulting position in, its value for the mover out."""
+
+    kind = "planes"
+    objective = "values"  # positions are valued one at a time: no choice among moves to learn
+    outputs = 1
+
+    def __init__(self, options: dict[str, Any]) -> None:
+        self.size = options["size"]
+        self.actions = num_actions(self.size)
+
+    def encoder(self, net: Any) -> Callable[[np.ndarray], np.ndarray] | None:
+        return net.encode_planes
+
+    def blank(self) -> np.ndarray:
+        return np.zeros((1, channels(self.size), self.size, self.size), np.float32)
+
+    def scale(self, values: np.ndarray) -> np.ndarray:
+        return np.tanh(values / TAK_SCALE)
+
+    def unscale(self, outputs: np.ndarray) -> np.ndarray:
+        return np.arctanh(np.clip(outputs, -EDGE, EDGE)) * TAK_SCALE
+
+    def move_values(self, predict: Predict, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+        """(values (N, actions), legal mask (N, actions)), every move valued one ply ahead."""
+        values = np.zeros((len(states), self.actions))
+        mask = legal_mask(states)
+        inputs, places = [], []
+        for row, state in enumerate(states):
+            for move in state.legal_moves():
+                after = state.play(move)
+                if after.outcome is not None:
+                    values[row, move] = ended_value(after, state.player)
+                else:
+                    inputs.append(planes(after, state.player))
+                    places.append((row, move))
+        if inputs:
+            rows, moves = np.array(places).T
+            values[rows, moves] = predict(np.stack(inputs))[:, 0]
+        return values, mask
+
+
+def ended_value(state: Any, player: int) -> float:
+    """The exact value of a finished game for `player`."""
+    winner = state.outcome.winner
+    return 0.0 if winner is None else (WIN_VALUE if winner == player else -WIN_VALUE)
+
+
+View = SowingView | TakView
+
+
+def view_for(game: str, options: dict[str, Any]) -> View:
+    """The view of the networks of `game` with rule `options`."""
+    return TakView(options) if game == "tak" else SowingView(options)
