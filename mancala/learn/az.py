@@ -34,11 +34,12 @@ from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import WHOLE_GAME, move_quality
 from mancala.arena.solved_set import load as load_solved
 from mancala.game_state import GameState
-from mancala.games import fast_search, new_game
+from mancala.games import new_game
 from mancala.learn.curve import LearningCurve, win_rate
 from mancala.learn.data import record_positions, visit_row, visit_targets
 from mancala.learn.gate import gate, promote
 from mancala.learn.runs import Run
+from mancala.learn.teacher import Teacher
 from mancala.nn_lib.base import soft_choice
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import (
@@ -136,16 +137,16 @@ def teacher_examples(
     return _joined(parts), len(parts), teachers
 
 
-def tak_teacher_game(search: Any, start: GameState, seed: int) -> Arrays:
-    """The targets of one game of the Tak alpha-beta (`search`, of
-    `mancala.games.fast_search("tak")`) against itself after TAK_OPENING_PLIES random
-    plies, each move drawn from the soft choice of its values of every legal move: the
-    policy that soft choice, the value its best value v as tanh(v / TAK_VALUE_SCALE)."""
+def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Arrays:
+    """The targets of one game of the Tak alpha-beta (`teacher`, a Tak `Teacher`) against
+    itself after TAK_OPENING_PLIES random plies, each move drawn from the soft choice of
+    its values of every legal move: the policy that soft choice, the value its best
+    value v as tanh(v / TAK_VALUE_SCALE)."""
     rng = np.random.default_rng(seed)
     (state,), _ = random_openings(start, 1, random.Random(seed), TAK_OPENING_PLIES)
     states, policies, masks, best = [], [], [], []
     while not state.is_over() and state.ply < ply_limit(start):
-        values, *_ = search.move_values(state, depth=TAK_TEACHER_DEPTH, exact=True, seed=seed)
+        values = dict(zip(state.legal_moves(), teacher.move_values(state)))
         gains = np.zeros((1, state.num_actions))
         mask = np.zeros((1, state.num_actions), bool)
         for move, value in values.items():
@@ -242,10 +243,10 @@ class Loop:
 
     def pretrain_tak(self, games: int) -> None:
         """Learn a first candidate from `games` games of the Tak alpha-beta; offer it."""
-        search = fast_search("tak")(memory=1 << 24)
+        teacher = Teacher(TAK_TEACHER_DEPTH, game="tak")
         parts, shown = [], time.perf_counter()
         for k in range(games):
-            parts.append(tak_teacher_game(search, self.start, self.args.seed * 1_000_003 + k))
+            parts.append(tak_teacher_game(teacher, self.start, self.args.seed * 1_000_003 + k))
             if time.perf_counter() - shown >= PROGRESS_SECONDS or k + 1 == games:
                 shown = time.perf_counter()
                 self.run.log(
