@@ -22,10 +22,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
+from mancala.ai.base import is_sowing
 from mancala.ai.minimax import TT_ENTRY_BYTES
 from mancala.arena.records import replay
 from mancala.game_state import GameState
-from mancala.games import fast_search
 
 
 class Teacher:
@@ -59,8 +59,7 @@ class Teacher:
         self.name = f"minimax:{depth}" + (f"+solver:n={exact_nodes}" if exact_nodes else "")
         limits = Limits(memory=self.TABLE_BYTES) if chain else REGISTRY_LIMITS
         self.game = game
-        self.search = Minimax(depth=depth, limits=limits) if game != "tak" else None
-        self.tak = fast_search("tak")(self.TABLE_BYTES) if game == "tak" else None
+        self.search = Minimax(depth=depth, limits=limits)  # Tak: its numba alpha-beta
         self.exact = self.searched = 0  # positions valued each way
         self.known: OrderedDict[GameState, tuple[list[int | None], bool]] = OrderedDict()
 
@@ -111,17 +110,11 @@ class Teacher:
         if exact:
             self.exact += 1
         else:
-            moves = self._searched_values(state)
+            moves = self.search.evaluate(state)["moves"]
             self.searched += 1
-        if self.tak is not None:
+        if not is_sowing(state):
             return [_number(moves[m]) for m in state.legal_moves()], exact
         return [int(moves[m]) if m in moves else None for m in range(state.houses)], exact
-
-    def _searched_values(self, state: GameState) -> dict[int, float]:
-        """Alpha-beta's value of every legal move, exact windows."""
-        if self.tak is not None:
-            return self.tak.move_values(state, depth=self.depth, exact=True)[0]
-        return self.search.evaluate(state)["moves"]
 
     def _exact_values(self, state: GameState, guess: float) -> dict[int, int] | None:
         if not self.exact_nodes or state.variant != "kalah":
