@@ -21,11 +21,10 @@ from __future__ import annotations
 
 import time
 
-from mancala.ai.solver import SEARCHING, shared_book, shared_solver
+from mancala.ai.solver import proved, shared_book, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games.sowing.solver import (
-    OutOfBudget,
     cache_path,
     default_cache_dir,
     default_max_seeds,
@@ -99,17 +98,14 @@ def _exact_values(state: GameState, seconds: float) -> dict[int, int]:
             values[move] = _mover_view(state, child, store_lead(child) + entry["value"])
         else:
             pending.append((move, child))
-    with SEARCHING:  # one search of the shared solver at a time
-        solver = shared_solver(state)
-        for i, (move, child) in enumerate(pending):
-            share = (deadline - time.perf_counter()) / (len(pending) - i)
-            if share <= 0:
-                break
-            try:
-                value = solver.solve(child, False, deadline=Deadline(share))["value"]
-            except OutOfBudget:
-                continue
-            values[move] = _mover_view(state, child, value)
+    solver = shared_solver(state)
+    for i, (move, child) in enumerate(pending):
+        share = (deadline - time.perf_counter()) / (len(pending) - i)
+        if share <= 0:
+            break
+        found = proved(solver, child, Deadline(share), guess=0)
+        if found is not None:
+            values[move] = _mover_view(state, child, found["value"])
     return values
 
 

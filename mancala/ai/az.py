@@ -41,12 +41,12 @@ from numba import njit
 from mancala.ai import az_tak
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
-from mancala.ai.solver import SEARCHING, check_fits, database_ready, shared_solver
+from mancala.ai.solver import check_fits, database_ready, proved, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.games.sowing import engine
-from mancala.games.sowing.solver import OutOfBudget, Solver, default_max_seeds, relative_board
+from mancala.games.sowing.solver import Solver, default_max_seeds, relative_board
 from mancala.games.sowing.solver.ranking import binomial_table, rank
 from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
 from mancala.nn_lib.policy_value import (
@@ -499,12 +499,8 @@ class AZ(AZNet):
             return None
         _, value = self.policy(state)
         guess = VALUE_SCALE * math.atanh(max(-0.999, min(0.999, value)))
-        with SEARCHING:
-            try:
-                found = solver.solve(state, False, guess=guess, deadline=deadline)
-            except OutOfBudget:
-                return None
-        return min(found["best"])
+        found = proved(solver, state, deadline, guess)
+        return None if found is None else min(found["best"])
 
     def choose_move(self, state: GameState) -> int:
         move = Deadline(self._move_seconds())

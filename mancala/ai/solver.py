@@ -74,6 +74,18 @@ def database_ready(houses: int = 6, empty_capture: bool = False) -> bool:
     return header_matches(path, houses, n, empty_capture)
 
 
+def proved(
+    solver: Solver, state: GameState, deadline: Deadline, guess: float, all_moves: bool = False
+) -> dict | None:
+    """`solver.solve(state, all_moves, guess=guess)` when it finishes by `deadline`, else
+    None; one search of the shared solvers at a time."""
+    with SEARCHING:
+        try:
+            return solver.solve(state, all_moves, guess=guess, deadline=deadline)
+        except OutOfBudget:
+            return None
+
+
 def check_fits(state: GameState, limits: Limits) -> None:
     """ValueError unless the shared solver of `state` can search it within `limits`:
     its search scratch fits in the memory, and its database is built or may be."""
@@ -125,13 +137,9 @@ class PerfectPlayer(Player):
         exact = Deadline(min(self.seconds or half, half, move.remaining()))
         if self.guesser is None:
             self.guesser = Minimax(seed=0, depth=GUESS_DEPTH, limits=self.limits)
-        with SEARCHING:
-            self.guesser.limits = self.limits.within(exact.remaining())
-            guess = first_guess(state, self.guesser)
-            try:
-                return solver.solve(state, all_moves, guess=guess, deadline=exact)
-            except OutOfBudget:
-                return None
+        self.guesser.limits = self.limits.within(exact.remaining())
+        guess = first_guess(state, self.guesser)
+        return proved(solver, state, exact, guess, all_moves)
 
     def _minimax(self, move: Deadline) -> Minimax:
         """The fallback, given its own seconds or what is left of the move's."""
