@@ -43,6 +43,7 @@ from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.solver import check_fits, database_ready, proved, shared_solver
 from mancala.core.deadline import Deadline
+from mancala.core.tables import pool_nodes
 from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.games.sowing import engine
@@ -276,7 +277,7 @@ def tree_nodes(simulations: int, houses: int, memory: int) -> int:
     >>> tree_nodes(10**9, 6, 16 << 20), tree_nodes(100, 6, 16 << 20)
     (69905, 102)
     """
-    return max(2, min(simulations + 2, memory // node_bytes(houses)))
+    return pool_nodes(simulations, memory, node_bytes(houses))
 
 
 class AZNet(Player):

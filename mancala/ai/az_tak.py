@@ -24,6 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
+from mancala.core.tables import pool_nodes
 from mancala.games.tak.fast import (
     CAP,
     DRAW,
@@ -248,7 +249,7 @@ def tree_nodes(simulations: int, memory: int) -> int:
     >>> tree_nodes(10**9, 16 << 20), tree_nodes(100, 16 << 20)
     (7084, 102)
     """
-    return max(2, min(simulations + 2, memory // NODE_BYTES))
+    return pool_nodes(simulations, memory, NODE_BYTES)
 
 
 def search(

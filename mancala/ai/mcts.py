@@ -38,6 +38,7 @@ from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.search_generic import UCT
 from mancala.ai.search_player import check_tree_search
 from mancala.core.deadline import Deadline
+from mancala.core.tables import pool_nodes
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
 
@@ -90,7 +91,7 @@ def tree_nodes(simulations: int, houses: int, memory: int) -> int:
     >>> tree_nodes(200_000_000, 6, 16 << 20), tree_nodes(100, 6, 16 << 20)
     (87381, 102)
     """
-    return max(2, min(simulations + 2, memory // node_bytes(houses)))
+    return pool_nodes(simulations, memory, node_bytes(houses))
 
 
 @njit(cache=True, nogil=True)

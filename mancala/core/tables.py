@@ -1,4 +1,5 @@
-"""A search's transposition table: its size within the memory it may use, and an empty one."""
+"""A search's transposition table: its size within the memory it may use, and an empty one;
+a tree search's node pool within its memory."""
 
 from __future__ import annotations
 
@@ -33,3 +34,13 @@ def empty_table(bits: int, value_dtype: type, bound_dtype: type) -> tuple[np.nda
         np.zeros(size, bound_dtype),
         np.zeros(size, np.int64),
     )
+
+
+def pool_nodes(simulations: int, memory: int, node_bytes: int) -> int:
+    """The node pool of a tree search: one node a simulation (and the root), at least
+    two, within `memory` bytes of `node_bytes` a node.
+
+    >>> pool_nodes(10**9, 16 << 20, 192), pool_nodes(100, 16 << 20, 192)
+    (87381, 102)
+    """
+    return max(2, min(simulations + 2, memory // node_bytes))
