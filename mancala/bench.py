@@ -337,7 +337,7 @@ def main(argv: list[str] | None = None) -> int:
         "--tak",
         type=int_in(3, 8),
         metavar="SIZE",
-        help="time Tak's numba alpha-beta on a SIZE board against the generic one",
+        help="Tak on a SIZE board: perft by both engines, then the numba alpha-beta",
     )
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
