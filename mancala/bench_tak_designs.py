@@ -47,10 +47,9 @@ def action_examples(records: list[dict[str, Any]], actions: int) -> tuple[np.nda
 
 def afterstate_examples(records: list[dict[str, Any]]) -> tuple[np.ndarray, ...]:
     """The zoo's Tak examples of the records (`mancala.learn.data.tak_positions`)."""
-    from mancala.learn.data import tak_positions
+    from mancala.learn.data import concat_examples, tak_positions
 
-    parts = [part for part in map(tak_positions, records) if part is not None]
-    return tuple(np.concatenate(column) for column in zip(*parts))
+    return concat_examples([part for part in map(tak_positions, records) if part is not None])
 
 
 def action_id_network(name: str, path: Path) -> Any:
@@ -84,7 +83,7 @@ def measure(net: Any, examples: tuple, epochs: int, openings: int) -> list[Any]:
     greedy, ms a move)."""
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
-    from mancala.arena.match import play_games
+    from mancala.arena.match import play_games, ply_limit
     from mancala.arena.openings import random_openings
     from mancala.arena.results import Tally
     from mancala.games import new_game
@@ -99,7 +98,7 @@ def measure(net: Any, examples: tuple, epochs: int, openings: int) -> list[Any]:
     tally, began, plies = Tally(), time.perf_counter(), 0
     for seat in (0, 1):
         seated = [player, greedy] if seat == 0 else [greedy, player]
-        records = play_games(seated, starts, openings=moves, max_plies=400)
+        records = play_games(seated, starts, openings=moves, max_plies=ply_limit(start))
         tally.add_records(records, seat)
         plies += sum(len(r["moves"]) - 2 for r in records)
     played = time.perf_counter() - began

@@ -36,7 +36,7 @@ from mancala.arena.solved_set import load as load_solved
 from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.learn.curve import LearningCurve, win_rate
-from mancala.learn.data import record_positions, visit_row, visit_targets
+from mancala.learn.data import concat_examples, record_positions, visit_row, visit_targets
 from mancala.learn.gate import gate, promote
 from mancala.learn.runs import Run
 from mancala.learn.teacher import Teacher
@@ -99,10 +99,6 @@ def _of_game(record: dict[str, Any], game: str) -> bool:
     )
 
 
-def _joined(parts: list[Arrays]) -> Arrays:
-    return tuple(np.concatenate(column) for column in zip(*parts))  # type: ignore[return-value]
-
-
 def teacher_examples(
     paths: Iterable[str | os.PathLike], game: str
 ) -> tuple[Arrays, int, list[str]]:
@@ -134,7 +130,7 @@ def teacher_examples(
             f"--from: no teacher-annotated games of {game_text(game)} in "
             f"{', '.join(map(str, paths))}; record some with {record}"
         )
-    return _joined(parts), len(parts), teachers
+    return concat_examples(parts), len(parts), teachers
 
 
 def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Arrays:
@@ -173,7 +169,7 @@ def visit_examples(path: str | os.PathLike, game: str, window: int) -> tuple[Arr
             continue
     if not parts:
         raise ValueError(f"no self-play games of {game} with visits in {path}")
-    return _joined(parts), len(parts)
+    return concat_examples(parts), len(parts)
 
 
 def head_to_head(
@@ -253,7 +249,7 @@ class Loop:
                     f"teacher: {k + 1}/{games} games of the Tak alpha-beta, "
                     f"total {self.minutes():.1f} min"
                 )
-        data = _joined(parts)
+        data = concat_examples(parts)
         teacher = f"minimax:{TAK_TEACHER_DEPTH} (mancala.games.tak.search), every move valued"
         described = f"{games:,} games of it, {len(data[0]):,} positions"
         self.learn_first(data, games, teacher, described)

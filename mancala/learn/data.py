@@ -98,7 +98,8 @@ def tak_positions(record: dict[str, Any]) -> Arrays | None:
     return x, np.array(gains, np.float32)[:, None], np.ones((len(gains), 1), bool)
 
 
-def _concat(parts: list[Arrays]) -> Arrays:
+def concat_examples(parts: list[Arrays]) -> Arrays:
+    """Batches of examples joined into one, column by column."""
     return tuple(np.concatenate(column) for column in zip(*parts))  # type: ignore[return-value]
 
 
@@ -139,13 +140,13 @@ class PositionReader:
             parts.append(arrays)
             size += len(arrays[0])
             if size >= self.chunk:
-                yield _concat(parts)
+                yield concat_examples(parts)
                 parts, size = [], 0
         if bad:
             log.warning("skipped %d record(s) whose values do not fit the game", bad)
         self.skipped = self.log.skipped + bad
         if parts:
-            yield _concat(parts)
+            yield concat_examples(parts)
 
 
 class PositionStore:
@@ -198,7 +199,7 @@ class PositionStore:
 
     def arrays(self) -> Arrays:
         if self._joined is None:
-            self._joined = _concat(self.parts)
+            self._joined = concat_examples(self.parts)
             self.parts = [self._joined]
         return self._joined
 
