@@ -1,12 +1,14 @@
-"""How strong the Kalah(6,4) networks of a weights folder are: a run's, or the shipped ones.
+"""How strong the networks of a weights folder are: a run's, or the shipped ones.
 
     python mancala/measure_weights.py                          # mancala/models/
     python mancala/measure_weights.py /tmp/from-nothing --json  # a run's --models folder
+    python mancala/measure_weights.py --variant sungka --against greedy,exact,minimax:4
 
-For every network with weights in `DIR/kalah/`: the share of the whole-game set of
-solved positions (mancala/data/) where its move keeps the position's value, the seeds it
-loses a move, and its win % against greedy over `--games` openings of 2 random plies,
-each played in both seats.
+For every network with weights in `DIR/GAME/` (GAME the --variant, kalah by default):
+on Kalah(6,4), the share of the whole-game set of solved positions (mancala/data/) where
+its move keeps the position's value and the seeds it loses a move; and its win % against
+each player of `--against` (greedy) over `--games` openings of 2 random plies, each
+played in both seats.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from mancala.core.cli import command_parser, fail, int_in
@@ -22,8 +25,14 @@ from mancala.core.report import Table, show
 from mancala.core.stopping import run_command
 
 
-def measure(folder: Path, games: int, seed: int) -> Table:
-    """The table of the networks in `folder/kalah/`."""
+def measure(
+    folder: Path,
+    games: int,
+    seed: int,
+    variant: str = "kalah",
+    against: Sequence[str] = ("greedy",),
+) -> Table:
+    """The table of the networks in `folder/variant/`."""
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
     from mancala.arena.match import play_games
@@ -31,22 +40,33 @@ def measure(folder: Path, games: int, seed: int) -> Table:
     from mancala.arena.results import Tally
     from mancala.arena.solved_set import load, move_quality
     from mancala.game_state import GameState
-    from mancala.nn_lib.zoo import ZOO
+    from mancala.nn_lib.base import NET_GAMES
+    from mancala.nn_lib.zoo import ZOO, network
 
-    positions = load()[1]
-    starts, openings = random_openings(GameState.new(), games, random.Random(seed), 2)
-    table = Table(["network", "keeps value %", "seeds lost / move", "won vs greedy %"])
-    table.title = f"{folder}: {len(positions)} solved positions, {2 * games} games vs greedy"
-    for name in [name for name in ZOO if (folder / "kalah" / f"{name}.keras").is_file()]:
-        me = NetworkPlayer(network=name, path=folder / "kalah" / f"{name}.keras")
-        quality = move_quality(me.choose_moves, positions)
-        tally = Tally()
-        for seat in (0, 1):
-            greedy = make_player("greedy", seed=seed)
-            seated = [me, greedy] if seat == 0 else [greedy, me]
-            tally.add_records(play_games(seated, starts, openings=openings, seed=seed), seat)
-        kept, lost = 100 * quality["kept"], quality["seeds_lost"]
-        table.add(name, round(kept, 1), round(lost, 2), round(tally.win_percent(), 1))
+    solved = variant == "kalah"  # the whole-game set is of Kalah(6,4)
+    positions = load()[1] if solved else []
+    start = GameState.new(variant, **NET_GAMES[variant])
+    starts, openings = random_openings(start, games, random.Random(seed), 2)
+    quality_columns = ["keeps value %", "seeds lost / move"] if solved else []
+    table = Table(["network", *quality_columns, *(f"won vs {name} %" for name in against)])
+    table.title = f"{folder}: {variant}, {2 * games} games a pair"
+    if solved:
+        table.title += f", {len(positions)} solved positions"
+    for name in [name for name in ZOO if (folder / variant / f"{name}.keras").is_file()]:
+        net = network(name, folder / variant / f"{name}.keras", variant).load()
+        me = NetworkPlayer(net=net)
+        row: list = [name]
+        if solved:
+            quality = move_quality(me.choose_moves, positions)
+            row += [round(100 * quality["kept"], 1), round(quality["seeds_lost"], 2)]
+        for opponent in against:
+            tally = Tally()
+            for seat in (0, 1):
+                other = make_player(opponent, seed=seed)
+                seated = [me, other] if seat == 0 else [other, me]
+                tally.add_records(play_games(seated, starts, openings=openings, seed=seed), seat)
+            row.append(round(tally.win_percent(), 1))
+        table.add(*row)
     return table
 
 
@@ -55,17 +75,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", nargs="?", type=Path, default=MODELS_DIR, help="weights")
     parser.add_argument("--games", type=int_in(1, 10_000), default=100, help="openings")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--variant", choices=["kalah", "sungka"], default="kalah")
+    parser.add_argument("--against", default="greedy", help="opponents, comma-separated (greedy)")
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
-    if not (args.folder / "kalah").is_dir():
-        return fail("measure_weights", f"no Kalah weights folder {args.folder / 'kalah'}")
+    if not (args.folder / args.variant).is_dir():
+        return fail("measure_weights", f"no weights folder {args.folder / args.variant}")
     return run_command("measure_weights", lambda: _report(args), "nothing is written")
 
 
 def _report(args: argparse.Namespace) -> int:
-    table = measure(args.folder, args.games, args.seed)
+    against = [name for name in args.against.split(",") if name]
+    table = measure(args.folder, args.games, args.seed, args.variant, against)
     if not table.rows:
-        return fail("measure_weights", f"no network of the zoo in {args.folder / 'kalah'}")
+        return fail("measure_weights", f"no network of the zoo in {args.folder / args.variant}")
     show([table], args.json)
     return 0
 

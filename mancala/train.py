@@ -9,7 +9,8 @@ The examples are the games' positions with the teacher's value of every legal mo
 counted and left out. Files are streamed in chunks of --chunk positions, so they need not
 fit in memory (one chunk is kept between epochs). Corrupt lines are skipped and counted.
 The network starts from its weights file when there is one (unless --fresh) and is saved
-atomically to mancala/models/kalah/NAME.keras (or DIR/kalah/ with --models DIR).
+atomically to mancala/models/GAME/NAME.keras (or DIR/GAME/ with --models DIR), GAME the
+--variant (kalah).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.stopping import run_command
-from mancala.nn_lib.base import weights_path
+from mancala.nn_lib.base import NET_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO, network
 
 
@@ -38,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
         "--learning-rate", type=float_in(1e-6, 1.0), default=1e-3, help="Adam's (0.001)"
     )
     parser.add_argument("--objective", choices=["policy", "values"], default="policy")
+    parser.add_argument(
+        "--variant", choices=list(NET_GAMES), default="kalah", help="the game (kalah)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     return run_command("train", lambda: _train(args), "the weights file is left as it was")
@@ -47,8 +51,9 @@ def _train(args: argparse.Namespace) -> int:
     for path in args.paths:
         if not path.is_file():
             raise ValueError(f"no such file: {path}")
-    net = network(args.name, weights_path(args.name, "kalah", args.models) if args.models else None)
-    net.objective = args.objective
+    path = weights_path(args.name, args.variant, args.models) if args.models else None
+    net = network(args.name, path, args.variant)
+    net.objective = net.view.objective or args.objective
     return train(net, args)
 
 

@@ -4,10 +4,12 @@
 A network values the moves of a position as a search teacher valued them (see
 `mancala/learn/teacher.py`); how it sees the game is the game's view (`views.py`): for
 Kalah and Sungka one number a house from the mover's side (the seeds the mover gains by
-playing it), for Tak one number a position after a move (its value for the mover), every
-legal move tried. Players take the argmax over legal moves. Keras builds and
-fits the model; every move decision runs `NumpyForward` over its weights (microseconds,
-where Keras `predict` costs milliseconds).
+playing it), or, for the networks that ask for it (`afterstate`), one number a board after
+a move (what the player to move then gains from there on), every legal move tried; for
+Tak one number a position after a move (its value for the mover), every legal move tried.
+Players take the argmax over legal moves. Keras builds and fits the model; every move
+decision runs `NumpyForward` over its weights (microseconds, where Keras `predict` costs
+milliseconds).
 
 A zoo network is a subclass that names itself, picks an encoder and its hidden layers
 (`mancala/nn_lib/zoo.py`).
@@ -59,6 +61,7 @@ def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> P
 
 
 POLICY_TEMPERATURE = 2.0  # seeds: a move two seeds worse than the best gets 1/e its weight
+FIT_CHUNK = 200_000  # positions encoded at once by `Network.fit`
 
 
 def game_label(variant: str, **options: Any) -> str:
@@ -121,12 +124,13 @@ class Network:
     width: ClassVar[int] = 0  # the width of each filter
 
     objective: str = "policy"  # "policy": the teacher's soft choice; "values": its values
+    afterstate: ClassVar[bool] = False  # sowing games: value the board after each move
 
     def __init__(self, path: str | os.PathLike | None = None, game: str = "kalah") -> None:
         if game not in ZOO_GAMES:
             raise ValueError(f"the networks play {', '.join(ZOO_GAMES)}, not {game!r}")
         self.variant, self.options = game, dict(ZOO_GAMES[game])
-        self.view = view_for(game, self.options)
+        self.view = view_for(game, self.options, self.afterstate)
         encode = self.view.encoder(self)
         if encode is None:
             raise ValueError(f"network {self.name} does not play {game}: it has no encoder for it")
@@ -221,6 +225,11 @@ class Network:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         return self.view.unscale(self.forward(self.encode(rel)))
 
+    def board_values(self, rel: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The value of each house (N, H) of sowing boards from the mover's side, legal
+        where `mask` is set, in the teacher's units."""
+        return self.view.board_values(self.predict, rel, mask)
+
     def move_values(self, states: Sequence[GameState]) -> tuple[np.ndarray, np.ndarray]:
         """(values (N, actions), legal mask (N, actions)) for positions of this network's
         game; ValueError for another game."""
@@ -246,19 +255,33 @@ class Network:
         verbose: int = 0,
     ) -> float:
         """Fit the outputs to `gains` (the teacher's units, (N, outputs)) where `mask` is
-        set (the legal moves); the last loss."""
+        set (the legal moves), as the view makes its examples of them; the last loss.
+        More than FIT_CHUNK positions are encoded and fitted a slice at a time, in order,
+        so memory stays bounded (shuffle them first)."""
         if self.model is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         if getattr(self.model, "optimizer", None) is None or not self.model.compiled:
             self.compile()
-        x = self.encode(rel)
+        starts = range(0, len(rel), FIT_CHUNK)
+        rounds = [(epochs, [0])] if len(starts) <= 1 else [(1, starts)] * epochs
+        for passes, slices in rounds:
+            for lo in slices:
+                part = slice(lo, lo + FIT_CHUNK)
+                x, y = self.examples(rel[part], gains[part], mask[part])
+                history = self.model.fit(
+                    x, y, epochs=passes, batch_size=batch_size, verbose=verbose
+                )
+        self.forward = NumpyForward(self.model)
+        return float(history.history["loss"][-1])
+
+    def examples(
+        self, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """(inputs, targets beside their mask) the model is fitted on, of the store's
+        (boards, gains, mask)."""
+        rel, gains, mask = self.view.examples(rel, gains, mask)
         if self.objective == "policy":
             target = soft_choice(gains, mask, POLICY_TEMPERATURE)
         else:
             target = np.where(mask, self.view.scale(gains), 0.0)
-        y = np.concatenate([target, mask], axis=1)
-        history = self.model.fit(
-            x, y.astype(np.float32), epochs=epochs, batch_size=batch_size, verbose=verbose
-        )
-        self.forward = NumpyForward(self.model)
-        return float(history.history["loss"][-1])
+        return self.encode(rel), np.concatenate([target, mask], axis=1).astype(np.float32)

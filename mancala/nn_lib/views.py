@@ -5,11 +5,20 @@ A view is chosen by the game (`view_for`), so one `Network` class serves every g
 - `SowingView` (Kalah, Sungka): the board from the mover's side in
   (`mancala.games.sowing.view.mover_views`), one number a house out, the seeds the mover
   gains by playing it (outputs are seeds / TARGET_SCALE).
+- `AfterstateView` (Kalah and Sungka, for the networks that ask for it): every legal
+  move is played on the numba engine (`mancala.games.sowing.afterstates`); the board after
+  it, from the side of the player to move then, in; one number out, the seeds that player
+  gains from there on. A move that ends the game is worth exactly what it gained.
 - `TakView`: a position after a move, as planes from the side of the player who made it
   (`mancala.games.tak.planes`), in; one number out, its value for that player in the
   teacher's units squashed by tanh(value / TAK_SCALE). A position's moves are valued one
   ply ahead: every legal move is played, a move that ends the game gets its exact value
   (a win WIN_VALUE, a loss its negative, a draw 0) and the others the network's.
+
+Every view turns the store's examples (position, the teacher's value of each legal move,
+mask) into its network's (`examples`): the sowing view keeps them, the afterstate view
+makes one of each legal move that does not end the game. `board_values` values the moves
+of boards already turned to the mover's side.
 
 Each network class names its encoder for each kind of input (`encode` for a sowing board,
 `encode_planes` for planes, None where it has none); `encoder` picks it.
@@ -30,8 +39,11 @@ from typing import Any
 
 import numpy as np
 
+from mancala.game_state import GameState
 from mancala.games import WIN_VALUE
 from mancala.games.masks import legal_mask
+from mancala.games.sowing.afterstates import afterstates
+from mancala.games.sowing.engine import rules_of
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak.actions import num_actions
 from mancala.games.tak.planes import channels, planes
@@ -41,6 +53,7 @@ TAK_SCALE = 8.0  # Tak: the model's output is tanh(value / TAK_SCALE)
 EDGE = 1 - 1e-6  # Tak outputs are clipped inside (-1, 1) before they are turned back
 
 Predict = Callable[[np.ndarray], np.ndarray]  # raw inputs (N, ...) -> values (N, outputs)
+Examples = tuple[np.ndarray, np.ndarray, np.ndarray]  # raw inputs, targets, mask
 
 
 class SowingView:
@@ -68,9 +81,54 @@ class SowingView:
         """The model's outputs -> the teacher's units."""
         return outputs * TARGET_SCALE
 
+    def examples(self, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Examples:
+        """The network's examples of the store's (boards, gains, mask): the same."""
+        return rel, gains, mask
+
+    def board_values(self, predict: Predict, rel: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """The value of each house of boards from the mover's side (N, H)."""
+        return predict(rel)
+
     def move_values(self, predict: Predict, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
         """(values (N, H), legal mask (N, H))."""
-        return predict(mover_views(states)), legal_mask(states)
+        mask = legal_mask(states)
+        return self.board_values(predict, mover_views(states), mask), mask
+
+
+class AfterstateView(SowingView):
+    """Kalah and Sungka one move ahead: each legal move's board in, one value out.
+
+    >>> view = AfterstateView("sungka", {"houses": 7, "seeds": 7})
+    >>> start = GameState.new("sungka")
+    >>> values, mask = view.move_values(lambda x: np.zeros((len(x), 1)), [start])
+    >>> values[0].tolist(), int(mask.sum())     # a network of zeros: what each move gains
+    ([1.0, 10.0, 10.0, 10.0, 10.0, 10.0, 10.0], 7)
+    >>> [start.play(move).board[7] for move in range(7)]   # the mover's head after each
+    [1, 10, 10, 10, 10, 10, 10]
+    """
+
+    objective = "values"
+
+    def __init__(self, game: str, options: dict[str, Any]) -> None:
+        super().__init__(options)
+        self.outputs = 1
+        self.rules = rules_of(GameState.new(game, **options))
+
+    def examples(self, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Examples:
+        """One example a legal move that does not end the game: the board after it (from
+        the side of the player to move then) and what that player gains from there on."""
+        after, gained, same, live = afterstates(rel, mask, self.rules)
+        later = gains - gained
+        target = np.where(same, later, -later)[live][:, None]
+        return after[live], target.astype(np.float32), np.ones(target.shape, bool)
+
+    def board_values(self, predict: Predict, rel: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        after, gained, same, live = afterstates(rel, mask, self.rules)
+        values = gained.astype(np.float64)
+        if live.any():
+            later = predict(after[live])[:, 0]
+            values[live] += np.where(same[live], later, -later)
+        return np.where(mask, values, 0.0)
 
 
 class TakView:
@@ -95,6 +153,10 @@ class TakView:
 
     def unscale(self, outputs: np.ndarray) -> np.ndarray:
         return np.arctanh(np.clip(outputs, -EDGE, EDGE)) * TAK_SCALE
+
+    def examples(self, inputs: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Examples:
+        """The same: the store holds positions after a move already (`learn.data`)."""
+        return inputs, gains, mask
 
     def move_values(self, predict: Predict, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
         """(values (N, actions), legal mask (N, actions)), every move valued one ply ahead."""
@@ -121,9 +183,12 @@ def ended_value(state: Any, player: int) -> float:
     return 0.0 if winner is None else (WIN_VALUE if winner == player else -WIN_VALUE)
 
 
-View = SowingView | TakView
+View = SowingView | AfterstateView | TakView
 
 
-def view_for(game: str, options: dict[str, Any]) -> View:
-    """The view of the networks of `game` with rule `options`."""
-    return TakView(options) if game == "tak" else SowingView(options)
+def view_for(game: str, options: dict[str, Any], afterstate: bool = False) -> View:
+    """The view of the networks of `game` with rule `options`; on a sowing game, the
+    afterstate view for the networks that value boards after a move."""
+    if game == "tak":
+        return TakView(options)
+    return AfterstateView(game, options) if afterstate else SowingView(options)

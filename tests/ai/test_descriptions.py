@@ -8,7 +8,7 @@ import pytest
 from mancala.ai import registry
 from mancala.ai.registry import Entry, describe_player, describe_players, make_player
 from mancala.nn_lib.meta import UNKNOWN, meta_path, read_meta, write_meta
-from mancala.nn_lib.zoo import ZOO, network, networks_for
+from mancala.nn_lib.zoo import ZOO, network, trained_games
 
 
 def test_search_players_say_their_own_parameter():
@@ -79,12 +79,12 @@ def test_saving_weights_writes_their_metadata(tmp_path):
 
 
 def test_every_shipped_network_has_its_metadata():
+    teachers = {"kalah": ("minimax:8", "minimax:10+solver:n=20000"), "sungka": ("minimax:8",)}
+    teachers["tak"] = ("minimax:3",)  # Tak's alpha-beta, 3 plies
     for name in ZOO:
-        meta = read_meta(network(name).path)
-        assert meta is not None and UNKNOWN not in meta.values(), name
-    for name in ZOO:  # the first version's teacher, or the learning loop's
-        teacher = read_meta(network(name).path)["teacher"]
-        assert teacher in ("minimax:8", "minimax:10+solver:n=20000"), name
-    for name in networks_for("tak"):  # the Tak weights: Tak's alpha-beta, 3 plies
-        meta = read_meta(network(name, game="tak").path)
-        assert meta is not None and meta["teacher"] == "minimax:3", name
+        games = [game["variant"] for game in trained_games(name)]
+        assert games, name
+        for game in games:  # the first version's teacher, or the learning loop's
+            meta = read_meta(network(name, game=game).path)
+            assert meta is not None and UNKNOWN not in meta.values(), (name, game)
+            assert meta["teacher"] in teachers[game], (name, game)

@@ -126,7 +126,7 @@ def test_measure_weights_reads_a_folder_and_refuses_a_missing_one(tmp_path, caps
     assert {"nn1h128", "nnx2h256"} <= set(rows)
     assert all(50 < row["keeps value %"] <= 100 for row in rows.values())
     err = refused(measure_weights.main, [str(tmp_path)], capsys)
-    assert f"measure_weights: no Kalah weights folder {tmp_path / 'kalah'}" in err
+    assert f"measure_weights: no weights folder {tmp_path / 'kalah'}" in err
 
 
 def test_options_before_names_parse(tmp_path, capsys):

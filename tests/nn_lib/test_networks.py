@@ -391,3 +391,31 @@ def test_tak_and_sowing_networks_refuse_each_others_games(tmp_path):
         kalah.choose_move(new_game("tak", size=5))
     with pytest.raises(ValueError, match="network nnx2h256 does not play tak"):
         network("nnx2h256", game="tak")
+
+
+@pytest.mark.parametrize("game", ["kalah", "sungka"])
+def test_the_afterstate_view_values_moves_back_as_its_examples_taught(game):
+    """A network that predicts exactly the afterstate view's targets gives back the
+    teacher's gain of every legal move that does not end the game, and a move that ends it
+    its exact gain: the examples and the move values agree."""
+    from mancala.games.sowing.afterstates import afterstates
+    from mancala.nn_lib.base import NET_GAMES
+    from mancala.nn_lib.views import AfterstateView
+
+    rng = __import__("random").Random(3)
+    start = GameState.new(game, **NET_GAMES[game])
+    states = [random_opening(start, rng.randrange(1, 30), rng)[0] for _ in range(200)]
+    states = [state for state in states if not state.is_over()]
+    rel, mask = mover_views(states), legal_mask(states)
+    gains = np.where(mask, np.random.default_rng(0).normal(0, 5, mask.shape), 0.0)
+    view = AfterstateView(game, NET_GAMES[game])
+    after, targets, ones = view.examples(rel, gains, mask)
+    assert after.shape[1:] == rel.shape[1:] and ones.all()
+    assert len(after) == mask.sum() - sum(
+        state.play(move).is_over() for state in states for move in state.legal_moves()
+    )
+    values = view.board_values(lambda x: targets, rel, mask)
+    _, gained, _, live = afterstates(rel, mask, view.rules)
+    assert np.allclose(values[live], gains[live], atol=1e-4)
+    assert (values[mask & ~live] == gained[mask & ~live]).all()
+    assert not values[~mask].any()
