@@ -1,4 +1,4 @@
-"""The zoo: the seven networks of DESIGN.md, nnx2h256 and nnxa2h256, a few lines each on
+"""The zoo: the seven networks of DESIGN.md, nnx2h256 and nnxa2h512, a few lines each on
 `Network`.
 
 Adding a network is adding a subclass here (name, encoders, hidden layers) and its name
@@ -8,12 +8,12 @@ Each network plays Kalah and Sungka; those with an encoder of Tak planes (`encod
 play Tak too (the dense ones on the flattened planes, the CNN over the board). nns1h128 and
 the one-hot ones (nnx1h128, nnx3h80, nnx2h256) have none: their point is a way of seeing
 houses (without the stores, or each count one-hot), which Tak's planes have no counterpart
-of (the planes are one-hot already). nnxa2h256 values the board after each move
+of (the planes are one-hot already). nnxa2h512 values the board after each move
 (`views.AfterstateView`) where the others value each house of the board before it.
 
 >>> sorted(ZOO)  # doctest: +NORMALIZE_WHITESPACE
 ['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128', 'nnx1h128', 'nnx2h256', 'nnx3h80',
- 'nnxa2h256']
+ 'nnxa2h512']
 >>> network("nn2h80").input_shape(), network("cnns1h128").input_shape()
 ((14,), (6, 2))
 >>> network("nn2h80", game="tak").input_shape(), network("cnns1h128", game="tak").input_shape()
@@ -27,7 +27,7 @@ ValueError: network nnx2h256 does not play tak: it has no encoder for it
 >>> network("nn9")
 Traceback (most recent call last):
 ...
-ValueError: unknown network 'nn9'; the zoo: nn1h128, nn2h80, ..., nnxa2h256
+ValueError: unknown network 'nn9'; the zoo: nn1h128, nn2h80, ..., nnxa2h512
 """
 
 from __future__ import annotations
@@ -99,11 +99,12 @@ class NNX2H256(Network):
     encode = staticmethod(encoders.one_hot)
 
 
-class NNXA2H256(Network):
-    """nnx2h256's shape, one move ahead: it values the board after each legal move (from
-    the side of the player to move then) where the others value a house."""
+class NNXA2H512(Network):
+    """One-hot house counts, two hidden layers of 512, one move ahead: it values the board
+    after each legal move (from the side of the player to move then) where the others value
+    a house."""
 
-    name, hidden, afterstate = "nnxa2h256", (256, 256), True
+    name, hidden, afterstate = "nnxa2h512", (512, 512), True
     encode = staticmethod(encoders.one_hot)
 
 
@@ -137,7 +138,7 @@ ZOO: dict[str, type[Network]] = {
         NNX3H80,
         NNX2H256,
         CNNS1H128,
-        NNXA2H256,
+        NNXA2H512,
     )
 }
 
@@ -165,8 +166,8 @@ def architecture(name: str) -> str:
 
     >>> architecture("nnx2h256")
     'two hidden layers of 256, one-hot house counts'
-    >>> architecture("nnxa2h256")
-    'two hidden layers of 256, one-hot house counts, the board after each move'
+    >>> architecture("nnxa2h512")
+    'two hidden layers of 512, one-hot house counts, the board after each move'
     >>> architecture("cnns1h128")  # doctest: +NORMALIZE_WHITESPACE
     'a convolution (32 filters of 3), one hidden layer of 128, the two rows of houses,
      Tak: the planes as a board'
