@@ -80,6 +80,11 @@ def train(net, args: argparse.Namespace) -> int:
         losses, positions, score = [], 0, 0.0
         count = 0
         for rel, gains, mask in chunks:
+            if rel.shape[1:] != net.view.blank().shape[1:]:
+                raise ValueError(
+                    f"the files hold positions of another board than {net.variant}'s "
+                    f"({rel.shape[1]} pits, not {net.view.blank().shape[1]}); pick its --variant"
+                )
             count, last = count + 1, (rel, gains, mask)
             order = rng.permutation(len(rel))
             losses.append(

@@ -200,6 +200,10 @@ def test_train_py_reports_skipped_lines_and_saves(tmp_path, capsys):
     network("nns1h128", tmp_path / "kalah" / "nns1h128.keras").load()
     assert train.main(["nn9", str(path)]) == 2
     assert "unknown network 'nn9'" in capsys.readouterr().err
+    sungka = ["nnxa2h512", str(path), "--variant", "sungka", "--models", str(tmp_path)]
+    assert train.main(sungka) == 2  # Kalah games for a Sungka network
+    assert "another board than sungka's (14 pits, not 16)" in capsys.readouterr().err
+    assert not (tmp_path / "sungka").exists()
 
 
 def test_random_train_survives_ctrl_c(tmp_path):
