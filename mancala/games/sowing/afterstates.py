@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit
 
 from mancala.games.sowing.engine import is_over, play
+from mancala.games.sowing.view import view_order
 
 
 def afterstates(
@@ -45,11 +46,12 @@ def afterstates(
     h, kalah, empty_capture, relay_limit = rules
     rel = np.ascontiguousarray(rel, dtype=np.int64)
     mask = np.ascontiguousarray(mask, dtype=np.bool_)
-    return _afterstates(rel, mask, h, kalah, empty_capture, relay_limit)
+    turned = view_order(h)[1]  # the board's pits as the other player sees them
+    return _afterstates(rel, mask, turned, h, kalah, empty_capture, relay_limit)
 
 
 @njit(cache=True)
-def _afterstates(rel, mask, h, kalah, empty_capture, relay_limit):
+def _afterstates(rel, mask, turned, h, kalah, empty_capture, relay_limit):
     n_boards, width = rel.shape
     after = np.zeros((n_boards, h, width), np.int64)
     gained = np.zeros((n_boards, h), np.int64)
@@ -66,7 +68,5 @@ def _afterstates(rel, mask, h, kalah, empty_capture, relay_limit):
             gained[i, move] = board[h] - board[2 * h + 1] - before
             same[i, move] = nxt == 0
             live[i, move] = not is_over(board, h, kalah)
-            shift = 0 if nxt == 0 else h + 1
-            for k in range(width):
-                after[i, move, k] = board[(k + shift) % width]
+            after[i, move] = board if nxt == 0 else board[turned]
     return after, gained, same, live
