@@ -74,16 +74,17 @@ def train(net, args: argparse.Namespace) -> int:
     net.compile(args.learning_rate)
     rng = np.random.default_rng(args.seed)
     kept = None  # the only chunk, when everything fits in one
+    board = net.view.blank().shape[1:]  # the pits of a board of the network's game
     began = time.perf_counter()
     for epoch in range(1, args.epochs + 1):
         chunks = [kept] if kept is not None else reader
         losses, positions, score = [], 0, 0.0
         count = 0
         for rel, gains, mask in chunks:
-            if rel.shape[1:] != net.view.blank().shape[1:]:
+            if rel.shape[1:] != board:
                 raise ValueError(
                     f"the files hold positions of another board than {net.variant}'s "
-                    f"({rel.shape[1]} pits, not {net.view.blank().shape[1]}); pick its --variant"
+                    f"({rel.shape[1]} pits, not {board[0]}); pick its --variant"
                 )
             count, last = count + 1, (rel, gains, mask)
             order = rng.permutation(len(rel))

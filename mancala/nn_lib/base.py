@@ -262,15 +262,15 @@ class Network:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         if getattr(self.model, "optimizer", None) is None or not self.model.compiled:
             self.compile()
-        starts = range(0, len(rel), FIT_CHUNK)
-        rounds = [(epochs, [0])] if len(starts) <= 1 else [(1, starts)] * epochs
-        for passes, slices in rounds:
-            for lo in slices:
-                part = slice(lo, lo + FIT_CHUNK)
-                x, y = self.examples(rel[part], gains[part], mask[part])
-                history = self.model.fit(
-                    x, y, epochs=passes, batch_size=batch_size, verbose=verbose
-                )
+        options = {"batch_size": batch_size, "verbose": verbose}
+        if len(rel) <= FIT_CHUNK:  # one slice: Keras runs the epochs
+            history = self.model.fit(*self.examples(rel, gains, mask), epochs=epochs, **options)
+        else:
+            for _ in range(epochs):
+                for lo in range(0, len(rel), FIT_CHUNK):
+                    part = slice(lo, lo + FIT_CHUNK)
+                    x, y = self.examples(rel[part], gains[part], mask[part])
+                    history = self.model.fit(x, y, epochs=1, **options)
         self.forward = NumpyForward(self.model)
         return float(history.history["loss"][-1])
 

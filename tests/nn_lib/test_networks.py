@@ -423,3 +423,22 @@ def test_the_afterstate_view_values_moves_back_as_its_examples_taught(game):
     assert np.allclose(values[live], gains[live], atol=1e-4)
     assert (values[mask & ~live] == gained[mask & ~live]).all()
     assert not values[~mask].any()
+
+
+def test_fit_goes_over_large_data_a_slice_at_a_time(sample, monkeypatch):
+    from mancala.nn_lib import base
+
+    monkeypatch.setattr(base, "FIT_CHUNK", 400)
+    rel, gains, mask = (a[:1000] for a in sample)
+    net = network("nnxa2h512").fresh(seed=1)
+    net.compile()
+    sizes, fit = [], net.model.fit
+    net.model.fit = lambda x, y, **kw: sizes.append((len(x), kw["epochs"])) or fit(x, y, **kw)
+    before = net.predict(rel[:8])
+    assert np.isfinite(net.fit(rel, gains, mask, epochs=2))
+    examples = [
+        len(net.examples(rel[lo : lo + 400], gains[lo : lo + 400], mask[lo : lo + 400])[0])
+        for lo in (0, 400, 800)
+    ]
+    assert sizes == [(n, 1) for n in examples] * 2  # each slice once an epoch, in order
+    assert not np.allclose(net.predict(rel[:8]), before)
