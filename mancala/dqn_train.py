@@ -21,11 +21,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mancala.ai.dqn import SEATS, weights_path
-from mancala.core.cli import command_parser, float_in, int_in
+from mancala.ai.dqn import ENCODERS, SEATS, weights_path
+from mancala.core.cli import command_parser, float_in, int_in, layer_sizes
 from mancala.core.paths import RUNS_DIR
 from mancala.core.stopping import run_command
-from mancala.learn.dqn import KEEP, train
+from mancala.learn.dqn import KEEP, PAPER_HIDDEN, train
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,6 +51,15 @@ def main(argv: list[str] | None = None) -> int:
         type=int_in(0, 20),
         default=0,
         help="start each episode after 0..N random moves (0: the paper, from the start)",
+    )
+    parser.add_argument(
+        "--encoder",
+        choices=tuple(ENCODERS),
+        default="houses",
+        help="the net's input: the paper's houses, or one-hot counts and both stores",
+    )
+    parser.add_argument(
+        "--hidden", type=layer_sizes, default=PAPER_HIDDEN, help="hidden layer sizes (128,256)"
     )
     args = parser.parse_args(argv)
     opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
@@ -78,6 +87,8 @@ def _train(args: argparse.Namespace, opponents: tuple[str, ...], out) -> int:
         learning_rate=args.learning_rate,
         keep=args.keep,
         openings=args.openings,
+        encoder=args.encoder,
+        hidden=args.hidden,
         log=lambda line: print(line, flush=True),
     )
     return 0

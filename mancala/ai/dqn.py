@@ -30,6 +30,7 @@ from mancala.game_state import DEFAULTS, GameState
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.view import houses_of, mover_views
 from mancala.nn_lib.choice import masked_argmax
+from mancala.nn_lib.encoders import one_hot
 
 SEATS = ("first", "second")
 
@@ -50,8 +51,26 @@ def has_weights() -> bool:
 
 
 def encode(states: Sequence[GameState]) -> np.ndarray:
-    """The net's input: houses only, the mover's then the opponent's, / opening seeds."""
+    """The paper's input: houses only, the mover's then the opponent's, / opening seeds."""
     return houses_of(mover_views(states)).astype(np.float32) / states[0].seeds
+
+
+def encode_one_hot(states: Sequence[GameState]) -> np.ndarray:
+    """The zoo's one-hot input: each house count one-hot, then both stores."""
+    return one_hot(mover_views(states))
+
+
+ENCODERS = {"houses": encode, "one_hot": encode_one_hot}
+
+
+def encoder_for(forward, state: GameState):
+    """The encoder whose input width the net `forward` reads, for `state`'s board."""
+    for encoder in ENCODERS.values():
+        if encoder([state]).shape[1] == forward.inputs:
+            return encoder
+    raise ValueError(
+        f"a DQN net reading {forward.inputs} inputs fits no encoder of {state.variant}"
+    )
 
 
 def load_forward(path: Path, variant: str, seat: int):
@@ -107,6 +126,11 @@ class DQNPlayer(Player):
             self.forwards[key] = load_forward(path, state.variant, state.player)
         return self.forwards[key]
 
+    def q_values(self, states: Sequence[GameState]) -> np.ndarray:
+        """The Q-values of `states`, all of one variant and mover, by the net of their seat."""
+        forward = self.forward(states[0])
+        return forward(encoder_for(forward, states[0])(states))
+
     def choose_moves(self, states: Sequence[GameState]) -> list[int]:
         moves = [0] * len(states)
         groups: dict[tuple[str, int], list[int]] = {}
@@ -117,7 +141,7 @@ class DQNPlayer(Player):
             for state in batch:
                 require_moves(state)  # IllegalMove when a game is over
             legal = legal_mask(batch)
-            chosen = masked_argmax(self.forward(batch[0])(encode(batch)), legal)
+            chosen = masked_argmax(self.q_values(batch), legal)
             for k, move, row in zip(ks, chosen, legal):
                 if self.epsilon and self.np_rng.random() < self.epsilon:
                     move = self.np_rng.choice(np.flatnonzero(row))
@@ -131,6 +155,6 @@ class DQNPlayer(Player):
         """{"value", "moves": {move: Q-value}} as the net sees them."""
         require_moves(state)
         legal = legal_mask([state])[0]
-        q = self.forward(state)(encode([state]))[0]
+        q = self.q_values([state])[0]
         moves = {int(m): float(q[m]) for m in np.flatnonzero(legal)}
         return {"value": max(moves.values()), "moves": moves}

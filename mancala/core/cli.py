@@ -98,6 +98,17 @@ def float_in(lo: float, hi: float | None = None) -> Callable[[str], float]:
     return _in_range(float, "a number", lo, hi)
 
 
+def layer_sizes(text: str) -> tuple[int, ...]:
+    """An argparse type: comma-separated layer sizes, each 1..4096 ("128,256")."""
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be sizes such as 128,256, not {text!r}") from None
+    if not all(1 <= size <= 4096 for size in sizes):
+        raise argparse.ArgumentTypeError(f"each size must be 1..4096, not {text}")
+    return sizes
+
+
 def add_game_options(
     parser: argparse.ArgumentParser,
     variants: tuple[str, ...] = VARIANTS,

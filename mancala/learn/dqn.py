@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import Player
-from mancala.ai.dqn import SEATS, DQNPlayer, encode, weights_path
+from mancala.ai.dqn import ENCODERS, SEATS, DQNPlayer, weights_path
 from mancala.arena.match import play_games
 from mancala.arena.openings import random_opening
 from mancala.arena.results import Tally
@@ -41,6 +41,7 @@ from mancala.nn_lib.choice import masked_argmax
 from mancala.nn_lib.keras_io import import_keras, save_keras
 
 EVAL_OPPONENTS = ("luck", "max", "exact")
+PAPER_HIDDEN = (128, 256)
 KEEP = {  # which evaluation's weights are saved: the one scoring highest by...
     "best": lambda wins: float(np.mean(wins)),  # the mean win rate
     "worst": lambda wins: float(min(wins)),  # the lowest win rate of the three
@@ -48,11 +49,12 @@ KEEP = {  # which evaluation's weights are saved: the one scoring highest by...
 }
 
 
-def build_model(houses: int, hidden: tuple[int, ...] = (128, 256)):
-    """The Q-network: 2*houses inputs, dense relu layers, one linear Q-value a house."""
+def build_model(houses: int, hidden: tuple[int, ...] = PAPER_HIDDEN, inputs: int | None = None):
+    """The Q-network: `inputs` (default the paper's 2*houses), dense relu layers, one
+    linear Q-value a house."""
     keras = import_keras()
 
-    layers = [keras.Input((2 * houses,))]
+    layers = [keras.Input((inputs or 2 * houses,))]
     layers += [keras.layers.Dense(n, activation="relu") for n in hidden]
     layers.append(keras.layers.Dense(houses))
     return keras.Sequential(layers, name="dqn")
@@ -143,6 +145,8 @@ class Settings:
     train_every: int
     keep: str
     openings: int
+    encoder: str = "houses"
+    hidden: tuple[int, ...] = PAPER_HIDDEN
 
     def check(self) -> None:
         """ValueError unless the settings make sense."""
@@ -156,6 +160,10 @@ class Settings:
             raise ValueError(f"the learning rate must be between 0 and 1, not {self.learning_rate}")
         if self.openings < 0:
             raise ValueError(f"openings must be a number of moves >= 0, not {self.openings}")
+        if self.encoder not in ENCODERS:
+            raise ValueError(f"encoder must be one of {', '.join(ENCODERS)}, not {self.encoder!r}")
+        if not self.hidden or min(self.hidden) < 1:
+            raise ValueError(f"hidden layers must have at least 1 unit each, not {self.hidden}")
         if self.keep not in KEEP:
             raise ValueError(f"keep must be one of {', '.join(KEEP)}, not {self.keep!r}")
 
@@ -168,10 +176,12 @@ class Learner:
         self.env, self.rng, self.settings, self.out, self.log = env, rng, settings, out, log
         houses = env.start.houses
         self.houses, self.scale = houses, float(env.start.seeds)
-        self.model = build_model(houses)
+        self.encode = ENCODERS[settings.encoder]
+        inputs = self.encode([env.start]).shape[1]
+        self.model = build_model(houses, settings.hidden, inputs)
         self.trainer = build_trainer(self.model, settings.learning_rate)
         self.act, self.target = self._forward(), self._forward()
-        self.replay = Replay(settings.replay_size, 2 * houses, houses)
+        self.replay = Replay(settings.replay_size, inputs, houses)
         self.eye = np.eye(houses, dtype=np.float32)
         self.curve: list[dict] = []
         self.best, self.best_weights = -1.0, self.model.get_weights()
@@ -193,11 +203,11 @@ class Learner:
         env.reset(seed=int(rng.integers(2**31)), options={"opponent": opponent, "opening": plies})
         self.act = self._forward()  # acting weights: refreshed once an episode
         done = False
-        s = encode([env.state])[0]
+        s = self.encode([env.state])[0]
         while not done:
             action = self._choose(s, legal_mask([env.state])[0])
             _, reward, done, _, _ = env.step(action)
-            s2 = encode([env.state])[0] if not done else np.zeros_like(s)
+            s2 = self.encode([env.state])[0] if not done else np.zeros_like(s)
             legal2 = legal_mask([env.state])[0] if not done else np.zeros(self.houses, bool)
             self.replay.add(s, action, reward / self.scale, s2, legal2, done)
             s = s2
@@ -288,14 +298,19 @@ def train(
     train_every: int = 1,
     keep: str = "best",
     openings: int = 0,
+    encoder: str = "houses",
+    hidden: tuple[int, ...] = PAPER_HIDDEN,
     log=print,
 ) -> dict[str, Any]:
     """Train one net; save weights, curve PNG and JSON; a summary dict. With `openings`,
     each episode starts after 0..`openings` random moves (drawn per episode), and every
-    evaluation also plays luck from random openings of `openings` moves."""
+    evaluation also plays luck from random openings of `openings` moves. `encoder` and
+    `hidden` choose the net's input (the paper's houses, or the zoo's one-hot counts and
+    stores) and its hidden layers."""
     settings = Settings(
         variant, seat, tuple(opponents), seed, episodes, eval_every, eval_games, replay_size,
         batch, epsilon, gamma, learning_rate, target_every, train_every, keep, openings,
+        encoder, tuple(hidden),
     )  # fmt: skip
     settings.check()
     out = Path(out) if out else weights_path(variant, seat)
@@ -323,6 +338,8 @@ def train(
         "episodes": episodes,
         "opponents": list(opponents),
         "openings": openings,
+        "encoder": encoder,
+        "hidden": list(hidden),
         "seed": seed,
         "seconds": round(seconds, 1),
         "moves": learner.steps,

@@ -171,6 +171,12 @@ class NumpyForward:
         self.layers = layers
         self.steps = [step for step in map(_step, layers) if step is not None]
 
+    @property
+    def inputs(self) -> int:
+        """The width of the input the first layer with weights reads (its kernel's rows)."""
+        kernel = next(weights[0] for _, _, weights in self.layers if weights)
+        return kernel.shape[-2]
+
     def __call__(self, x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         for step in self.steps:

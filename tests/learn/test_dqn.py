@@ -118,6 +118,33 @@ def test_player_plays_legal_moves_in_both_seats(trained, variant):
     assert sorted(values) == start.legal_moves()
 
 
+def test_a_one_hot_net_trains_saves_and_plays_with_its_own_input(tmp_path):
+    import keras
+
+    from mancala.ai.dqn import encode_one_hot
+    from mancala.games.sowing.view import mover_views
+    from mancala.nn_lib.encoders import one_hot
+
+    out = tmp_path / "dqn-sungka-first.keras"
+    summary = train(
+        "sungka", 0, episodes=2, seed=1, out=out, eval_every=2, eval_games=2, batch=16,
+        replay_size=500, encoder="one_hot", hidden=(32, 16), log=lambda line: None,
+    )  # fmt: skip
+    assert summary["encoder"] == "one_hot" and summary["hidden"] == [32, 16]
+    model = keras.models.load_model(out, compile=False)
+    assert model.input_shape == (None, 2 * 7 * 16 + 2)
+    assert [layer.units for layer in model.layers] == [32, 16, 7]
+    states = [GameState.new("sungka").play(1), GameState.new("sungka")]
+    dqn = DQNPlayer(models_dir=tmp_path)
+    x = one_hot(mover_views(states[1:]))
+    np.testing.assert_array_equal(encode_one_hot(states[1:]), x)
+    want = model.predict_on_batch(x)[0]
+    got = dqn.evaluate(states[1])["moves"]
+    assert np.allclose([got[m] for m in range(7)], want, atol=1e-4)
+    with pytest.raises(ValueError, match="hidden layers"):
+        train("sungka", 0, episodes=1, out=tmp_path / "x.keras", hidden=(0,))
+
+
 def test_the_net_sees_the_houses_from_the_movers_side():
     board = (1, 2, 3, 4, 5, 6, 7, 0) + (7,) + (0,) * 6 + (63,)
     state = GameState.new("sungka", board=board, player=1)
@@ -166,3 +193,6 @@ def test_training_command_refuses_bad_input(tmp_path, capsys):
     assert train_main(["--out", str(tmp_path / "x.h5"), "--episodes", "1"]) == 2
     err = capsys.readouterr().err
     assert "dqn_train: unknown player 'nobody'" in err and ".keras" in err
+    with pytest.raises(SystemExit):
+        train_main(["--hidden", "128,x", "--out", str(tmp_path / "x.keras")])
+    assert "must be sizes such as 128,256, not '128,x'" in capsys.readouterr().err
