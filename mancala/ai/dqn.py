@@ -31,6 +31,7 @@ from mancala.games.masks import legal_mask
 from mancala.games.sowing.view import houses_of, mover_views
 from mancala.nn_lib.choice import masked_argmax
 from mancala.nn_lib.encoders import one_hot
+from mancala.nn_lib.views import AfterstateView
 
 SEATS = ("first", "second")
 
@@ -61,6 +62,17 @@ def encode_one_hot(states: Sequence[GameState]) -> np.ndarray:
 
 
 ENCODERS = {"houses": encode, "one_hot": encode_one_hot}
+AFTERSTATE = "afterstate"  # a net of one output: the value of the board after a move
+
+
+def afterstate_q(forward, variant: str, rel: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """Q-values (N, H) of an afterstate net `forward` for boards `rel` from the mover's
+    side: what each legal move gains, plus the net's value of the board after it for the
+    player to move then (minus it when that is the opponent), in rewards (seeds / the
+    seeds a house starts with); 0 where `mask` is off."""
+    scale = DEFAULTS[variant]["seeds"]
+    view = AfterstateView(variant, DEFAULTS[variant])
+    return view.board_values(lambda after: forward(one_hot(after)) * scale, rel, mask) / scale
 
 
 def encoder_for(forward, state: GameState):
@@ -129,6 +141,8 @@ class DQNPlayer(Player):
     def q_values(self, states: Sequence[GameState]) -> np.ndarray:
         """The Q-values of `states`, all of one variant and mover, by the net of their seat."""
         forward = self.forward(states[0])
+        if forward.outputs == 1:
+            return afterstate_q(forward, states[0].variant, mover_views(states), legal_mask(states))
         return forward(encoder_for(forward, states[0])(states))
 
     def choose_moves(self, states: Sequence[GameState]) -> list[int]:

@@ -30,14 +30,18 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import Player
-from mancala.ai.dqn import ENCODERS, SEATS, DQNPlayer, weights_path
+from mancala.ai.dqn import AFTERSTATE, ENCODERS, SEATS, DQNPlayer, afterstate_q, weights_path
 from mancala.arena.match import play_games
 from mancala.arena.openings import random_opening
 from mancala.arena.results import Tally
 from mancala.core.atomic import write_json
 from mancala.game_state import GameState
 from mancala.games.masks import legal_mask
+from mancala.games.sowing.afterstates import afterstates
+from mancala.games.sowing.engine import rules_of
+from mancala.games.sowing.view import mover_views
 from mancala.nn_lib.choice import masked_argmax
+from mancala.nn_lib.encoders import one_hot
 from mancala.nn_lib.keras_io import import_keras, save_keras
 
 EVAL_OPPONENTS = ("luck", "max", "exact")
@@ -49,14 +53,19 @@ KEEP = {  # which evaluation's weights are saved: the one scoring highest by...
 }
 
 
-def build_model(houses: int, hidden: tuple[int, ...] = PAPER_HIDDEN, inputs: int | None = None):
-    """The Q-network: `inputs` (default the paper's 2*houses), dense relu layers, one
-    linear Q-value a house."""
+def build_model(
+    houses: int,
+    hidden: tuple[int, ...] = PAPER_HIDDEN,
+    inputs: int | None = None,
+    outputs: int | None = None,
+):
+    """The Q-network: `inputs` (default the paper's 2*houses), dense relu layers,
+    `outputs` linear values (default one Q-value a house)."""
     keras = import_keras()
 
     layers = [keras.Input((inputs or 2 * houses,))]
     layers += [keras.layers.Dense(n, activation="relu") for n in hidden]
-    layers.append(keras.layers.Dense(houses))
+    layers.append(keras.layers.Dense(outputs or houses))
     return keras.Sequential(layers, name="dqn")
 
 
@@ -73,11 +82,12 @@ def build_trainer(model, learning_rate: float):
 
 
 class Replay:
-    """A ring buffer of (state, action, reward, next state, its legal moves, done)."""
+    """A ring buffer of (state, action, reward, next state, its legal moves, done); the
+    next state may be stored in another width (`next_inputs`) than the state."""
 
-    def __init__(self, size: int, inputs: int, actions: int) -> None:
+    def __init__(self, size: int, inputs: int, actions: int, next_inputs: int | None = None):
         self.s = np.zeros((size, inputs), np.float32)
-        self.s2 = np.zeros((size, inputs), np.float32)
+        self.s2 = np.zeros((size, next_inputs or inputs), np.float32)
         self.a = np.zeros(size, np.int64)
         self.r = np.zeros(size, np.float32)
         self.legal2 = np.zeros((size, actions), bool)
@@ -160,8 +170,10 @@ class Settings:
             raise ValueError(f"the learning rate must be between 0 and 1, not {self.learning_rate}")
         if self.openings < 0:
             raise ValueError(f"openings must be a number of moves >= 0, not {self.openings}")
-        if self.encoder not in ENCODERS:
-            raise ValueError(f"encoder must be one of {', '.join(ENCODERS)}, not {self.encoder!r}")
+        if self.encoder not in (*ENCODERS, AFTERSTATE):
+            raise ValueError(
+                f"encoder must be one of {', '.join(ENCODERS)}, {AFTERSTATE}, not {self.encoder!r}"
+            )
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden layers must have at least 1 unit each, not {self.hidden}")
         if self.keep not in KEEP:
@@ -176,12 +188,8 @@ class Learner:
         self.env, self.rng, self.settings, self.out, self.log = env, rng, settings, out, log
         houses = env.start.houses
         self.houses, self.scale = houses, float(env.start.seeds)
-        self.encode = ENCODERS[settings.encoder]
-        inputs = self.encode([env.start]).shape[1]
-        self.model = build_model(houses, settings.hidden, inputs)
-        self.trainer = build_trainer(self.model, settings.learning_rate)
+        self.model, self.trainer, self.replay = self._build()
         self.act, self.target = self._forward(), self._forward()
-        self.replay = Replay(settings.replay_size, inputs, houses)
         self.eye = np.eye(houses, dtype=np.float32)
         self.curve: list[dict] = []
         self.best, self.best_weights = -1.0, self.model.get_weights()
@@ -189,19 +197,37 @@ class Learner:
         self.losses: list[float] = []
         self.began = time.perf_counter()
 
+    def _build(self) -> tuple[Any, Any, Replay]:
+        """(the Q-net, the model that trains it, the replay buffer)."""
+        self.encode = ENCODERS[self.settings.encoder]
+        inputs = self.encode([self.env.start]).shape[1]
+        model = build_model(self.houses, self.settings.hidden, inputs)
+        trainer = build_trainer(model, self.settings.learning_rate)
+        return model, trainer, Replay(self.settings.replay_size, inputs, self.houses)
+
     def _forward(self):
         from mancala.nn_lib.numpy_forward import NumpyForward
 
         return NumpyForward(self.model)
 
-    def play_episode(self) -> None:
-        """One episode against a drawn opponent from a drawn opening, learning as it goes."""
+    def _start_episode(self) -> None:
+        """Reset the environment: a drawn opponent, a drawn opening; fresh acting weights."""
         rng, env, opponents = self.rng, self.env, self.settings.opponents
-        batch, train_every = self.settings.batch, self.settings.train_every
         opponent = opponents[rng.integers(len(opponents))]
         plies = int(rng.integers(self.settings.openings + 1))
         env.reset(seed=int(rng.integers(2**31)), options={"opponent": opponent, "opening": plies})
         self.act = self._forward()  # acting weights: refreshed once an episode
+
+    def _after_step(self) -> None:
+        """Count the move; a train step every `train_every` moves once a batch is stored."""
+        self.steps += 1
+        if len(self.replay) >= self.settings.batch and self.steps % self.settings.train_every == 0:
+            self.train_step()
+
+    def play_episode(self) -> None:
+        """One episode against a drawn opponent from a drawn opening, learning as it goes."""
+        env = self.env
+        self._start_episode()
         done = False
         s = self.encode([env.state])[0]
         while not done:
@@ -211,15 +237,17 @@ class Learner:
             legal2 = legal_mask([env.state])[0] if not done else np.zeros(self.houses, bool)
             self.replay.add(s, action, reward / self.scale, s2, legal2, done)
             s = s2
-            self.steps += 1
-            if len(self.replay) >= batch and self.steps % train_every == 0:
-                self.train_step()
+            self._after_step()
 
     def _choose(self, s: np.ndarray, mask: np.ndarray) -> int:
-        """Epsilon-greedy over the legal moves."""
+        """Epsilon-greedy over the legal moves of the encoded state `s`."""
+        return self._choose_q(self.act(s[None])[0], mask)
+
+    def _choose_q(self, q: np.ndarray, mask: np.ndarray) -> int:
+        """Epsilon-greedy over the legal moves, by their Q-values `q`."""
         if self.rng.random() < self.settings.epsilon:
             return int(self.rng.choice(np.flatnonzero(mask)))
-        return int(masked_argmax(self.act(s[None]), mask[None])[0])
+        return int(masked_argmax(q[None], mask[None])[0])
 
     def train_step(self) -> None:
         """One batch from the replay buffer against the target net; the target synced
@@ -268,6 +296,58 @@ class Learner:
                 f"{n}: win {point[n]['win']:.0f}% score {point[n]['score']:.1f}" for n in measured
             )
         )
+
+
+class AfterstateLearner(Learner):
+    """The DQN with an afterstate Q-function: the net has one output, the value of the
+    board after a move for the player to move then, and Q(s, a) is what move a gains plus
+    (or, when the opponent moves next, minus) that value (`mancala.ai.dqn.afterstate_q`).
+    A move that ends the game has its exact Q and is not stored. The board after the
+    agent's move learns the rest of the step's reward (the opponent's replies) and the
+    discounted best Q of the agent's next position, from the side of the player to move
+    on it: Q-learning's target, with the same replay, target net and exploration."""
+
+    def _build(self) -> tuple[Any, Any, Replay]:
+        keras = import_keras()
+
+        self.rules = rules_of(self.env.start)
+        inputs = one_hot(mover_views([self.env.start])).shape[1]
+        model = build_model(self.houses, self.settings.hidden, inputs, outputs=1)
+        optimizer = keras.optimizers.Adam(self.settings.learning_rate)
+        model.compile(optimizer, loss=keras.losses.Huber())
+        boards = 2 * self.houses + 2  # the next position: its board from the mover's side
+        return model, model, Replay(self.settings.replay_size, inputs, self.houses, boards)
+
+    def play_episode(self) -> None:
+        env, variant = self.env, self.settings.variant
+        self._start_episode()
+        done = False
+        while not done:
+            rel, mask = mover_views([env.state]), legal_mask([env.state])
+            after, gained, same, live = afterstates(rel, mask, self.rules)
+            action = self._choose_q(afterstate_q(self.act, variant, rel, mask)[0], mask[0])
+            _, reward, done, _, _ = env.step(action)
+            if live[0, action]:  # the rest of the step after the move, then the agent's turn
+                rest = (reward - gained[0, action]) / self.scale
+                rel2 = mover_views([env.state])[0] if not done else np.zeros(rel.shape[1])
+                legal2 = legal_mask([env.state])[0] if not done else np.zeros(self.houses, bool)
+                sign = 1 if same[0, action] else -1
+                self.replay.add(one_hot(after[0, action][None])[0], sign, rest, rel2, legal2, done)
+            self._after_step()
+
+    def train_step(self) -> None:
+        replay, settings = self.replay, self.settings
+        idx = self.rng.integers(len(replay), size=settings.batch)
+        legal2 = replay.legal2[idx]
+        q2 = afterstate_q(self.target, settings.variant, replay.s2[idx].astype(np.int64), legal2)
+        best = np.where(legal2, q2, -np.inf).max(axis=1)
+        rest = replay.r[idx] + settings.gamma * np.where(replay.done[idx], 0.0, best)
+        y = replay.a[idx] * rest  # the value for the player to move after the agent's move
+        loss = self.trainer.train_on_batch(replay.s[idx], y[:, None].astype(np.float32))
+        self.losses.append(float(loss))
+        self.trains += 1
+        if self.trains % settings.target_every == 0:
+            self.target = self._forward()
 
 
 def opened_name(openings: int) -> str:
@@ -323,7 +403,9 @@ def train(
     keras.utils.set_random_seed(seed)
     rng = np.random.default_rng(seed)
     env = MancalaEnv(variant, opponent=opponents[0], seat=seat)
-    learner = Learner(env, rng, settings, out, log)
+    learner = (AfterstateLearner if encoder == AFTERSTATE else Learner)(
+        env, rng, settings, out, log
+    )
     title = f"DQN {variant}, {SEATS[seat]} player, trained against {', '.join(opponents)}"
     for episode in range(1, episodes + 1):
         learner.play_episode()

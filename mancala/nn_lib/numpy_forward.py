@@ -177,6 +177,12 @@ class NumpyForward:
         kernel = next(weights[0] for _, _, weights in self.layers if weights)
         return kernel.shape[-2]
 
+    @property
+    def outputs(self) -> int:
+        """The width of the output of the last layer with weights (its kernel's columns)."""
+        kernel = next(weights[0] for _, _, weights in reversed(self.layers) if weights)
+        return kernel.shape[-1]
+
     def __call__(self, x: np.ndarray) -> np.ndarray:
         x = np.asarray(x, dtype=np.float64)
         for step in self.steps:

@@ -145,6 +145,37 @@ def test_a_one_hot_net_trains_saves_and_plays_with_its_own_input(tmp_path):
         train("sungka", 0, episodes=1, out=tmp_path / "x.keras", hidden=(0,))
 
 
+def test_an_afterstate_net_values_each_move_by_the_board_after_it(tmp_path):
+    import keras
+
+    from mancala.games.sowing.view import mover_views
+    from mancala.nn_lib.encoders import one_hot
+
+    out = tmp_path / "dqn-sungka-second.keras"
+    summary = train(
+        "sungka", 1, episodes=2, seed=1, out=out, eval_every=2, eval_games=2, batch=16,
+        replay_size=500, encoder="afterstate", hidden=(32,), log=lambda line: None,
+    )  # fmt: skip
+    assert summary["train_steps"] > 0
+    model = keras.models.load_model(out, compile=False)
+    assert model.output_shape == (None, 1)
+    dqn = DQNPlayer(models_dir=tmp_path)
+    rng = np.random.default_rng(0)
+    state = GameState.new("sungka").play(3)  # the second seat to move
+    while not state.is_over():
+        if state.player == 1:
+            got = dqn.evaluate(state)["moves"]
+            for move in state.legal_moves():  # the readable rules, move by move
+                after = state.play(move)
+                lead = after.board[15] - after.board[7] - (state.board[15] - state.board[7])
+                want = lead / 7
+                if not after.is_over():
+                    value = model.predict_on_batch(one_hot(mover_views([after])))[0, 0]
+                    want += value if after.player == 1 else -value
+                assert got[move] == pytest.approx(want, abs=1e-4)
+        state = state.play(int(rng.choice(state.legal_moves())))
+
+
 def test_the_net_sees_the_houses_from_the_movers_side():
     board = (1, 2, 3, 4, 5, 6, 7, 0) + (7,) + (0,) * 6 + (63,)
     state = GameState.new("sungka", board=board, player=1)
