@@ -71,9 +71,8 @@ PROOF_SEEDS = 40  # no proof is tried with more seeds than this in the houses
 
 
 @njit(cache=True, nogil=True)
-def one_hot_layer(board, player, h, w1, b1, hidden):
-    """A first dense layer's sums (before its activation) into `hidden`, for the zoo's
-    one-hot input of `board` seen by `player`: the weight rows of the counts on the board."""
+def forward(board, player, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden):
+    """The value for `player` (to move) of `board`; its policy logits into `logits`."""
     own = player * (h + 1)
     opp = (1 - player) * (h + 1)
     hidden[:] = b1
@@ -83,26 +82,9 @@ def one_hot_layer(board, player, h, w1, b1, hidden):
     stores = 2 * h * ONE_HOT_BINS
     hidden += w1[stores] * np.float32(board[own + h] / SCALE)
     hidden += w1[stores + 1] * np.float32(board[opp + h] / SCALE)
-
-
-@njit(cache=True, nogil=True)
-def forward(board, player, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden):
-    """The value for `player` (to move) of `board`; its policy logits into `logits`."""
-    one_hot_layer(board, player, h, w1, b1, hidden)
     hidden2 = np.maximum(np.dot(np.maximum(hidden, np.float32(0.0)), w2) + b2, np.float32(0.0))
     logits[:] = np.dot(hidden2, wp) + bp
     return math.tanh(np.dot(hidden2, wv) + bv[0])
-
-
-@njit(cache=True, nogil=True)
-def network_leaf(board, player, h, kalah, ec, rl, weights, scratch, priors):
-    """A leaf evaluator of `puct`: the policy-value network's value of `board` for
-    `player` (to move), its priors into `priors`."""
-    w1, b1, w2, b2, wp, bp, wv, bv = weights
-    logits, hidden = scratch
-    value = forward(board, player, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden)
-    set_priors(board, player, h, logits, priors)
-    return value
 
 
 @njit(cache=True, nogil=True)
@@ -158,18 +140,17 @@ def solved_margin(node, board, player, h, children, players, margins):
 @njit(cache=True, nogil=True)
 def puct(
     board0, player0, h, kalah, ec, rl, counter, size,
-    c, fpu, noise, noise_frac, leaf, weights, scratch, endgame, out,
+    c, fpu, noise, noise_frac, weights, endgame, out,
 ):  # fmt: skip
     """PUCT simulations until counter[0] passes counter[1] (a deadline lowers it to -1) or
-    the pool of `size` nodes is full. A new leaf is valued, and its moves' priors set, by
-    `leaf(board, player, h, kalah, ec, rl, weights, scratch, priors)` (`network_leaf`, or
-    another evaluator of the same signature). An unvisited move counts as the node's mean value
+    the pool of `size` nodes is full. An unvisited move counts as the node's mean value
     for its player less `fpu`. `noise` (per house) is mixed into the root's priors
     with weight `noise_frac`. Per root move, visits into out[0] and summed value for the
     root player into out[1], and its exact final margin into out[2] (NO_MARGIN: not known).
     A finished game, a position in the endgame database, or a node whose every move has
     an exact value is a leaf of exact value: its margin squashed as the network's value
-    target is (`VALUE_SCALE`). Returns the evaluator's value of the root."""
+    target is (`VALUE_SCALE`). Returns the network's value of the root."""
+    w1, b1, w2, b2, wp, bp, wv, bv = weights
     boards = np.empty((size, board0.shape[0]), np.int64)
     players = np.empty(size, np.int64)
     children = np.full((size, h), -1, np.int64)
@@ -180,9 +161,12 @@ def puct(
     margins = np.full(size, NO_MARGIN, np.int64)  # exact final margin for its own player
     rel = np.empty(2 * h, np.int64)
     path = np.empty(size, np.int64)
+    logits = np.empty(h, np.float32)
+    hidden = np.empty(b1.shape[0], np.float32)
     boards[0] = board0
     players[0] = player0
-    root_value = leaf(board0, player0, h, kalah, ec, rl, weights, scratch, priors[0])
+    root_value = forward(board0, player0, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden)
+    set_priors(board0, player0, h, logits, priors[0])
     own[0] = root_value
     lo = player0 * (h + 1)
     for m in range(h):
@@ -234,7 +218,8 @@ def puct(
             if margins[child] != NO_MARGIN:
                 value = math.tanh(margins[child] / VALUE_SCALE)
             else:
-                value = leaf(b, p, h, kalah, ec, rl, weights, scratch, priors[child])
+                value = forward(b, p, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden)
+                set_priors(b, p, h, logits, priors[child])
             break
         for k in range(depth - 1, 0, -1):  # a node whose every move is exact is exact too
             up = path[k]
@@ -307,20 +292,17 @@ class AZNet(Player):
         net: PolicyValue | None = None,
     ) -> None:
         super().__init__(seed)
-        # not `nets`: a zoo player's attribute, which the arena sends as numpy weights
-        self.networks = self.load_networks(path, game, net)
-        self.np_rng = np.random.default_rng(seed)
-        self._kernel_weights: dict[int, tuple] = {}
-
-    def load_networks(self, path, game: str, net) -> dict:
-        """{game: loaded network}: `net`, else the weights at `path` for `game`, else the
-        shipped weights of every game (Kalah's, saying how to make them, when none)."""
         if net is None and path is not None:
             net = PolicyValue(game, path).load()
         if net is not None:
-            return {net.game: net}
-        games = [g["variant"] for g in trained_games()] or ["kalah"]
-        return {g: PolicyValue(g).load() for g in games}
+            nets = [net]
+        else:
+            games = [g["variant"] for g in trained_games()] or ["kalah"]  # kalah: says how
+            nets = [PolicyValue(g).load() for g in games]
+        # not `nets`: a zoo player's attribute, which the arena sends as numpy weights
+        self.networks = {n.game: n for n in nets}
+        self.np_rng = np.random.default_rng(seed)
+        self._kernel_weights: dict[int, tuple] = {}
 
     def tak_weights(self, net: PolicyValue) -> az_tak.Weights:
         """`net`'s weights as the Tak kernel reads them, made once per set of weights."""
@@ -340,22 +322,19 @@ class AZNet(Player):
         net.check_state(state)
         return net
 
-    def evaluator(self, state: GameState) -> tuple:
-        """(leaf, weights, scratch) that `puct` values `state`'s positions with (sowing games)."""
-        net = self.net_for(state)
-        scratch = (np.empty(state.houses, np.float32), np.empty(net.arrays[1].shape[0], np.float32))
-        return network_leaf, net.arrays, scratch
-
     def policy(self, state: GameState) -> tuple[dict[int, float], float]:
         """({legal move: prior}, value for the mover) of the network, without search."""
         moves = require_moves(state)
+        net = self.net_for(state)
         if state.game == "tak":
-            legal, priors, value = az_tak.policy(state, self.tak_weights(self.net_for(state)))
+            legal, priors, value = az_tak.policy(state, self.tak_weights(net))
             return {m: float(p) for m, p in zip(legal, priors)}, value
-        board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
-        leaf, weights, scratch = self.evaluator(state)
+        board, player, (h, *_) = engine.to_arrays(state)
+        logits = np.empty(h, np.float32)
+        hidden = np.empty(net.arrays[1].shape[0], np.float32)
+        value = forward(board, player, h, *net.arrays, logits, hidden)
         priors = np.zeros(h)
-        value = leaf(board, player, h, kalah, ec, rl, weights, scratch, priors)
+        set_priors(board, player, h, logits, priors)
         return {m: float(priors[m]) for m in moves}, float(value)
 
     def choose_move(self, state: GameState) -> int:
@@ -471,7 +450,7 @@ class AZ(AZNet):
 
     def _puct(self, state: GameState, simulations: int, seconds: float, noise: np.ndarray):
         """(visits, summed values, the network's value, exact margins) of one search."""
-        leaf, weights, scratch = self.evaluator(state)
+        net = self.net_for(state)
         board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
         endgame = NO_ENDGAME
         if self.endgame:
@@ -482,7 +461,7 @@ class AZ(AZNet):
         with Deadline(seconds).stopping(counter):
             value = puct(
                 board, player, h, kalah, ec, rl, counter, size, self.exploration,
-                self.first_play, noise, self.noise, leaf, weights, scratch, endgame, out,
+                self.first_play, noise, self.noise, net.arrays, endgame, out,
             )  # fmt: skip
         return out[0], out[1], float(value), out[2]
 

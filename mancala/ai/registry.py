@@ -322,20 +322,6 @@ register(
         games=({"variant": "kalah", "houses": 6, "seeds": 4},),
     ),
 )
-register(  # az's search guided by the zoo's afterstate network (mancala/ai/az_afterstate.py)
-    "azx",
-    Entry(
-        "mancala.ai.az_afterstate:AZX",
-        kwargs={"network": "nnxa2h512"},
-        summary="AlphaZero-style search guided by the afterstate network nnxa2h512, {param}",
-        params=(bounds.count("simulations", 1_000_000, default=5000), bounds.seconds()),
-        words={"simulations": "{:,} simulations a move", "seconds": "{:g} s a move"},
-        quick="azx:t=0.1",
-        available="mancala.nn_lib.zoo:has_weights",
-        variants=tuple(ZOO_GAMES),
-        trained="mancala.nn_lib.zoo:trained_games",
-    ),
-)
 for _net in ZOO:
     register(  # the network zoo (mancala/nn_lib/zoo.py); offered when its weights exist
         _net,
