@@ -227,3 +227,31 @@ def test_training_command_refuses_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit):
         train_main(["--hidden", "128,x", "--out", str(tmp_path / "x.keras")])
     assert "must be sizes such as 128,256, not '128,x'" in capsys.readouterr().err
+
+
+def test_the_promotion_gate_refuses_weaker_nets_and_keeps_what_it_replaces(tmp_path, capsys):
+    from mancala.dqn_promote import main as promote_main
+    from mancala.nn_lib.keras_io import save_keras
+
+    shipped, weak, same = tmp_path / "models", tmp_path / "weak", tmp_path / "same"
+    for folder in (shipped, weak, same):
+        folder.mkdir()
+    for seat in (0, 1):
+        path = weights_path("sungka", seat)
+        shutil.copy(path, shipped / path.name)
+        shutil.copy(path, same / path.name)
+        save_keras(build_model(7), weak / path.name)  # untrained: weaker
+    before = {p.name: p.read_bytes() for p in shipped.iterdir()}
+    args = ["--openings", "5", "--models", str(shipped)]
+    assert promote_main([str(weak), *args]) == 0
+    assert "kept the shipped nets" in capsys.readouterr().out
+    assert {p.name: p.read_bytes() for p in shipped.iterdir()} == before
+    record = json.loads((weak / "gates.jsonl").read_text().splitlines()[-1])
+    assert record["promoted"] is False and record["network"] == "dqn"
+    assert promote_main([str(same), *args]) == 0  # identical nets pass, the old ones kept
+    assert "promoted" in capsys.readouterr().out
+    replaced = sorted((shipped / "replaced").iterdir())
+    assert [p.name.rsplit("-", 1)[0] for p in replaced] == ["dqn-sungka-first", "dqn-sungka-second"]
+    assert [p.read_bytes() for p in replaced] == [before[n] for n in sorted(before)]
+    assert promote_main([str(tmp_path / "nowhere"), *args]) == 2  # a usage error
+    assert "no DQN weights at" in capsys.readouterr().err
