@@ -2,11 +2,14 @@
 
 One net for each variant and seat, because the paper trains the first and the second
 player apart: `dqn` plays whichever net was trained for the seat it moves in
-(mancala/models/dqn-VARIANT-first.keras or dqn-VARIANT-second.keras). A net sees the
-houses only, from the mover's side (its own in sowing order, then the opponent's,
-divided by the opening seeds a house), and the legal move with the highest Q-value is
-played; with `epsilon` > 0 a uniformly random legal move is played that often (the
-paper tests with 0.01). Nets are loaded on first use and decide in numpy.
+(mancala/models/dqn-VARIANT-first.keras or dqn-VARIANT-second.keras). The paper's net
+sees the houses only, from the mover's side (its own in sowing order, then the
+opponent's, divided by the opening seeds a house); a net may read the zoo's one-hot
+counts and stores instead (its input width tells which), or be an afterstate net (one
+output): a move's Q-value is then what it gains plus, or minus, the net's value of the
+board after it (`afterstate_q`). The legal move with the highest Q-value is played; with
+`epsilon` > 0 a uniformly random legal move is played that often (the paper tests with
+0.01). Nets are loaded on first use and decide in numpy.
 
 >>> encode([GameState.new("kalah").play(0)]).tolist()   # player 1 to move
 [[1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.25, 1.25, 1.25, 1.25, 1.0]]

@@ -16,6 +16,10 @@ max and exact: a progress line, and the learning curve (mean score and win rate,
 paper's figures 3 and 5) goes to a PNG and JSON beside the weights. The weights saved
 are those of the evaluation with the highest mean win rate (`--keep worst`: the highest
 lowest win rate of the three; `--keep last`: the final).
+
+Beyond the paper, `encoder` and `hidden` change the net: the zoo's one-hot counts and
+stores as input, or an afterstate net (`AfterstateLearner`) whose one output values the
+board after a move.
 """
 
 from __future__ import annotations
