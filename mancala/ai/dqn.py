@@ -21,6 +21,7 @@ ValueError: no DQN weights at /nowhere/dqn-sungka-first.keras; make them with: p
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -74,8 +75,14 @@ def afterstate_q(forward, variant: str, rel: np.ndarray, mask: np.ndarray) -> np
     player to move then (minus it when that is the opponent), in rewards (seeds / the
     seeds a house starts with); 0 where `mask` is off."""
     scale = DEFAULTS[variant]["seeds"]
-    view = AfterstateView(variant, DEFAULTS[variant])
+    view = afterstate_view(variant)
     return view.board_values(lambda after: forward(one_hot(after)) * scale, rel, mask) / scale
+
+
+@functools.cache
+def afterstate_view(variant: str) -> AfterstateView:
+    """The afterstate view of `variant`'s default board (made once)."""
+    return AfterstateView(variant, DEFAULTS[variant])
 
 
 def encoder_for(forward, state: GameState):

@@ -335,7 +335,7 @@ class AfterstateLearner(Learner):
                 rest = (reward - gained[0, action]) / self.scale
                 rel2 = mover_views([env.state])[0] if not done else np.zeros(rel.shape[1])
                 legal2 = legal_mask([env.state])[0] if not done else np.zeros(self.houses, bool)
-                sign = 1 if same[0, action] else -1
+                sign = 1 if same[0, action] else -1  # held in the replay's action field
                 self.replay.add(one_hot(after[0, action][None])[0], sign, rest, rel2, legal2, done)
             self._after_step()
 
