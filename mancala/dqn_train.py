@@ -21,7 +21,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from mancala.ai.dqn import AFTERSTATE, ENCODERS, SEATS, weights_path
+from mancala.ai.dqn import FORMS, SEATS, weights_path
 from mancala.core.cli import command_parser, float_in, int_in, layer_sizes
 from mancala.core.paths import RUNS_DIR
 from mancala.core.stopping import run_command
@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--encoder",
-        choices=(*ENCODERS, AFTERSTATE),
+        choices=FORMS,
         default="houses",
         help="the net's input: the paper's houses, one-hot counts and both stores, or "
         "(afterstate) the one-hot board after each move, one value out",

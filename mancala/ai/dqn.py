@@ -67,6 +67,7 @@ def encode_one_hot(states: Sequence[GameState]) -> np.ndarray:
 
 ENCODERS = {"houses": encode, "one_hot": encode_one_hot}
 AFTERSTATE = "afterstate"  # a net of one output: the value of the board after a move
+FORMS = (*ENCODERS, AFTERSTATE)  # what `dqn_train.py --encoder` offers
 
 
 def afterstate_q(forward, variant: str, rel: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -93,6 +94,17 @@ def encoder_for(forward, state: GameState):
     raise ValueError(
         f"a DQN net reading {forward.inputs} inputs fits no encoder of {state.variant}"
     )
+
+
+def q_function(forward, state: GameState):
+    """states -> their Q-values (N, H) by the net `forward`, for boards like `state`'s:
+    an afterstate net's (one output), else the net's outputs on the input it reads."""
+    if forward.outputs == 1:
+        return lambda states: afterstate_q(
+            forward, state.variant, mover_views(states), legal_mask(states)
+        )
+    encoder = encoder_for(forward, state)
+    return lambda states: forward(encoder(states))
 
 
 def load_forward(path: Path, variant: str, seat: int):
@@ -133,6 +145,7 @@ class DQNPlayer(Player):
         self.epsilon = epsilon
         self.models_dir = Path(models_dir)
         self.forwards = dict(forwards or {})
+        self.q_functions: dict[tuple[str, int], object] = {}  # made once a net
         self.np_rng = np.random.default_rng(seed)
 
     def forward(self, state: GameState):
@@ -150,10 +163,11 @@ class DQNPlayer(Player):
 
     def q_values(self, states: Sequence[GameState]) -> np.ndarray:
         """The Q-values of `states`, all of one variant and mover, by the net of their seat."""
-        forward = self.forward(states[0])
-        if forward.outputs == 1:
-            return afterstate_q(forward, states[0].variant, mover_views(states), legal_mask(states))
-        return forward(encoder_for(forward, states[0])(states))
+        forward = self.forward(states[0])  # refuses a board it was not trained for
+        key = (states[0].variant, states[0].player)
+        if key not in self.q_functions:
+            self.q_functions[key] = q_function(forward, states[0])
+        return self.q_functions[key](states)
 
     def choose_moves(self, states: Sequence[GameState]) -> list[int]:
         moves = [0] * len(states)

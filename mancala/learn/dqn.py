@@ -34,7 +34,15 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import Player
-from mancala.ai.dqn import AFTERSTATE, ENCODERS, SEATS, DQNPlayer, afterstate_q, weights_path
+from mancala.ai.dqn import (
+    AFTERSTATE,
+    ENCODERS,
+    FORMS,
+    SEATS,
+    DQNPlayer,
+    afterstate_q,
+    weights_path,
+)
 from mancala.arena.match import play_games
 from mancala.arena.openings import random_opening
 from mancala.arena.results import Tally
@@ -174,10 +182,8 @@ class Settings:
             raise ValueError(f"the learning rate must be between 0 and 1, not {self.learning_rate}")
         if self.openings < 0:
             raise ValueError(f"openings must be a number of moves >= 0, not {self.openings}")
-        if self.encoder not in (*ENCODERS, AFTERSTATE):
-            raise ValueError(
-                f"encoder must be one of {', '.join(ENCODERS)}, {AFTERSTATE}, not {self.encoder!r}"
-            )
+        if self.encoder not in FORMS:
+            raise ValueError(f"encoder must be one of {', '.join(FORMS)}, not {self.encoder!r}")
         if not self.hidden or min(self.hidden) < 1:
             raise ValueError(f"hidden layers must have at least 1 unit each, not {self.hidden}")
         if self.keep not in KEEP:
