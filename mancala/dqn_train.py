@@ -4,10 +4,12 @@
     python mancala/dqn_train.py --seat second --opponents luck,max,exact --episodes 20000
     python mancala/dqn_train.py --variant kalah --seat first
     python mancala/dqn_train.py --openings 2      # episodes from 0..2 random first moves
+    python mancala/dqn_train.py --encoder afterstate --hidden 512,512 --init runs/dqn/x.keras
 
 The weights go to `runs/dqn/` (or `--out`), never over the shipped ones in
-`mancala/models/`: compare with `python mancala/dqn_eval.py --models runs/dqn` first, and
-copy them there by hand if they are stronger.
+`mancala/models/`: `python mancala/dqn_promote.py runs/dqn` puts them there only if its
+gate shows them stronger. `--init` starts from saved weights of the same form, measured
+at episode 0 so that nothing weaker than them is kept.
 
 The setup, and the choices the paper leaves open, are told in `mancala.learn.dqn`. Every
 `--eval-every` episodes the net (epsilon 0.01) plays `--eval-games` games against luck,
@@ -62,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--hidden", type=layer_sizes, default=PAPER_HIDDEN, help="hidden layer sizes (128,256)"
     )
+    parser.add_argument(
+        "--init", help="start from these .keras weights (same --encoder and --hidden)"
+    )
     args = parser.parse_args(argv)
     opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
     out = args.out or RUNS_DIR / "dqn" / weights_path(args.variant, SEATS.index(args.seat)).name
@@ -90,6 +95,7 @@ def _train(args: argparse.Namespace, opponents: tuple[str, ...], out) -> int:
         openings=args.openings,
         encoder=args.encoder,
         hidden=args.hidden,
+        init=args.init,
         log=lambda line: print(line, flush=True),
     )
     return 0

@@ -169,6 +169,7 @@ class Settings:
     openings: int
     encoder: str = "houses"
     hidden: tuple[int, ...] = PAPER_HIDDEN
+    init: Path | None = None
 
     def check(self) -> None:
         """ValueError unless the settings make sense."""
@@ -199,6 +200,8 @@ class Learner:
         houses = env.start.houses
         self.houses, self.scale = houses, float(env.start.seeds)
         self.model, self.trainer, self.replay = self._build()
+        if settings.init:
+            self._load_init(settings.init)
         self.act, self.target = self._forward(), self._forward()
         self.eye = np.eye(houses, dtype=np.float32)
         self.curve: list[dict] = []
@@ -214,6 +217,22 @@ class Learner:
         model = build_model(self.houses, self.settings.hidden, inputs)
         trainer = build_trainer(model, self.settings.learning_rate)
         return model, trainer, Replay(self.settings.replay_size, inputs, self.houses)
+
+    def _load_init(self, path: Path) -> None:
+        """Start from the weights of the .keras file `path`; ValueError unless it holds a
+        net of this run's form."""
+        keras = import_keras()
+        try:
+            weights = keras.models.load_model(path, compile=False).get_weights()
+        except Exception as error:  # absent, damaged or foreign
+            raise ValueError(f"cannot load the initial weights {path}: {error}") from None
+        shapes = [w.shape for w in self.model.get_weights()]
+        if [w.shape for w in weights] != shapes:
+            raise ValueError(
+                f"{path} is not a net of this run's form ({self.settings.encoder}, hidden "
+                f"{','.join(map(str, self.settings.hidden))}): its layers do not match"
+            )
+        self.model.set_weights(weights)
 
     def _forward(self):
         from mancala.nn_lib.numpy_forward import NumpyForward
@@ -390,17 +409,20 @@ def train(
     openings: int = 0,
     encoder: str = "houses",
     hidden: tuple[int, ...] = PAPER_HIDDEN,
+    init: str | os.PathLike | None = None,
     log=print,
 ) -> dict[str, Any]:
     """Train one net; save weights, curve PNG and JSON; a summary dict. With `openings`,
     each episode starts after 0..`openings` random moves (drawn per episode), and every
     evaluation also plays luck from random openings of `openings` moves. `encoder` and
     `hidden` choose the net's input (the paper's houses, or the zoo's one-hot counts and
-    stores) and its hidden layers."""
+    stores) and its hidden layers. With `init`, the net starts from the weights of that
+    .keras file (of the same form), measured first at episode 0, so the weights kept are
+    never those of an evaluation scoring below them."""
     settings = Settings(
         variant, seat, tuple(opponents), seed, episodes, eval_every, eval_games, replay_size,
         batch, epsilon, gamma, learning_rate, target_every, train_every, keep, openings,
-        encoder, tuple(hidden),
+        encoder, tuple(hidden), Path(init) if init else None,
     )  # fmt: skip
     settings.check()
     out = Path(out) if out else weights_path(variant, seat)
@@ -417,6 +439,8 @@ def train(
         env, rng, settings, out, log
     )
     title = f"DQN {variant}, {SEATS[seat]} player, trained against {', '.join(opponents)}"
+    if init:
+        learner.evaluation_point(0, title)
     for episode in range(1, episodes + 1):
         learner.play_episode()
         if episode % eval_every == 0 or episode == episodes:
@@ -433,6 +457,7 @@ def train(
         "encoder": encoder,
         "hidden": list(hidden),
         "seed": seed,
+        "init": str(init) if init else None,
         "seconds": round(seconds, 1),
         "moves": learner.steps,
         "train_steps": learner.trains,

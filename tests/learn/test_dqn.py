@@ -215,6 +215,32 @@ def test_evaluation_prints_the_papers_tables(trained, tmp_path, capsys):
     assert stop.value.code == 2
 
 
+def test_a_run_can_start_from_saved_weights_and_keeps_them_unless_beaten(trained, tmp_path):
+    """--init: the run starts from the file's net, measures it at episode 0, and keeps
+    an evaluation's weights only when they score at least as high."""
+    import keras
+
+    start, _, _ = trained
+    out = tmp_path / "again.keras"
+    lines = []
+    summary = train(
+        "sungka", 0, episodes=2, seed=5, out=out, eval_every=2, eval_games=2, batch=16,
+        replay_size=500, keep="worst", init=start, log=lines.append,
+    )  # fmt: skip
+    assert lines[0].startswith("episode 0/2") and summary["init"] == str(start)
+    curve = json.loads(out.with_suffix(".json").read_text())["curve"]
+    worst = [min(p[name]["win"] for name in ("luck", "max", "exact")) for p in curve]
+    assert [p["episode"] for p in curve] == [0, 2] and summary["best_win"] == max(worst)
+    saved = keras.models.load_model(out, compile=False).get_weights()
+    first = keras.models.load_model(start, compile=False).get_weights()
+    same = all(np.array_equal(a, b) for a, b in zip(saved, first, strict=True))
+    assert same == (worst[1] < worst[0])  # the start's weights, unless episode 2 scored as high
+    with pytest.raises(ValueError, match="not a net of this run's form"):
+        train("sungka", 0, episodes=1, out=out, hidden=(8, 8), init=start)
+    with pytest.raises(ValueError, match="cannot load the initial weights"):
+        train("sungka", 0, episodes=1, out=out, init=tmp_path / "absent.keras")
+
+
 def test_training_command_refuses_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         train_main(["--episodes", "0", "--out", str(tmp_path / "x.keras")])
