@@ -87,7 +87,7 @@ def test_one_flag_name_for_one_thing_and_old_spellings_still_read(capsys):
 
 
 TABLE_COMMANDS = ["bench", "bench_networks", "bench_workers", "dqn_eval", "perfect_play"]
-TABLE_COMMANDS += ["tournament", "measure_weights"]
+TABLE_COMMANDS += ["tournament", "measure_weights", "bench_teachers"]
 
 
 @pytest.mark.parametrize("name", TABLE_COMMANDS)
@@ -337,3 +337,20 @@ def test_no_tensorflow_start_up_lines():
     assert "Your move" in done.stdout
     for noise in ("oneDNN", "absl", "cuda", "cpu_feature_guard"):
         assert noise not in done.stderr, done.stderr
+
+
+def test_bench_teachers_scores_each_teacher_by_stage_and_refuses_a_bad_spec(capsys):
+    import json
+
+    from mancala import bench_teachers
+
+    assert bench_teachers.main(["2:0", "4:20000", "--positions", "12", "--json"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)
+    shallow, deep = table["rows"]
+    assert (shallow["teacher"], deep["teacher"]) == ("minimax:2", "minimax:4+solver:n=20000")
+    assert shallow["exact %"] == 0 and deep["exact %"] > 0
+    assert deep["keeps value %, end"] == 100  # the solver proves the endgame's values
+    for row in (shallow, deep):
+        assert 0 <= row["keeps value %"] <= 100 and row["seeds lost / move"] >= 0
+    err = refused(bench_teachers.main, ["10:lots"], capsys)
+    assert "bench_teachers: a teacher is DEPTH:NODES such as 10:20000, not '10:lots'" in err

@@ -1,0 +1,112 @@
+"""How good and how fast the Kalah training teachers are, on the whole-game set.
+
+    python mancala/bench_teachers.py                         # today's teacher and deeper ones
+    python mancala/bench_teachers.py 10:20000 14:20000 --positions 100 --json
+
+A teacher is DEPTH:NODES: the solver's exact values where it proves them within NODES
+nodes, alpha-beta to DEPTH plies elsewhere (`mancala.learn.teacher.Teacher`; the main job's
+default is 10:20000). Each teacher values every legal move of each position of the
+whole-game set of Kalah(6,4) (mancala/data/, positions from every stage of real games,
+solved exactly) on its own, and its best move is scored as `perfect_play.py` scores a
+player: the share that keeps the position's value and the seeds lost a move, overall and
+in each third of the game (the set is in game order). A network taught by a teacher learns
+its values, so the teacher's own figures are about as far as its students can go. Beside
+them: the share of positions the solver valued exactly, and positions valued a second of
+CPU time (one core).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from mancala.core.cli import command_parser, int_in
+from mancala.core.report import Table, show
+from mancala.core.stopping import run_command
+
+TEACHERS = ("10:20000", "12:20000", "14:20000", "12:2000000")
+STAGES = ("opening", "middle", "end")  # the thirds of the set, in game order
+
+
+def teacher_spec(text: str) -> tuple[int, int]:
+    """'DEPTH:NODES' -> (depth 1..20, nodes >= 0); ValueError otherwise."""
+    depth, _, nodes = text.partition(":")
+    try:
+        pair = int(depth), int(nodes or 0)
+    except ValueError:
+        raise ValueError(f"a teacher is DEPTH:NODES such as 10:20000, not {text!r}") from None
+    if not 1 <= pair[0] <= 20 or pair[1] < 0:
+        raise ValueError(f"a teacher's depth is 1..20 and its nodes >= 0, not {text!r}")
+    return pair
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = command_parser("bench_teachers", __doc__)
+    parser.add_argument("teachers", nargs="*", help="DEPTH:NODES (" + " ".join(TEACHERS) + ")")
+    parser.add_argument(
+        "--positions", type=int_in(3), help="every k-th position, about this many (all)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the table as JSON")
+    args = parser.parse_args(argv)
+    try:
+        teachers = [teacher_spec(text) for text in args.teachers or TEACHERS]
+    except ValueError as error:
+        parser.error(str(error))
+    return run_command("bench_teachers", lambda: _bench(teachers, args), "nothing was kept")
+
+
+def _bench(teachers: list[tuple[int, int]], args: argparse.Namespace) -> int:
+    from mancala.ai.solver import shared_solver
+    from mancala.arena.solved_set import load
+    from mancala.game_state import GameState
+
+    positions = load()[1]
+    if args.positions:
+        positions = positions[:: max(1, len(positions) // args.positions)]
+    shared_solver(GameState.new())  # the endgame database: loaded (or built) before timing
+    title = (
+        f"Kalah(6,4): the teachers' best moves on {len(positions)} positions of the whole-game set"
+    )
+    table = Table(
+        ["teacher", "keeps value %", "seeds lost / move"]
+        + [f"keeps value %, {stage}" for stage in STAGES]
+        + ["exact %", "positions / s"],
+        title=title,
+    )
+    for depth, nodes in teachers:
+        name = f"minimax:{depth}" + (f"+solver:n={nodes}" if nodes else "")
+        print(f"bench_teachers: {name} ...", file=sys.stderr, flush=True)
+        table.add(*measure(depth, nodes, positions))
+    show([table], args.json)
+    return 0
+
+
+def measure(depth: int, nodes: int, positions: list) -> list:
+    """The row of one teacher (see the module's doc)."""
+    import numpy as np
+
+    from mancala.learn.teacher import Teacher
+
+    teacher = Teacher(depth, exact_nodes=nodes, chain=False)
+    began = time.process_time()
+    losses = []
+    for position in positions:
+        values = teacher.move_values(position.state)
+        best = max((v, m) for m, v in enumerate(values) if v is not None)[1]
+        losses.append(position.loss(best))
+    took = time.process_time() - began
+    losses = np.array(losses)
+    thirds = np.array_split(losses, len(STAGES))
+    return [
+        teacher.name,
+        round(100 * float(np.mean(losses == 0)), 1),
+        round(float(losses.mean()), 2),
+        *(round(100 * float(np.mean(third == 0)), 1) for third in thirds),
+        round(100 * teacher.exact / len(positions)),
+        round(len(positions) / took, 1),
+    ]
+
+
+if __name__ == "__main__":
+    sys.exit(main())
