@@ -67,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--init", help="start from these .keras weights (same --encoder and --hidden)"
     )
+    parser.add_argument(
+        "--double",
+        action="store_true",
+        help="Double DQN's target: the acting net picks the next move, the target net values it",
+    )
     args = parser.parse_args(argv)
     opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
     out = args.out or RUNS_DIR / "dqn" / weights_path(args.variant, SEATS.index(args.seat)).name
@@ -96,6 +101,7 @@ def _train(args: argparse.Namespace, opponents: tuple[str, ...], out) -> int:
         encoder=args.encoder,
         hidden=args.hidden,
         init=args.init,
+        double=args.double,
         log=lambda line: print(line, flush=True),
     )
     return 0

@@ -170,6 +170,7 @@ class Settings:
     encoder: str = "houses"
     hidden: tuple[int, ...] = PAPER_HIDDEN
     init: Path | None = None
+    double: bool = False
 
     def check(self) -> None:
         """ValueError unless the settings make sense."""
@@ -283,13 +284,23 @@ class Learner:
         every `target_every` steps."""
         replay, settings = self.replay, self.settings
         idx = self.rng.integers(len(replay), size=settings.batch)
-        q2 = np.where(replay.legal2[idx], self.target(replay.s2[idx]), -np.inf).max(axis=1)
+        s2, legal2 = replay.s2[idx], replay.legal2[idx]
+        q2 = self._next_value(self.target(s2), lambda: self.act(s2), legal2)
         y = replay.r[idx] + settings.gamma * np.where(replay.done[idx], 0.0, q2)
         loss = self.trainer.train_on_batch([replay.s[idx], self.eye[replay.a[idx]]], y[:, None])
         self.losses.append(float(loss))
         self.trains += 1
         if self.trains % settings.target_every == 0:
             self.target = self._forward()
+
+    def _next_value(self, target_q: np.ndarray, online_q, legal: np.ndarray) -> np.ndarray:
+        """The value of each next position for the target: the target net's best legal
+        Q, or with `double` (Double DQN) the target net's Q of the move the acting net
+        (`online_q()`) likes best."""
+        if not self.settings.double:
+            return np.where(legal, target_q, -np.inf).max(axis=1)
+        chosen = masked_argmax(online_q(), legal)
+        return target_q[np.arange(len(chosen)), chosen]
 
     def evaluation_point(self, episode: int, title: str) -> None:
         """Measure the net, keep its weights if they score best, log a line and write the
@@ -367,9 +378,11 @@ class AfterstateLearner(Learner):
     def train_step(self) -> None:
         replay, settings = self.replay, self.settings
         idx = self.rng.integers(len(replay), size=settings.batch)
-        legal2 = replay.legal2[idx]
-        q2 = afterstate_q(self.target, settings.variant, replay.s2[idx].astype(np.int64), legal2)
-        best = np.where(legal2, q2, -np.inf).max(axis=1)
+        legal2, boards = replay.legal2[idx], replay.s2[idx].astype(np.int64)
+        q2 = afterstate_q(self.target, settings.variant, boards, legal2)
+        best = self._next_value(
+            q2, lambda: afterstate_q(self.act, settings.variant, boards, legal2), legal2
+        )
         rest = replay.r[idx] + settings.gamma * np.where(replay.done[idx], 0.0, best)
         y = replay.a[idx] * rest  # the value for the player to move after the agent's move
         loss = self.trainer.train_on_batch(replay.s[idx], y[:, None].astype(np.float32))
@@ -410,6 +423,7 @@ def train(
     encoder: str = "houses",
     hidden: tuple[int, ...] = PAPER_HIDDEN,
     init: str | os.PathLike | None = None,
+    double: bool = False,
     log=print,
 ) -> dict[str, Any]:
     """Train one net; save weights, curve PNG and JSON; a summary dict. With `openings`,
@@ -418,11 +432,11 @@ def train(
     `hidden` choose the net's input (the paper's houses, or the zoo's one-hot counts and
     stores) and its hidden layers. With `init`, the net starts from the weights of that
     .keras file (of the same form), measured first at episode 0, so the weights kept are
-    never those of an evaluation scoring below them."""
+    never those of an evaluation scoring below them. `double` uses Double DQN's target."""
     settings = Settings(
         variant, seat, tuple(opponents), seed, episodes, eval_every, eval_games, replay_size,
         batch, epsilon, gamma, learning_rate, target_every, train_every, keep, openings,
-        encoder, tuple(hidden), Path(init) if init else None,
+        encoder, tuple(hidden), Path(init) if init else None, double,
     )  # fmt: skip
     settings.check()
     out = Path(out) if out else weights_path(variant, seat)
@@ -458,6 +472,7 @@ def train(
         "hidden": list(hidden),
         "seed": seed,
         "init": str(init) if init else None,
+        "double": double,
         "seconds": round(seconds, 1),
         "moves": learner.steps,
         "train_steps": learner.trains,

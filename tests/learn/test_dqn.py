@@ -241,6 +241,26 @@ def test_a_run_can_start_from_saved_weights_and_keeps_them_unless_beaten(trained
         train("sungka", 0, episodes=1, out=out, init=tmp_path / "absent.keras")
 
 
+def test_double_dqn_values_the_next_position_by_the_target_at_the_acting_nets_choice(tmp_path):
+    from types import SimpleNamespace
+
+    from mancala.learn.dqn import Learner
+
+    target = np.array([[1.0, 5.0, 3.0], [2.0, 0.0, 9.0]])
+    acting = np.array([[0.0, 1.0, 4.0], [7.0, 0.0, 8.0]])
+    legal = np.array([[True, True, True], [True, True, False]])
+    plain = SimpleNamespace(settings=SimpleNamespace(double=False))
+    double = SimpleNamespace(settings=SimpleNamespace(double=True))
+    assert Learner._next_value(plain, target, lambda: acting, legal).tolist() == [5.0, 2.0]
+    assert Learner._next_value(double, target, lambda: acting, legal).tolist() == [3.0, 2.0]
+    out = train(
+        "sungka", 0, episodes=2, seed=3, out=tmp_path / "double.keras", eval_every=2,
+        eval_games=2, batch=16, replay_size=500, encoder="afterstate", hidden=(8,),
+        double=True, log=lambda line: None,
+    )  # fmt: skip
+    assert out["double"] and out["train_steps"] > 0
+
+
 def test_training_command_refuses_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         train_main(["--episodes", "0", "--out", str(tmp_path / "x.keras")])
