@@ -32,7 +32,6 @@ import argparse
 import random
 import sys
 import time
-from pathlib import Path
 
 from mancala.ai.registry import check_can_play, check_names
 from mancala.core.cli import add_alias, command_parser, fail, int_in
@@ -40,8 +39,9 @@ from mancala.core.stopping import run_command
 from mancala.games import new_game
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
+from mancala.learn.promotion import gate_and_promote, value_kept, whole_game_set
 from mancala.learn.runs import Run
-from mancala.nn_lib.base import ZOO_GAMES, weights_path
+from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.zoo import ZOO, network, networks_for
 
 OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
@@ -218,26 +218,19 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         )
         if batch % args.gate_every == 0 or batch == args.batches:
             for net in nets.values():
-                run.log(gate_and_promote(run, net, models, args, batch, solved, game_start))
+                run.log(
+                    gate_and_promote(
+                        net,
+                        models,
+                        args.gate_opponents,
+                        args.gate_openings,
+                        batch,
+                        run.record_gate,
+                        solved,
+                        game_start,
+                    )  # fmt: skip
+                )
     return 0
-
-
-def whole_game_set() -> list:
-    """The solved whole-game positions of Kalah(6,4), or [] when the set is not there."""
-    from mancala.arena.solved_set import WHOLE_GAME, load
-
-    try:
-        return load(WHOLE_GAME)[1]
-    except ValueError:
-        return []
-
-
-def value_kept(net, positions: list) -> float:
-    """% of `positions` where the network alone plays a move that keeps the value."""
-    from mancala.ai.network import NetworkPlayer
-    from mancala.arena.solved_set import move_quality
-
-    return 100.0 * move_quality(NetworkPlayer(net=net).choose_moves, positions)["kept"]
 
 
 def peak_megabytes() -> float:
@@ -245,77 +238,6 @@ def peak_megabytes() -> float:
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def gate_and_promote(
-    run: Run,
-    net,
-    models: Path,
-    args: argparse.Namespace,
-    seed: int,
-    solved: list = (),
-    start=None,
-) -> str:
-    """Put the run's candidate `net` through the gate against the weights in `models`;
-    promote it when it passes. A line saying what was decided. With `solved` positions,
-    a candidate that keeps the value in fewer of them than the current weights is
-    refused at once, without the gate's games."""
-    from mancala.ai.network import NetworkPlayer
-    from mancala.learn.gate import promote
-    from mancala.nn_lib.base import WeightsError
-    from mancala.nn_lib.zoo import network
-
-    target = weights_path(net.name, net.variant, models)
-    keep = models / "replaced" / net.variant
-    if target.is_file():
-        try:
-            incumbent = NetworkPlayer(net=network(net.name, target, net.variant).load())
-        except WeightsError as error:
-            decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
-        else:
-            decision = _screened(net, incumbent.net, solved) or _gated(
-                net, incumbent, args, seed, start
-            )
-    else:
-        decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
-    if decision["promoted"]:
-        kept = promote(net.path, target, keep)
-        decision["kept"] = str(kept) if kept else None
-    run.record_gate(net.name, decision)
-    verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
-    return f"gate {net.name}: {verdict}: {decision['reason']}"
-
-
-def _screened(net, incumbent, solved: list) -> dict | None:
-    """A refusal when `net` keeps the value in fewer `solved` positions than `incumbent`."""
-    if not solved:
-        return None
-    mine, theirs = value_kept(net, solved), value_kept(incumbent, solved)
-    if mine >= theirs:
-        return None  # on to the games
-    reason = (
-        f"keeps the value in {mine:.1f}% of the whole-game set, the current weights in "
-        f"{theirs:.1f}%"
-    )
-    return {"promoted": False, "reason": reason, "kept_share": [mine, theirs]}
-
-
-def _gated(net, incumbent, args: argparse.Namespace, seed: int, start=None) -> dict:
-    """The gate's decision on `net` against `incumbent` (mancala/learn/gate.py), from
-    openings of `start` (Kalah(6,4) by default)."""
-    from mancala.ai.network import NetworkPlayer
-    from mancala.game_state import GameState
-    from mancala.learn.gate import gate
-
-    result = gate(
-        NetworkPlayer(net=net),
-        incumbent,
-        args.gate_opponents,
-        start or GameState.new(),
-        openings=args.gate_openings,
-        seed=seed,
-    )
-    return result.to_dict()
 
 
 if __name__ == "__main__":

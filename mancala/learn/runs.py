@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from mancala.arena.records import append_games
 from mancala.core.paths import RUNS_DIR
 from mancala.core.stopping import signals_held
 
@@ -70,8 +69,9 @@ class Run:
 
     def record_gate(self, network: str, decision: dict[str, Any]) -> None:
         """Append one promotion decision to gates.jsonl (one whole line)."""
-        line = {"network": network, "time": datetime.now(UTC).isoformat(timespec="seconds")}
-        append_games(self.gates, [line | decision])  # the records' whole-line append
+        from mancala.learn.promotion import record_to
+
+        record_to(self.gates)(network, decision)
 
 
 def _latest(root: Path) -> Path | None:

@@ -196,3 +196,31 @@ def test_random_train_trains_and_gates_tak_networks(tmp_path, capsys):
     assert "8 annotated game(s)" in out and "batch 1: 4 games recorded (12 in all" in out
     assert random_train.main(["nnx2h256", "greedy", "--variant", "tak"]) == 2
     assert "network nnx2h256 does not play tak" in capsys.readouterr().err
+
+
+def test_promote_gates_a_network_trained_by_hand(tmp_path, capsys):
+    """promote.py: an untrained candidate is refused and the shipped file left byte for
+    byte; the same weights pass and the file they replace is kept; each decision is
+    recorded beside the candidates."""
+    from mancala import promote
+
+    shipped = network("nn1h128").path.read_bytes()
+    models = tmp_path / "models"
+    (models / "kalah").mkdir(parents=True)
+    (models / "kalah" / "nn1h128.keras").write_bytes(shipped)
+    mine = tmp_path / "mine"
+    network("nn1h128", mine / "kalah" / "nn1h128.keras").fresh(seed=3).save()
+    argv = [str(mine), "nn1h128", "--models", str(models), "--gate-openings", "20"]
+    argv += ["--gate-opponents", "greedy"]
+    assert promote.main(argv) == 0
+    assert "gate nn1h128: kept the current weights" in capsys.readouterr().out
+    assert (models / "kalah" / "nn1h128.keras").read_bytes() == shipped
+    (mine / "kalah" / "nn1h128.keras").write_bytes(shipped)
+    assert promote.main(argv) == 0
+    assert "gate nn1h128: promoted to" in capsys.readouterr().out
+    first, second = (json.loads(line) for line in (mine / "gates.jsonl").read_text().splitlines())
+    assert not first["promoted"] and second["promoted"]
+    kept = tmp_path / second["kept"]
+    assert kept.parent == models / "replaced" / "kalah" and kept.read_bytes() == shipped
+    assert promote.main([str(tmp_path / "none"), "nn1h128", "--models", str(models)]) == 2
+    assert "promote: no weights at" in capsys.readouterr().err

@@ -1,0 +1,119 @@
+"""One network's promotion: a candidate's weights replace the shipped ones in a weights
+folder only through the gate (`mancala.learn.gate`), and the decision is recorded.
+
+On Kalah(6,4) a candidate first meets a screen: one that keeps the value in fewer
+positions of the whole-game set (mancala/data/) than the weights it would replace is
+refused at once, without the gate's games. `random_train.py` puts every refit candidate
+through this; `promote.py` a network trained by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from mancala.arena.records import append_games
+
+Record = Callable[[str, dict[str, Any]], None]  # (network, decision) -> written down
+
+
+def record_to(path: Path) -> Record:
+    """A `Record` appending each decision to the JSONL file `path`, one whole line."""
+
+    def record(network: str, decision: dict[str, Any]) -> None:
+        line = {"network": network, "time": datetime.now(UTC).isoformat(timespec="seconds")}
+        append_games(path, [line | decision])  # the records' whole-line append
+
+    return record
+
+
+def whole_game_set() -> list:
+    """The solved whole-game positions of Kalah(6,4), or [] when the set is not there."""
+    from mancala.arena.solved_set import WHOLE_GAME, load
+
+    try:
+        return load(WHOLE_GAME)[1]
+    except ValueError:
+        return []
+
+
+def value_kept(net, positions: list) -> float:
+    """% of `positions` where the network alone plays a move that keeps the value."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.arena.solved_set import move_quality
+
+    return 100.0 * move_quality(NetworkPlayer(net=net).choose_moves, positions)["kept"]
+
+
+def gate_and_promote(
+    net,
+    models: Path,
+    opponents: Sequence[str],
+    openings: int,
+    seed: int,
+    record: Record,
+    solved: list = (),
+    start=None,
+) -> str:
+    """Put the candidate `net` (its file at `net.path`) through the gate against the
+    weights of its name in `models`, with the fixed `opponents` over `openings` openings;
+    promote it when it passes, keeping the replaced file in `models`/replaced/GAME/.
+    With `solved` positions, the screen first. A line saying what was decided."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.learn.gate import promote
+    from mancala.nn_lib.base import WeightsError, weights_path
+    from mancala.nn_lib.zoo import network
+
+    target = weights_path(net.name, net.variant, models)
+    keep = models / "replaced" / net.variant
+    if target.is_file():
+        try:
+            incumbent = NetworkPlayer(net=network(net.name, target, net.variant).load())
+        except WeightsError as error:
+            decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
+        else:
+            decision = _screened(net, incumbent.net, solved) or _gated(
+                net, incumbent, opponents, openings, seed, start
+            )
+    else:
+        decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
+    if decision["promoted"]:
+        kept = promote(net.path, target, keep)
+        decision["kept"] = str(kept) if kept else None
+    record(net.name, decision)
+    verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
+    return f"gate {net.name}: {verdict}: {decision['reason']}"
+
+
+def _screened(net, incumbent, solved: list) -> dict | None:
+    """A refusal when `net` keeps the value in fewer `solved` positions than `incumbent`."""
+    if not solved:
+        return None
+    mine, theirs = value_kept(net, solved), value_kept(incumbent, solved)
+    if mine >= theirs:
+        return None  # on to the games
+    reason = (
+        f"keeps the value in {mine:.1f}% of the whole-game set, the current weights in "
+        f"{theirs:.1f}%"
+    )
+    return {"promoted": False, "reason": reason, "kept_share": [mine, theirs]}
+
+
+def _gated(net, incumbent, opponents, openings: int, seed: int, start=None) -> dict:
+    """The gate's decision on `net` against `incumbent`, from openings of `start`
+    (Kalah(6,4) by default)."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.game_state import GameState
+    from mancala.learn.gate import gate
+
+    result = gate(
+        NetworkPlayer(net=net),
+        incumbent,
+        opponents,
+        start or GameState.new(),
+        openings=openings,
+        seed=seed,
+    )
+    return result.to_dict()

@@ -1,0 +1,71 @@
+"""Put networks trained by hand in place of the shipped weights, only through the gate.
+
+    python mancala/promote.py /tmp/mine nnx2h256             # DIR/kalah/nnx2h256.keras
+    python mancala/promote.py /tmp/mine nnxa2h512 --variant sungka --gate-openings 300
+
+`train.py NAME --models DIR` writes DIR/GAME/NAME.keras; this meets each named network of
+DIR with the main job's promotion (mancala/learn/promotion.py): on Kalah(6,4) the screen
+on the whole-game set, then the gate's games against the weights in mancala/models/ (or
+--models) and the fixed opponents, both seats. Only a candidate that passes replaces them,
+and the replaced file is kept in mancala/models/replaced/GAME/. Either way the decision
+is appended to DIR/gates.jsonl.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from mancala.core.cli import command_parser, int_in
+from mancala.core.paths import MODELS_DIR
+from mancala.core.stopping import run_command
+from mancala.nn_lib.base import NET_GAMES, weights_path
+from mancala.nn_lib.zoo import ZOO
+
+GATE_OPPONENTS = "greedy,minimax:4"  # the main job's, for Kalah and Sungka
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = command_parser("promote", __doc__)
+    parser.add_argument("folder", type=Path, help="the candidates' weights folder (DIR)")
+    parser.add_argument("names", nargs="+", help="the networks: " + ", ".join(ZOO))
+    parser.add_argument("--variant", choices=list(NET_GAMES), default="kalah")
+    parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the shipped weights")
+    parser.add_argument("--gate-openings", type=int_in(1, 10_000), default=200, help="x2 seats")
+    parser.add_argument("--gate-opponents", default=GATE_OPPONENTS, help="comma-separated")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    for name in args.names:
+        if name not in ZOO:
+            parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}")
+    kept = f"{args.models} is unchanged unless a line says promoted"
+    return run_command("promote", lambda: _promote(args), kept)
+
+
+def _promote(args: argparse.Namespace) -> int:
+    from mancala.ai.registry import check_names
+    from mancala.game_state import GameState
+    from mancala.learn.promotion import gate_and_promote, record_to, whole_game_set
+    from mancala.nn_lib.zoo import network
+
+    opponents = [spec for spec in args.gate_opponents.split(",") if spec]
+    check_names(opponents)
+    paths = {name: weights_path(name, args.variant, args.folder) for name in args.names}
+    missing = [str(path) for path in paths.values() if not path.is_file()]
+    if missing:
+        raise ValueError(f"no weights at {', '.join(missing)}")
+    nets = [network(name, path, args.variant).load() for name, path in paths.items()]
+    solved = whole_game_set() if args.variant == "kalah" else []
+    start = GameState.new(args.variant, **NET_GAMES[args.variant])
+    record = record_to(args.folder / "gates.jsonl")
+    for net in nets:
+        line = gate_and_promote(
+            net, args.models, opponents, args.gate_openings, args.seed, record, solved, start
+        )
+        print(line, flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
