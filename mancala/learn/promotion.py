@@ -1,10 +1,11 @@
 """One network's promotion: a candidate's weights replace the shipped ones in a weights
 folder only through the gate (`mancala.learn.gate`), and the decision is recorded.
 
-On Kalah(6,4) a candidate first meets a screen: one that keeps the value in fewer
-positions of the whole-game set (mancala/data/) than the weights it would replace is
-refused at once, without the gate's games. `random_train.py` puts every refit candidate
-through this; `promote.py` a network trained by hand.
+On Kalah(6,4) the gate also meets the candidate against perfect play, on the solved
+whole-game set (mancala/data/): one not shown to keep the value more often than the
+weights it would replace is refused at once, without the gate's games.
+`random_train.py` puts every refit candidate through this; `promote.py` a network
+trained by hand.
 """
 
 from __future__ import annotations
@@ -41,10 +42,16 @@ def whole_game_set() -> list:
 
 def value_kept(net, positions: list) -> float:
     """% of `positions` where the network alone plays a move that keeps the value."""
-    from mancala.ai.network import NetworkPlayer
-    from mancala.arena.solved_set import move_quality
+    kept = kept_each(net, positions)
+    return 100.0 * sum(kept) / len(kept)
 
-    return 100.0 * move_quality(NetworkPlayer(net=net).choose_moves, positions)["kept"]
+
+def kept_each(net, positions: list) -> list[float]:
+    """1.0 for each of `positions` where the network alone keeps the value, else 0.0."""
+    from mancala.ai.network import NetworkPlayer
+
+    moves = NetworkPlayer(net=net).choose_moves([p.state for p in positions])
+    return [float(p.loss(move) == 0) for p, move in zip(positions, moves)]
 
 
 def gate_and_promote(
@@ -60,7 +67,7 @@ def gate_and_promote(
     """Put the candidate `net` (its file at `net.path`) through the gate against the
     weights of its name in `models`, with the fixed `opponents` over `openings` openings;
     promote it when it passes, keeping the replaced file in `models`/replaced/GAME/.
-    With `solved` positions, the screen first. A line saying what was decided."""
+    With `solved` positions, against perfect play first. A line saying what was decided."""
     from mancala.ai.network import NetworkPlayer
     from mancala.learn.gate import promote
     from mancala.nn_lib.base import WeightsError, weights_path
@@ -74,9 +81,7 @@ def gate_and_promote(
         except WeightsError as error:
             decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
         else:
-            decision = _screened(net, incumbent.net, solved) or _gated(
-                net, incumbent, opponents, openings, seed, start
-            )
+            decision = _gated(net, incumbent, opponents, openings, seed, solved, start)
     else:
         decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
     if decision["promoted"]:
@@ -87,23 +92,9 @@ def gate_and_promote(
     return f"gate {net.name}: {verdict}: {decision['reason']}"
 
 
-def _screened(net, incumbent, solved: list) -> dict | None:
-    """A refusal when `net` keeps the value in fewer `solved` positions than `incumbent`."""
-    if not solved:
-        return None
-    mine, theirs = value_kept(net, solved), value_kept(incumbent, solved)
-    if mine >= theirs:
-        return None  # on to the games
-    reason = (
-        f"keeps the value in {mine:.1f}% of the whole-game set, the current weights in "
-        f"{theirs:.1f}%"
-    )
-    return {"promoted": False, "reason": reason, "kept_share": [mine, theirs]}
-
-
-def _gated(net, incumbent, opponents, openings: int, seed: int, start=None) -> dict:
+def _gated(net, incumbent, opponents, openings: int, seed: int, solved: list, start=None) -> dict:
     """The gate's decision on `net` against `incumbent`, from openings of `start`
-    (Kalah(6,4) by default)."""
+    (Kalah(6,4) by default); against perfect play too, with `solved` positions."""
     from mancala.ai.network import NetworkPlayer
     from mancala.game_state import GameState
     from mancala.learn.gate import gate
@@ -115,5 +106,6 @@ def _gated(net, incumbent, opponents, openings: int, seed: int, start=None) -> d
         start or GameState.new(),
         openings=openings,
         seed=seed,
+        exact=(kept_each(net, solved), kept_each(incumbent.net, solved)) if solved else None,
     )
     return result.to_dict()

@@ -47,6 +47,22 @@ def test_the_same_weights_pass_the_gate():
     assert greedy["candidate"] == greedy["incumbent"]
 
 
+def test_against_perfect_play_a_gain_on_the_solved_set_is_the_evidence():
+    """Where the solver reaches, rule 2 asks for more value-keeping moves, not for more
+    wins against the fixed opponents (here equal: the same weights)."""
+    one, two = NetworkPlayer(network="nn1h128"), NetworkPlayer(network="nn1h128")
+    ahead = ([1.0] * 100, [1.0] * 80 + [0.0] * 20)  # 20 more positions kept
+    result = gate(one, two, ["greedy"], GameState.new(), openings=10, exact=ahead)
+    assert result.promoted, result.reason
+    assert result.kept_share == [100.0, 80.0] and "against them and keeps" in result.reason
+    greedy = result.against["greedy"]
+    assert greedy["candidate"] == greedy["incumbent"]  # no gain there, and none asked
+    barely = ([1.0] * 81 + [0.0] * 19, [1.0] * 80 + [0.0] * 20)  # one position: noise
+    refused = gate(one, two, ["greedy"], GameState.new(), openings=10, exact=barely)
+    assert not refused.promoted and refused.games == 0 and refused.head_to_head is None
+    assert "against perfect play" in refused.reason
+
+
 def test_promote_keeps_the_replaced_file(tmp_path):
     target, candidate = tmp_path / "models" / "n.keras", tmp_path / "run" / "n.keras"
     target.parent.mkdir()
@@ -81,8 +97,8 @@ def _gates(tmp_path):
 def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
     tmp_path, capsys, monkeypatch, screened
 ):
-    """Refused by the gate's games; or at once, with a solved set, for keeping the value
-    in fewer of its positions than the shipped weights."""
+    """Refused by the gate's games; or at once, with a solved set, for not keeping the
+    value in more of its positions than the shipped weights."""
     from mancala import random_train
     from mancala.arena.solved_set import load
 
@@ -102,7 +118,7 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
     (decision,) = _gates(tmp_path)
     assert decision["network"] == "nn1h128" and not decision["promoted"]
     if screened:
-        assert "games" not in decision and "whole-game set" in decision["reason"]
+        assert decision["games"] == 0 and "against perfect play" in decision["reason"]
         mine, theirs = decision["kept_share"]
         assert mine < theirs
     else:
