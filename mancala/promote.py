@@ -6,9 +6,9 @@
 `train.py NAME --models DIR` writes DIR/GAME/NAME.keras; this meets each named network of
 DIR with the main job's promotion (mancala/learn/promotion.py): on Kalah(6,4) a gain
 against perfect play on the whole-game set, then the gate's games against the weights in
-mancala/models/ (or --models) and the fixed opponents, both seats. Only a candidate that passes replaces them,
-and the replaced file is kept in mancala/models/replaced/GAME/. Either way the decision
-is appended to DIR/gates.jsonl.
+mancala/models/ (or --models) and the fixed opponents, both seats. Only a candidate that
+passes replaces them, and the replaced file is kept in mancala/models/replaced/GAME/.
+Either way the decision is appended to DIR/gates.jsonl.
 """
 
 from __future__ import annotations
