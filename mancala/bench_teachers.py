@@ -2,6 +2,7 @@
 
     python mancala/bench_teachers.py                         # today's teacher and deeper ones
     python mancala/bench_teachers.py 10:20000 14:20000 --positions 100 --json
+    python mancala/bench_teachers.py 14:20000 --networks nnxa2h512   # a student beside it
 
 A teacher is DEPTH:NODES: the solver's exact values where it proves them within NODES
 nodes, alpha-beta to DEPTH plies elsewhere (`mancala.learn.teacher.Teacher`; the main job's
@@ -12,7 +13,8 @@ player: the share that keeps the position's value and the seeds lost a move, ove
 in each third of the game (the set is in game order). A network taught by a teacher learns
 its values, so the teacher's own figures are about as far as its students can go. Beside
 them: the share of positions the solver valued exactly, and positions valued a second of
-CPU time (one core).
+CPU time (one core). `--networks` scores zoo networks (their shipped Kalah weights, each
+alone, without search) the same way, to see in which third a student falls short.
 """
 
 from __future__ import annotations
@@ -47,12 +49,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--positions", type=int_in(3), help="every k-th position, about this many (all)"
     )
+    parser.add_argument(
+        "--networks", nargs="+", default=[], metavar="NAME", help="zoo networks scored beside"
+    )
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
     try:
         teachers = [teacher_spec(text) for text in args.teachers or TEACHERS]
     except ValueError as error:
         parser.error(str(error))
+    from mancala.nn_lib.zoo import ZOO
+
+    for name in args.networks:
+        if name not in ZOO:
+            parser.error(f"no network {name!r} in the zoo ({', '.join(ZOO)})")
     return run_command("bench_teachers", lambda: _bench(teachers, args), "nothing was kept")
 
 
@@ -69,7 +79,7 @@ def _bench(teachers: list[tuple[int, int]], args: argparse.Namespace) -> int:
         f"Kalah(6,4): the teachers' best moves on {len(positions)} positions of the whole-game set"
     )
     table = Table(
-        ["teacher", "keeps value %", "seeds lost / move"]
+        ["teacher or network", "keeps value %", "seeds lost / move"]
         + [f"keeps value %, {stage}" for stage in STAGES]
         + ["exact %", "positions / s"],
         title=title,
@@ -78,6 +88,8 @@ def _bench(teachers: list[tuple[int, int]], args: argparse.Namespace) -> int:
         name = f"minimax:{depth}" + (f"+solver:n={nodes}" if nodes else "")
         print(f"bench_teachers: {name} ...", file=sys.stderr, flush=True)
         table.add(*measure(depth, nodes, positions))
+    for name in args.networks:
+        table.add(*measure_network(name, positions))
     show([table], args.json)
     return 0
 
@@ -96,15 +108,37 @@ def measure(depth: int, nodes: int, positions: list) -> list:
         best = max((v, m) for m, v in enumerate(values) if v is not None)[1]
         losses.append(position.loss(best))
     took = time.process_time() - began
-    losses = np.array(losses)
+    exact = round(100 * teacher.exact / len(positions))
+    return row(teacher.name, np.array(losses), exact, len(positions) / took)
+
+
+def measure_network(name: str, positions: list) -> list:
+    """The row of one zoo network playing alone (no exact values: "exact %" is empty)."""
+    import numpy as np
+
+    from mancala.ai.network import NetworkPlayer
+    from mancala.nn_lib.zoo import network
+
+    player = NetworkPlayer(net=network(name).load())
+    began = time.process_time()
+    moves = player.choose_moves([position.state for position in positions])
+    took = time.process_time() - began
+    losses = np.array([position.loss(move) for position, move in zip(positions, moves)])
+    return row(name, losses, "", len(positions) / took)
+
+
+def row(name: str, losses, exact: int | str, rate: float) -> list:
+    """A table row: the share of value kept, overall and by third, and the seeds lost."""
+    import numpy as np
+
     thirds = np.array_split(losses, len(STAGES))
     return [
-        teacher.name,
+        name,
         round(100 * float(np.mean(losses == 0)), 1),
         round(float(losses.mean()), 2),
         *(round(100 * float(np.mean(third == 0)), 1) for third in thirds),
-        round(100 * teacher.exact / len(positions)),
-        round(len(positions) / took, 1),
+        exact,
+        round(rate, 1),
     ]
 
 

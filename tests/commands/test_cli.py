@@ -344,13 +344,17 @@ def test_bench_teachers_scores_each_teacher_by_stage_and_refuses_a_bad_spec(caps
 
     from mancala import bench_teachers
 
-    assert bench_teachers.main(["2:0", "4:20000", "--positions", "12", "--json"]) == 0
+    argv = ["2:0", "4:20000", "--networks", "nnx1h128", "--positions", "12", "--json"]
+    assert bench_teachers.main(argv) == 0
     (table,) = json.loads(capsys.readouterr().out)
-    shallow, deep = table["rows"]
-    assert (shallow["teacher"], deep["teacher"]) == ("minimax:2", "minimax:4+solver:n=20000")
-    assert shallow["exact %"] == 0 and deep["exact %"] > 0
+    shallow, deep, student = table["rows"]
+    names = [row["teacher or network"] for row in table["rows"]]
+    assert names == ["minimax:2", "minimax:4+solver:n=20000", "nnx1h128"]
+    assert shallow["exact %"] == 0 and deep["exact %"] > 0 and student["exact %"] == ""
     assert deep["keeps value %, end"] == 100  # the solver proves the endgame's values
-    for row in (shallow, deep):
+    for row in (shallow, deep, student):
         assert 0 <= row["keeps value %"] <= 100 and row["seeds lost / move"] >= 0
     err = refused(bench_teachers.main, ["10:lots"], capsys)
     assert "bench_teachers: a teacher is DEPTH:NODES such as 10:20000, not '10:lots'" in err
+    err = refused(bench_teachers.main, ["--networks", "nn9"], capsys)
+    assert "bench_teachers: no network 'nn9' in the zoo" in err
