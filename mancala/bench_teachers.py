@@ -58,11 +58,6 @@ def main(argv: list[str] | None = None) -> int:
         teachers = [teacher_spec(text) for text in args.teachers or TEACHERS]
     except ValueError as error:
         parser.error(str(error))
-    from mancala.nn_lib.zoo import ZOO
-
-    for name in args.networks:
-        if name not in ZOO:
-            parser.error(f"no network {name!r} in the zoo ({', '.join(ZOO)})")
     return run_command("bench_teachers", lambda: _bench(teachers, args), "nothing was kept")
 
 
@@ -70,7 +65,9 @@ def _bench(teachers: list[tuple[int, int]], args: argparse.Namespace) -> int:
     from mancala.ai.solver import shared_solver
     from mancala.arena.solved_set import load
     from mancala.game_state import GameState
+    from mancala.nn_lib.zoo import network
 
+    nets = [network(name).load() for name in args.networks]  # a bad name stops it first
     positions = load()[1]
     if args.positions:
         positions = positions[:: max(1, len(positions) // args.positions)]
@@ -88,49 +85,49 @@ def _bench(teachers: list[tuple[int, int]], args: argparse.Namespace) -> int:
         name = f"minimax:{depth}" + (f"+solver:n={nodes}" if nodes else "")
         print(f"bench_teachers: {name} ...", file=sys.stderr, flush=True)
         table.add(*measure(depth, nodes, positions))
-    for name in args.networks:
-        table.add(*measure_network(name, positions))
+    for net in nets:
+        table.add(*measure_network(net, positions))
     show([table], args.json)
     return 0
 
 
 def measure(depth: int, nodes: int, positions: list) -> list:
     """The row of one teacher (see the module's doc)."""
-    import numpy as np
-
+    from mancala.arena.solved_set import move_losses
     from mancala.learn.teacher import Teacher
 
     teacher = Teacher(depth, exact_nodes=nodes, chain=False)
+
+    def best_moves(states: list) -> list[int]:
+        return [
+            max((v, m) for m, v in enumerate(teacher.move_values(state)) if v is not None)[1]
+            for state in states
+        ]
+
     began = time.process_time()
-    losses = []
-    for position in positions:
-        values = teacher.move_values(position.state)
-        best = max((v, m) for m, v in enumerate(values) if v is not None)[1]
-        losses.append(position.loss(best))
+    losses = move_losses(best_moves, positions)
     took = time.process_time() - began
     exact = round(100 * teacher.exact / len(positions))
-    return row(teacher.name, np.array(losses), exact, len(positions) / took)
+    return row(teacher.name, losses, exact, len(positions) / took)
 
 
-def measure_network(name: str, positions: list) -> list:
+def measure_network(net, positions: list) -> list:
     """The row of one zoo network playing alone (no exact values: "exact %" is empty)."""
-    import numpy as np
-
     from mancala.ai.network import NetworkPlayer
-    from mancala.nn_lib.zoo import network
+    from mancala.arena.solved_set import move_losses
 
-    player = NetworkPlayer(net=network(name).load())
+    choose = NetworkPlayer(net=net).choose_moves
     began = time.process_time()
-    moves = player.choose_moves([position.state for position in positions])
+    losses = move_losses(choose, positions)
     took = time.process_time() - began
-    losses = np.array([position.loss(move) for position, move in zip(positions, moves)])
-    return row(name, losses, "", len(positions) / took)
+    return row(net.name, losses, "", len(positions) / took)
 
 
-def row(name: str, losses, exact: int | str, rate: float) -> list:
+def row(name: str, losses: list[int], exact: int | str, rate: float) -> list:
     """A table row: the share of value kept, overall and by third, and the seeds lost."""
     import numpy as np
 
+    losses = np.array(losses)
     thirds = np.array_split(losses, len(STAGES))
     return [
         name,

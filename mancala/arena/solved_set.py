@@ -169,10 +169,15 @@ def load(path: Path = WHOLE_GAME) -> tuple[dict[str, Any], list[SolvedPosition]]
     return head, [positions[i] for i in sorted(positions)]
 
 
+def move_losses(choose: Callable[[list[GameState]], list[int]], positions) -> list[int]:
+    """Seeds lost by each move a chooser of moves picks in `positions` (0: value kept)."""
+    moves = choose([p.state for p in positions])
+    return [p.loss(m) for p, m in zip(positions, moves)]
+
+
 def move_quality(choose: Callable[[list[GameState]], list[int]], positions) -> dict[str, float]:
     """Share of value-keeping moves and seeds lost per move of a chooser of moves."""
-    moves = choose([p.state for p in positions])
-    losses = [p.loss(m) for p, m in zip(positions, moves)]
+    losses = move_losses(choose, positions)
     return {
         "kept": sum(loss == 0 for loss in losses) / len(losses),
         "seeds_lost": sum(losses) / len(losses),

@@ -357,4 +357,4 @@ def test_bench_teachers_scores_each_teacher_by_stage_and_refuses_a_bad_spec(caps
     err = refused(bench_teachers.main, ["10:lots"], capsys)
     assert "bench_teachers: a teacher is DEPTH:NODES such as 10:20000, not '10:lots'" in err
     err = refused(bench_teachers.main, ["--networks", "nn9"], capsys)
-    assert "bench_teachers: no network 'nn9' in the zoo" in err
+    assert "bench_teachers: unknown network 'nn9'; the zoo: nn1h128" in err
