@@ -125,6 +125,7 @@ class Network:
 
     objective: str = "policy"  # "policy": the teacher's soft choice; "values": its values
     afterstate: ClassVar[bool] = False  # sowing games: value the board after each move
+    tactics: ClassVar[bool] = False  # sowing games: also see each side's next-move gains
 
     def __init__(self, path: str | os.PathLike | None = None, game: str = "kalah") -> None:
         if game not in ZOO_GAMES:

@@ -16,6 +16,14 @@ divided by SCALE.
 >>> rows(rel)[0, :, 1] * SCALE   # the opponent's houses, opposite each own house
 array([4., 5., 5., 5., 5., 0.], dtype=float32)
 
+`tactics(rel, rules)` adds what each side's next move would do at once, for the networks
+that ask for it (`Network.tactics`):
+
+>>> from mancala.games.sowing.engine import rules_of
+>>> x = tactics(rel, rules_of(state)).reshape(4, 6) * [[SCALE], [1], [SCALE], [1]]
+>>> x.astype(int).tolist()   # own gains, own extra turns; the opponent's, the same
+[[0, 0, 1, 1, 1, 1], [0, 0, 1, 0, 0, 0], [0, 1, 1, 1, 1, 1], [0, 1, 0, 0, 0, 0]]
+
 The planes encoders take Tak planes (`mancala.games.tak.planes`), (N, C, S, S):
 
 >>> x = np.zeros((2, 20, 5, 5), np.float32)
@@ -27,7 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from mancala.games.sowing.view import houses_of
+from mancala.games.sowing.afterstates import afterstates
+from mancala.games.sowing.view import houses_of, view_order
 
 SCALE = 8.0  # counts are divided by this (a house holds about 4 seeds)
 ONE_HOT_BINS = 16  # one-hot house counts 0..14, and 15 or more
@@ -51,6 +60,20 @@ def one_hot(rel: np.ndarray) -> np.ndarray:
     hot = np.eye(ONE_HOT_BINS, dtype=np.float32)[np.minimum(counts, ONE_HOT_BINS - 1)]
     stores = rel[:, [h, 2 * h + 1]] / SCALE
     return np.concatenate([hot.reshape(len(rel), -1), stores.astype(np.float32)], axis=1)
+
+
+def tactics(rel: np.ndarray, rules: tuple[int, bool, bool, int]) -> np.ndarray:
+    """Each side's next move at a glance, the mover's houses then the opponent's: what
+    playing each house would gain at once in the store difference (captures and the
+    end-of-game sweep counted), scaled, then whether its sowing ends in the own store (an
+    extra turn while the game goes on); 0, 0 for a house that cannot be played: (N, 4H)."""
+    h = (rel.shape[1] - 2) // 2
+    rel = np.ascontiguousarray(rel, dtype=np.int64)
+    parts = []
+    for side in (rel, rel[:, view_order(h)[1]]):  # the mover's view, then the opponent's
+        _, gained, same, _ = afterstates(side, side[:, :h] > 0, rules)
+        parts += [(gained / SCALE).astype(np.float32), same.astype(np.float32)]
+    return np.concatenate(parts, axis=1)
 
 
 def rows(rel: np.ndarray) -> np.ndarray:

@@ -35,6 +35,7 @@ Each network class names its encoder for each kind of input (`encode` for a sowi
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ from mancala.games.sowing.engine import rules_of
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak.actions import num_actions
 from mancala.games.tak.planes import channels, planes
+from mancala.nn_lib.encoders import tactics
 
 TARGET_SCALE = 8.0  # sowing: the model's outputs are seeds gained / TARGET_SCALE
 TAK_SCALE = 8.0  # Tak: the model's output is tanh(value / TAK_SCALE)
@@ -62,12 +64,15 @@ class SowingView:
     kind = "sowing"
     objective: str | None = None  # the network's own ("policy" or "values")
 
-    def __init__(self, options: dict[str, Any]) -> None:
+    def __init__(self, game: str, options: dict[str, Any]) -> None:
         self.houses = options["houses"]
         self.outputs = self.houses
+        self.rules = rules_of(GameState.new(game, **options))
 
     def encoder(self, net: Any) -> Callable[[np.ndarray], np.ndarray] | None:
-        return net.encode
+        """The network's encoder, followed by each side's next-move tactics
+        (`encoders.tactics`) for the networks that ask for them."""
+        return partial(with_tactics, net.encode, self.rules) if net.tactics else net.encode
 
     def blank(self) -> np.ndarray:
         """One empty raw input (for the input shape)."""
@@ -110,9 +115,8 @@ class AfterstateView(SowingView):
     objective = "values"
 
     def __init__(self, game: str, options: dict[str, Any]) -> None:
-        super().__init__(options)
+        super().__init__(game, options)
         self.outputs = 1
-        self.rules = rules_of(GameState.new(game, **options))
 
     def examples(self, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Examples:
         """One example a legal move that does not end the game: the board after it (from
@@ -186,9 +190,16 @@ def ended_value(state: Any, player: int) -> float:
 View = SowingView | AfterstateView | TakView
 
 
+def with_tactics(
+    encode: Callable[[np.ndarray], np.ndarray], rules: tuple[int, bool, bool, int], rel: np.ndarray
+) -> np.ndarray:
+    """`encode(rel)` with `encoders.tactics(rel, rules)` beside it."""
+    return np.concatenate([encode(rel), tactics(rel, rules)], axis=1)
+
+
 def view_for(game: str, options: dict[str, Any], afterstate: bool = False) -> View:
     """The view of the networks of `game` with rule `options`; on a sowing game, the
     afterstate view for the networks that value boards after a move."""
     if game == "tak":
         return TakView(options)
-    return AfterstateView(game, options) if afterstate else SowingView(options)
+    return AfterstateView(game, options) if afterstate else SowingView(game, options)

@@ -1,5 +1,5 @@
-"""The zoo: the seven networks of DESIGN.md, nnx2h256 and nnxa2h512, a few lines each on
-`Network`.
+"""The zoo: the seven networks of DESIGN.md, nnx2h256, nnxa2h512 and nnxat2h512, a few
+lines each on `Network`.
 
 Adding a network is adding a subclass here (name, encoders, hidden layers) and its name
 to ZOO. Importing this module does not import Keras.
@@ -9,11 +9,12 @@ play Tak too (the dense ones on the flattened planes, the CNN over the board). n
 the one-hot ones (nnx1h128, nnx3h80, nnx2h256) have none: their point is a way of seeing
 houses (without the stores, or each count one-hot), which Tak's planes have no counterpart
 of (the planes are one-hot already). nnxa2h512 values the board after each move
-(`views.AfterstateView`) where the others value each house of the board before it.
+(`views.AfterstateView`) where the others value each house of the board before it;
+nnxat2h512 sees besides what each side's next move would gain (`encoders.tactics`).
 
 >>> sorted(ZOO)  # doctest: +NORMALIZE_WHITESPACE
 ['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128', 'nnx1h128', 'nnx2h256', 'nnx3h80',
- 'nnxa2h512']
+ 'nnxa2h512', 'nnxat2h512']
 >>> network("nn2h80").input_shape(), network("cnns1h128").input_shape()
 ((14,), (6, 2))
 >>> network("nn2h80", game="tak").input_shape(), network("cnns1h128", game="tak").input_shape()
@@ -27,7 +28,7 @@ ValueError: network nnx2h256 does not play tak: it has no encoder for it
 >>> network("nn9")
 Traceback (most recent call last):
 ...
-ValueError: unknown network 'nn9'; the zoo: nn1h128, nn2h80, ..., nnxa2h512
+ValueError: unknown network 'nn9'; the zoo: nn1h128, nn2h80, ..., nnxat2h512
 """
 
 from __future__ import annotations
@@ -108,6 +109,13 @@ class NNXA2H512(Network):
     encode = staticmethod(encoders.one_hot)
 
 
+class NNXAT2H512(NNXA2H512):
+    """nnxa2h512 that also sees, on each board it values, what every house of either side
+    would gain at once and whether it gives an extra turn (`encoders.tactics`)."""
+
+    name, tactics = "nnxat2h512", True
+
+
 class CNNS1H128(Network):
     """Conv1D (32 filters of width 3) over the two rows of houses, opposite houses
     aligned, then dense 128; houses only. Tak: Conv2D (32 filters of 3x3) over the board."""
@@ -139,6 +147,7 @@ ZOO: dict[str, type[Network]] = {
         NNX2H256,
         CNNS1H128,
         NNXA2H512,
+        NNXAT2H512,
     )
 }
 
@@ -168,6 +177,9 @@ def architecture(name: str) -> str:
     'two hidden layers of 256, one-hot house counts'
     >>> architecture("nnxa2h512")
     'two hidden layers of 512, one-hot house counts, the board after each move'
+    >>> architecture("nnxat2h512")  # doctest: +NORMALIZE_WHITESPACE
+    "two hidden layers of 512, one-hot house counts, each side's next-move gains,
+     the board after each move"
     >>> architecture("cnns1h128")  # doctest: +NORMALIZE_WHITESPACE
     'a convolution (32 filters of 3), one hidden layer of 128, the two rows of houses,
      Tak: the planes as a board'
@@ -179,7 +191,8 @@ def architecture(name: str) -> str:
     layers = f"{count} hidden layer{'s' * (len(cls.hidden) != 1)} of {', '.join(map(str, sizes))}"
     tak = TAK_INPUTS.get(cls.encode_planes.__name__, "") if cls.encode_planes else ""
     ahead = "the board after each move" if cls.afterstate else ""
-    parts = [conv, layers, INPUTS.get(cls.encode.__name__, ""), ahead, tak]
+    tactics = "each side's next-move gains" if cls.tactics else ""
+    parts = [conv, layers, INPUTS.get(cls.encode.__name__, ""), tactics, ahead, tak]
     return ", ".join(part for part in parts if part)
 
 

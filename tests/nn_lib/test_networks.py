@@ -442,3 +442,30 @@ def test_fit_goes_over_large_data_a_slice_at_a_time(sample, monkeypatch):
     ]
     assert sizes == [(n, 1) for n in examples] * 2  # each slice once an epoch, in order
     assert not np.allclose(net.predict(rel[:8]), before)
+
+
+@pytest.mark.parametrize("game", ["kalah", "sungka"])
+def test_tactics_show_what_each_side_s_moves_gain_by_the_readable_rules(game):
+    from mancala.games.sowing.engine import rules_of
+    from mancala.nn_lib.base import NET_GAMES
+
+    rng = __import__("random").Random(5)
+    start = GameState.new(game, **NET_GAMES[game])
+    states = [random_opening(start, rng.randrange(0, 40), rng)[0] for _ in range(150)]
+    states = [state for state in states if not state.is_over()]
+    features = encoders.tactics(mover_views(states), rules_of(start))
+    h = start.houses
+    for state, row in zip(states, features.reshape(len(states), 4, h)):
+        for side, (gains, again) in enumerate((row[:2], row[2:])):
+            seat = state.player ^ side  # the mover's houses, then the opponent's
+            turned = GameState.new(game, state.board, seat, **state.options)
+            for house in range(h):  # (a Sungka side with no shells passes: none legal)
+                if turned.player != seat or house not in turned.legal_moves():
+                    assert gains[house] == again[house] == 0
+                    continue
+                after = turned.play(house)
+                lead = [s.scores()[seat] - s.scores()[1 - seat] for s in (turned, after)]
+                assert gains[house] * encoders.SCALE == lead[1] - lead[0]
+                assert again[house] == (after.player == seat)  # sown into its store
+    net = network("nnxat2h512", game=game)
+    assert net.input_shape() == (network("nnxa2h512", game=game).input_shape()[0] + 4 * h,)
