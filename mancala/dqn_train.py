@@ -59,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         choices=FORMS,
         default="houses",
         help="the net's input: the paper's houses, one-hot counts and both stores, or "
-        "(afterstate) the one-hot board after each move, one value out",
+        "(afterstate) the one-hot board after each move, one value out "
+        "(afterstate_tactics: with each side's next-move gains beside it)",
     )
     parser.add_argument(
         "--hidden", type=layer_sizes, default=PAPER_HIDDEN, help="hidden layer sizes (128,256)"

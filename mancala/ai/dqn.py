@@ -7,7 +7,8 @@ sees the houses only, from the mover's side (its own in sowing order, then the
 opponent's, divided by the opening seeds a house); a net may read the zoo's one-hot
 counts and stores instead (its input width tells which), or be an afterstate net (one
 output): a move's Q-value is then what it gains plus, or minus, the net's value of the
-board after it (`afterstate_q`). The legal move with the highest Q-value is played; with
+board after it (`afterstate_q`), which it may see with each side's next-move gains beside
+it (its input width tells). The legal move with the highest Q-value is played; with
 `epsilon` > 0 a uniformly random legal move is played that often (the paper tests with
 0.01). Nets are loaded on first use and decide in numpy.
 
@@ -35,7 +36,7 @@ from mancala.games.masks import legal_mask
 from mancala.games.sowing.view import houses_of, mover_views
 from mancala.nn_lib.choice import masked_argmax
 from mancala.nn_lib.encoders import one_hot
-from mancala.nn_lib.views import AfterstateView
+from mancala.nn_lib.views import AfterstateView, with_tactics
 
 SEATS = ("first", "second")
 
@@ -67,7 +68,9 @@ def encode_one_hot(states: Sequence[GameState]) -> np.ndarray:
 
 ENCODERS = {"houses": encode, "one_hot": encode_one_hot}
 AFTERSTATE = "afterstate"  # a net of one output: the value of the board after a move
-FORMS = (*ENCODERS, AFTERSTATE)  # what `dqn_train.py --encoder` offers
+AFTERSTATE_TACTICS = "afterstate_tactics"  # the same, each side's next-move gains beside
+AFTERSTATE_FORMS = (AFTERSTATE, AFTERSTATE_TACTICS)
+FORMS = (*ENCODERS, *AFTERSTATE_FORMS)  # what `dqn_train.py --encoder` offers
 
 
 def afterstate_q(forward, variant: str, rel: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -76,14 +79,34 @@ def afterstate_q(forward, variant: str, rel: np.ndarray, mask: np.ndarray) -> np
     player to move then (minus it when that is the opponent), in rewards (seeds / the
     seeds a house starts with); 0 where `mask` is off."""
     scale = DEFAULTS[variant]["seeds"]
-    view = afterstate_view(variant)
-    return view.board_values(lambda after: forward(one_hot(after)) * scale, rel, mask) / scale
+    view, encode = afterstate_view(variant), afterstate_encoder(variant, forward.inputs)
+    return view.board_values(lambda after: forward(encode(after)) * scale, rel, mask) / scale
 
 
 @functools.cache
 def afterstate_view(variant: str) -> AfterstateView:
     """The afterstate view of `variant`'s default board (made once)."""
     return AfterstateView(variant, DEFAULTS[variant])
+
+
+def afterstate_encoders(variant: str) -> dict:
+    """{form: the input of its afterstate net}: the zoo's one-hot counts and stores of the
+    board after a move, alone or with each side's next-move gains (`encoders.tactics`)."""
+    rules = afterstate_view(variant).rules
+    return {
+        AFTERSTATE: one_hot,
+        AFTERSTATE_TACTICS: functools.partial(with_tactics, one_hot, rules),
+    }
+
+
+@functools.cache
+def afterstate_encoder(variant: str, inputs: int):
+    """The afterstate input of `variant` that is `inputs` numbers wide."""
+    blank = afterstate_view(variant).blank()
+    for encode in afterstate_encoders(variant).values():
+        if encode(blank).shape[1] == inputs:
+            return encode
+    raise ValueError(f"an afterstate net reading {inputs} inputs fits no form of {variant}")
 
 
 def encoder_for(forward, state: GameState):

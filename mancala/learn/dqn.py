@@ -19,7 +19,7 @@ lowest win rate of the three; `--keep last`: the final).
 
 Beyond the paper, `encoder` and `hidden` change the net: the zoo's one-hot counts and
 stores as input, or an afterstate net (`AfterstateLearner`) whose one output values the
-board after a move.
+board after a move (seen alone, or with each side's next-move gains beside it).
 """
 
 from __future__ import annotations
@@ -35,11 +35,12 @@ import numpy as np
 
 from mancala.ai.base import Player
 from mancala.ai.dqn import (
-    AFTERSTATE,
+    AFTERSTATE_FORMS,
     ENCODERS,
     FORMS,
     SEATS,
     DQNPlayer,
+    afterstate_encoders,
     afterstate_q,
     weights_path,
 )
@@ -53,7 +54,6 @@ from mancala.games.sowing.afterstates import afterstates
 from mancala.games.sowing.engine import rules_of
 from mancala.games.sowing.view import mover_views
 from mancala.nn_lib.choice import masked_argmax
-from mancala.nn_lib.encoders import one_hot
 from mancala.nn_lib.keras_io import import_keras, save_keras
 
 EVAL_OPPONENTS = ("luck", "max", "exact")
@@ -351,7 +351,8 @@ class AfterstateLearner(Learner):
         keras = import_keras()
 
         self.rules = rules_of(self.env.start)
-        inputs = one_hot(mover_views([self.env.start])).shape[1]
+        self.encode_after = afterstate_encoders(self.settings.variant)[self.settings.encoder]
+        inputs = self.encode_after(mover_views([self.env.start])).shape[1]
         model = build_model(self.houses, self.settings.hidden, inputs, outputs=1)
         optimizer = keras.optimizers.Adam(self.settings.learning_rate)
         model.compile(optimizer, loss=keras.losses.Huber())
@@ -372,7 +373,9 @@ class AfterstateLearner(Learner):
                 rel2 = mover_views([env.state])[0] if not done else np.zeros(rel.shape[1])
                 legal2 = legal_mask([env.state])[0] if not done else np.zeros(self.houses, bool)
                 sign = 1 if same[0, action] else -1  # held in the replay's action field
-                self.replay.add(one_hot(after[0, action][None])[0], sign, rest, rel2, legal2, done)
+                self.replay.add(
+                    self.encode_after(after[0, action][None])[0], sign, rest, rel2, legal2, done
+                )
             self._after_step()
 
     def train_step(self) -> None:
@@ -449,7 +452,7 @@ def train(
     keras.utils.set_random_seed(seed)
     rng = np.random.default_rng(seed)
     env = MancalaEnv(variant, opponent=opponents[0], seat=seat)
-    learner = (AfterstateLearner if encoder == AFTERSTATE else Learner)(
+    learner = (AfterstateLearner if encoder in AFTERSTATE_FORMS else Learner)(
         env, rng, settings, out, log
     )
     title = f"DQN {variant}, {SEATS[seat]} player, trained against {', '.join(opponents)}"

@@ -145,20 +145,27 @@ def test_a_one_hot_net_trains_saves_and_plays_with_its_own_input(tmp_path):
         train("sungka", 0, episodes=1, out=tmp_path / "x.keras", hidden=(0,))
 
 
-def test_an_afterstate_net_values_each_move_by_the_board_after_it(tmp_path):
+@pytest.mark.parametrize("form", ["afterstate", "afterstate_tactics"])
+def test_an_afterstate_net_values_each_move_by_the_board_after_it(tmp_path, form):
     import keras
 
+    from mancala.games.sowing.engine import rules_of
     from mancala.games.sowing.view import mover_views
-    from mancala.nn_lib.encoders import one_hot
+    from mancala.nn_lib.encoders import one_hot, tactics
+
+    def sees(board):  # the input the readable description of the form gives
+        extra = [tactics(board, rules_of(GameState.new("sungka")))] * (form != "afterstate")
+        return np.concatenate([one_hot(board), *extra], axis=1)
 
     out = tmp_path / "dqn-sungka-second.keras"
     summary = train(
         "sungka", 1, episodes=2, seed=1, out=out, eval_every=2, eval_games=2, batch=16,
-        replay_size=500, encoder="afterstate", hidden=(32,), log=lambda line: None,
+        replay_size=500, encoder=form, hidden=(32,), log=lambda line: None,
     )  # fmt: skip
     assert summary["train_steps"] > 0
     model = keras.models.load_model(out, compile=False)
     assert model.output_shape == (None, 1)
+    assert model.input_shape == (None, 226 + 28 * (form != "afterstate"))  # 14 houses x 16 + 2
     dqn = DQNPlayer(models_dir=tmp_path)
     rng = np.random.default_rng(0)
     state = GameState.new("sungka").play(3)  # the second seat to move
@@ -170,7 +177,7 @@ def test_an_afterstate_net_values_each_move_by_the_board_after_it(tmp_path):
                 lead = after.board[15] - after.board[7] - (state.board[15] - state.board[7])
                 want = lead / 7
                 if not after.is_over():
-                    value = model.predict_on_batch(one_hot(mover_views([after])))[0, 0]
+                    value = model.predict_on_batch(sees(mover_views([after])))[0, 0]
                     want += value if after.player == 1 else -value
                 assert got[move] == pytest.approx(want, abs=1e-4)
         state = state.play(int(rng.choice(state.legal_moves())))
