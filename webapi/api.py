@@ -8,6 +8,7 @@
     POST /api/move          {"state", "move"}                -> a person's move played
     POST /api/play          {"state", "player"}              -> that player's move played
     POST /api/analyse       {"state"}                        -> the value of every legal move
+    GET  /api/load          the searches running now and each worker's counters
     GET  /api/openapi.yaml  the OpenAPI document of all this (webapi/openapi.yaml)
 
 The games are those of `mancala.games` (Kalah, Sungka, Tak), played through the game
@@ -31,7 +32,9 @@ legal one that would think longer (a fixed-depth search on a big board, the solv
 cut at the deadline and plays its best move found by then. A request makes at most two
 searches (the move, then the evaluation), each of at most SEARCH_LIMITS.seconds, so a
 move takes at most twice that, far below gunicorn's timeout, and holds one thread, not
-the worker (the searches release the GIL).
+the worker (the searches release the GIL). A search (a player whose name takes a budget,
+or an analysis) runs only when webapi.admission admits it: else a prompt 503 or 429 JSON
+with Retry-After; the other players' moves are never refused.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import json
 import math
 import re
 import time
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +51,11 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 
 from mancala.ai.base import is_sowing
 from mancala.ai.limits import Limits
-from mancala.ai.registry import entry_params, split_spec
+from mancala.ai.registry import entry_params, is_search, split_spec
 from mancala.game_state import DEFAULTS, IllegalMove
 from mancala.games import game_names, state_from_dict
 from mancala.games import new_game as opening  # `new_game` is the endpoint below
+from webapi.admission import Admission
 from webapi.analysis import analyse
 from webapi.engine import PlayerPool, player_catalogue, sow_frames
 
@@ -296,16 +301,18 @@ def player_move() -> Response:
     if state.is_over():
         abort(422, "the game is over: no move can be played")
     pool: PlayerPool = current_app.extensions["mancala_pool"]
-    started = time.perf_counter()
-    try:
-        with pool.player(spec) as player:
-            move = player.choose_move(state)
-            evaluation = plain(player.evaluate(state)) if evaluate else None
-    except ValueError as exc:  # a bad parameter ('minimax:x'), or a position it refuses
-        abort(400, f"player {spec!r}: {exc}")
-    except Exception as exc:  # e.g. a network made for another board size
-        current_app.logger.exception("player %s failed on %s", spec, state.to_dict())
-        abort(422, f"player {spec!r} cannot move in this position ({type(exc).__name__}: {exc})")
+    with _admitted(is_search(spec)):  # 503 or 429 here, before any work
+        started = time.perf_counter()
+        try:
+            with pool.player(spec) as player:
+                move = player.choose_move(state)
+                evaluation = plain(player.evaluate(state)) if evaluate else None
+        except ValueError as exc:  # a bad parameter ('minimax:x'), or a position it refuses
+            abort(400, f"player {spec!r}: {exc}")
+        except Exception as exc:  # e.g. a network made for another board size
+            current_app.logger.exception("player %s failed on %s", spec, state.to_dict())
+            kind = type(exc).__name__
+            abort(422, f"player {spec!r} cannot move in this position ({kind}: {exc})")
     think_ms = round(1000 * (time.perf_counter() - started), 3)
     answer = _played(state, move)
     return jsonify(answer | {"player": spec, "evaluation": evaluation, "think_ms": think_ms})
@@ -320,8 +327,23 @@ def analyse_position() -> Response:
     if state.is_over():
         abort(422, "the game is over: there is no move to analyse")
     pool: PlayerPool = current_app.extensions["mancala_pool"]
-    result = analyse(state, pool, current_app.config["ANALYSIS_SECONDS"])
+    with _admitted():
+        result = analyse(state, pool, current_app.config["ANALYSIS_SECONDS"])
     return jsonify(position(state) | {"analysis": plain(result)})
+
+
+@bp.get("/load")
+def load() -> Response:
+    return jsonify(_admission().load())
+
+
+def _admission() -> Admission:
+    return current_app.extensions["mancala_admission"]
+
+
+def _admitted(searching: bool = True) -> Any:
+    """The admission of this request's search (a context); nothing held if it searches not."""
+    return _admission().search(request.remote_addr or "") if searching else nullcontext()
 
 
 @bp.get("/openapi.yaml")

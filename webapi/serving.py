@@ -44,7 +44,7 @@ def wait_healthy(url: str, timeout: float = 180.0, process: subprocess.Popen | N
 
 @contextmanager
 def running_server(
-    workers: int = 1, threads: int = 4, port: int | None = None, log: Path | None = None
+    workers: int = 1, threads: int = 8, port: int | None = None, log: Path | None = None
 ) -> Iterator[str]:
     """A gunicorn server of the app on 127.0.0.1; yields its base URL."""
     port = port or free_port()

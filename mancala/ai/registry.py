@@ -211,6 +211,18 @@ def entry_params(name: str) -> tuple[Param, ...]:
     return _REGISTRY[name].params
 
 
+def is_search(spec: str) -> bool:
+    """True when the player `spec` searches within a budget (its name takes one: depth,
+    simulations, seconds); False for players that answer at once (luck, greedy, a network
+    alone). ValueError for an unknown name.
+
+    >>> is_search("minimax:4"), is_search("az"), is_search("greedy"), is_search("nn1h128")
+    (True, True, False, False)
+    """
+    check_names([spec])
+    return bool(_REGISTRY[split_spec(spec)[0]].params)
+
+
 def make_player(
     spec: str, seed: int | None = None, limits: Limits | None = None, **options: Any
 ) -> Player:
