@@ -79,7 +79,7 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def _body(*required: str, optional: tuple[str, ...] = ()) -> dict[str, Any]:
     """The request's JSON object, with every `required` key and nothing unknown."""
-    raw = request.get_data(cache=False)  # 413 (JSON, see errors) past MAX_CONTENT_LENGTH
+    raw = _raw_body()
     if not raw.strip():
         abort(400, "the request needs a JSON object body")
     try:
@@ -96,6 +96,18 @@ def _body(*required: str, optional: tuple[str, ...] = ()) -> dict[str, Any]:
         allowed = ", ".join((*required, *optional))
         abort(400, f"unknown field(s): {', '.join(map(str, unknown))[:200]}; allowed: {allowed}")
     return data
+
+
+def _raw_body() -> bytes:
+    """The request's body; 413 (JSON, see errors) past MAX_CONTENT_LENGTH: by its
+    Content-Length before reading, or, sent without one (chunked), once read past it."""
+    limit = current_app.config["MAX_CONTENT_LENGTH"]
+    if request.content_length is None and request.environ.get("wsgi.input_terminated"):
+        raw = request.environ["wsgi.input"].read(limit + 1)
+        if len(raw) > limit:
+            abort(413)
+        return raw
+    return request.get_data(cache=False)
 
 
 def _check_limits(options: Any) -> None:

@@ -5,6 +5,8 @@ player is kept per spec, because a network player costs a Keras load. A player s
 one request at a time (search players keep tables between moves and are not written
 for two threads at once); a request that finds every player of its spec busy gets a new
 one rather than waiting, so a request's time is its own search's, bounded by the limits.
+Players are made one at a time: the first network player imports Keras and TensorFlow,
+whose import breaks (for good, in that process) when two threads run it at once.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class PlayerPool:
         self.size, self.seed, self.limits = size, seed, limits
         self._idle: OrderedDict[str, list[Player]] = OrderedDict()
         self._lock = threading.Lock()
+        self._making = threading.Lock()
 
     @contextmanager
     def player(self, spec: str) -> Iterator[Player]:
@@ -37,7 +40,8 @@ class PlayerPool:
             idle = self._idle.get(spec)
             player = idle.pop() if idle else None
         if player is None:
-            player = make_player(spec, seed=self.seed, limits=self.limits)
+            with self._making:
+                player = make_player(spec, seed=self.seed, limits=self.limits)
         try:
             yield player
         finally:

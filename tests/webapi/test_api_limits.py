@@ -1,7 +1,8 @@
-"""No request can ask the API for unbounded work: a real gunicorn (2 workers, 4 threads)
+"""No request can ask the API for unbounded work: a real gunicorn (2 workers, 8 threads)
 gets the specs that used to exhaust a worker, and others, on the standard board and on
 the largest boards the API admits (Kalah, and Sungka with its longest relays), several
-at once. Every answer is JSON within 10 s
+at once (four, the search slots of one worker, so that admission never refuses one).
+Every answer is JSON within 10 s
 (200, or 400 naming the bound and the largest value allowed), no worker is killed for
 time, and each worker's peak memory stays under 2 GB."""
 
@@ -109,10 +110,10 @@ def test_no_request_can_ask_for_unbounded_work(tmp_path):
     specs = [*OVER_THE_BOUNDS, *LEGAL, "openspiel-mcts:100000", "solver"]
     cases = [(spec, board) for board in (STANDARD, LARGEST) for spec in specs]
     cases += [(spec, SUNGKA) for spec in ("minimax:100", "mcts:100000", "nmcts:1000000")]
-    with running_server(workers=2, threads=4, log=log) as url:
+    with running_server(workers=2, threads=8, log=log) as url:
         workers = gunicorn_workers(2)
         assert len(workers) == 2
-        with ThreadPoolExecutor(6) as pool:
+        with ThreadPoolExecutor(4) as pool:
             answers = list(pool.map(lambda c: post(url, {"state": c[1], "player": c[0]}), cases))
         peaks = {pid: peak_bytes(pid) for pid in workers}
         assert gunicorn_workers(2) == workers  # none was killed and replaced

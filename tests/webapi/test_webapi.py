@@ -4,12 +4,15 @@ A bad request must get a 4xx JSON error whose message says what is wrong, never 
 """
 
 import json
+import subprocess
+import sys
 import threading
 import time
 
 import pytest
 
 from mancala.ai.registry import available_players, make_player
+from mancala.core.paths import ROOT
 from mancala.game_state import GameState
 from webapi import create_app
 from webapi.analysis import solver_ready
@@ -445,3 +448,32 @@ def test_serve_sh_prints_the_address_and_serves(tmp_path):
             server.terminate()
             server.wait(timeout=30)
     assert f"http://127.0.0.1:{port}/" in log.read_text().splitlines()[0]
+
+
+def test_network_players_first_made_by_threads_at_once_all_work():
+    """The first network player of a process imports Keras; four threads asking for one at
+    once (four requests to a fresh worker) must each get a working player."""
+    script = """
+import json, threading
+from mancala.game_state import GameState
+from webapi.engine import PlayerPool
+pool, state, moves = PlayerPool(seed=0), GameState.new(), []
+def ask():
+    try:
+        with pool.player("nn1h128") as player:
+            moves.append(player.choose_move(state))
+    except Exception as exc:
+        moves.append(repr(exc))
+threads = [threading.Thread(target=ask) for _ in range(4)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(json.dumps(moves))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    moves = json.loads(done.stdout.strip().splitlines()[-1])
+    assert len(moves) == 4 and all(isinstance(m, int) for m in moves), moves
