@@ -45,11 +45,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(
         MAX_CONTENT_LENGTH=64 * 1024,  # a state is well under 1 KiB
         JSON_SORT_KEYS=False,
-        PLAYER_POOL_SIZE=16,  # idle players kept; each search table is within SEARCH_LIMITS
+        PLAYER_POOL_SIZE=24,  # idle players kept; each search table is within SEARCH_LIMITS
         PLAYER_SEED=None,  # a number makes the players' random choices repeatable
         ANALYSIS_SECONDS=2.0,  # the time cap of one /api/analyse (webapi.analysis)
         DRAIN_BYTES=1 << 20,  # of a refused body, read and dropped so the client gets the 413
-        SEARCH_SLOTS=int(os.environ.get("MANCALA_SEARCH_SLOTS", "4")),  # searches a worker
+        SEARCH_SLOTS=int(os.environ.get("MANCALA_SEARCH_SLOTS", "5")),  # searches a worker
         CLIENT_SEARCHES=2,  # searches a client runs at once while others search
         CLIENT_SEARCH_RATE="60 per minute",  # searches a client starts while others search
         TRUSTED_PROXIES=int(os.environ.get("MANCALA_TRUSTED_PROXIES", "0")),

@@ -44,7 +44,7 @@ COUNTERS = ("running", "peak", "done", "refused_busy", "refused_client")
 class Policy:
     """How many searches run at once per worker, per client, and a client's rate."""
 
-    slots: int = 4
+    slots: int = 5
     per_client: int = 2
     rate: str = "60 per minute"
 

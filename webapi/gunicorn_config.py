@@ -4,10 +4,12 @@
 
 Environment: HOST (default 127.0.0.1; the Docker image sets 0.0.0.0), PORT (8000),
 WEB_CONCURRENCY (worker processes, 2), THREADS (threads per worker, 8), TIMEOUT (60 s),
-MANCALA_SEARCH_SLOTS (searches a worker runs at once, 4: webapi.admission).
+MANCALA_SEARCH_SLOTS (searches a worker runs at once, 5: webapi.admission).
 The master compiles the search kernels before it starts the workers (`on_starting`), so
 each worker inherits them and no request waits for a compiler, and makes the folder of
-the state the workers share (webapi.shared), removed when the server stops.
+the state the workers share (webapi.shared), removed when the server stops; each worker
+loads Keras, az's networks and the solver's database before it takes a request
+(`post_worker_init`: webapi.engine.prepare_worker).
 Threads share a worker's players, so a network is loaded once per worker; a slow
 player (a deep search) holds one thread, not the worker: the searches release the GIL
 and stop at the API's deadline (webapi.api.SEARCH_LIMITS), far below TIMEOUT, so the
@@ -39,6 +41,13 @@ def on_starting(server) -> None:
     os.environ[SHARED_ENV] = tempfile.mkdtemp(prefix="mancala-api-")
     server.log.info("compiling the search kernels (or loading them from numba's cache)")
     warm_up()
+
+
+def post_worker_init(worker) -> None:
+    from webapi.api import SEARCH_LIMITS
+    from webapi.engine import prepare_worker
+
+    prepare_worker(SEARCH_LIMITS)
 
 
 def on_exit(server) -> None:

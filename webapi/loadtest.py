@@ -188,6 +188,23 @@ def run(url: str, clients: int, duration: float, players: list[str] | None, seed
     return summarise(samples, elapsed, clients, mix)
 
 
+def _warm_up(host: str, port: int, specs: list[str], seed: int) -> None:
+    """Ask each of `specs` for a move on each worker (several at once, from several
+    addresses), so that no worker loads a network or a table while the clock runs."""
+
+    def ask(k: int, spec: str) -> None:
+        client = Client(host, port, [spec], seed + k, f"127.0.0.{250 + k % 4}")
+        client.step()  # a new game
+        for _ in range(10):  # refused while the slots are busy: ask again
+            if client.step()[3] != "refused":
+                return
+            time.sleep(client.retry_after)
+
+    jobs = [(k, spec) for spec in specs for k in range(4)]
+    with ThreadPoolExecutor(len(jobs)) as pool:
+        list(pool.map(lambda job: ask(*job), jobs))
+
+
 def run_saturation(
     url: str, clients: int, duration: float, players: list[str] | None, seed: int
 ) -> dict:
@@ -200,9 +217,7 @@ def run_saturation(
         f"loadtest: {clients} clients asking {', '.join(heavy)} back to back and one asking "
         f"greedy every 0.25 s, {duration:.0f} s, on {url}"
     )
-    warm = [Client(host, port, [spec], seed + i, "127.0.0.3") for i, spec in enumerate(heavy)]
-    for client in warm:  # one at a time: every player made (a network loaded) once
-        client.step(), client.step()
+    _warm_up(host, port, heavy, seed)
     searchers = [
         Client(host, port, heavy, seed * 1000 + k, f"127.0.0.{10 + k % 240}")
         for k in range(clients)

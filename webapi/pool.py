@@ -5,8 +5,9 @@ player is kept per spec, because a network player costs a Keras load. A player s
 one request at a time (search players keep tables between moves and are not written
 for two threads at once); a request that finds every player of its spec busy gets a new
 one rather than waiting, so a request's time is its own search's, bounded by the limits.
-Players are made one at a time: the first network player imports Keras and TensorFlow,
-whose import breaks (for good, in that process) when two threads run it at once.
+Players that read files (networks, the solver) are made one at a time: the first network
+player imports Keras and TensorFlow, whose import breaks (for good, in that process) when
+two threads run it at once; the others are made at once, never waiting behind a load.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 
 from mancala.ai.base import Player
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
-from mancala.ai.registry import make_player
+from mancala.ai.registry import make_player, reads_files
 
 
 class PlayerPool:
@@ -40,7 +41,7 @@ class PlayerPool:
             idle = self._idle.get(spec)
             player = idle.pop() if idle else None
         if player is None:
-            with self._making:
+            with self._making if reads_files(spec) else nullcontext():
                 player = make_player(spec, seed=self.seed, limits=self.limits)
         try:
             yield player

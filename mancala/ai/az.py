@@ -280,6 +280,20 @@ def tree_nodes(simulations: int, houses: int, memory: int) -> int:
     return pool_nodes(simulations, memory, node_bytes(houses))
 
 
+_SHIPPED: dict[tuple[str, str, int], PolicyValue] = {}
+
+
+def shipped_network(game: str) -> PolicyValue:
+    """The shipped policy-value network of `game`, read once per process and shared by
+    the players that use it (read again when its file changes); WeightsError if none."""
+    net = PolicyValue(game)
+    stamp = (game, str(net.path), net.path.stat().st_mtime_ns if net.path.exists() else -1)
+    with _LOADING:
+        if stamp not in _SHIPPED:
+            _SHIPPED[stamp] = net.load()
+        return _SHIPPED[stamp]
+
+
 class AZNet(Player):
     """`az-net`: the policy head's favourite legal move. `net` (a loaded PolicyValue) or
     `path` (weights of `game`) override the shipped weights of every game."""
@@ -298,7 +312,7 @@ class AZNet(Player):
             nets = [net]
         else:
             games = [g["variant"] for g in trained_games()] or ["kalah"]  # kalah: says how
-            nets = [PolicyValue(g).load() for g in games]
+            nets = [shipped_network(g) for g in games]
         # not `nets`: a zoo player's attribute, which the arena sends as numpy weights
         self.networks = {n.game: n for n in nets}
         self.np_rng = np.random.default_rng(seed)

@@ -211,6 +211,17 @@ def entry_params(name: str) -> tuple[Param, ...]:
     return _REGISTRY[name].params
 
 
+def reads_files(spec: str) -> bool:
+    """True when making the player `spec` reads files (a network's weights, the solver's
+    database), which a caller serving threads makes one at a time.
+
+    >>> reads_files("nn1h128"), reads_files("minimax:4")
+    (True, False)
+    """
+    check_names([spec])
+    return _REGISTRY[split_spec(spec)[0]].available is not None
+
+
 def is_search(spec: str) -> bool:
     """True when the player `spec` searches within a budget (its name takes one: depth,
     simulations, seconds); False for players that answer at once (luck, greedy, a network

@@ -1,7 +1,7 @@
 """No request can ask the API for unbounded work: a real gunicorn (2 workers, 8 threads)
 gets the specs that used to exhaust a worker, and others, on the standard board and on
 the largest boards the API admits (Kalah, and Sungka with its longest relays), several
-at once (four, the search slots of one worker, so that admission never refuses one).
+at once (four, within the five search slots of one worker: admission never refuses one).
 Every answer is JSON within 10 s
 (200, or 400 naming the bound and the largest value allowed), no worker is killed for
 time, and each worker's peak memory stays under 2 GB."""

@@ -1,5 +1,5 @@
 """The server under the heaviest load it admits, for real: gunicorn as the image runs it
-(2 workers of 8 threads, 4 search slots each), 16 clients on loopback addresses of their
+(2 workers of 8 threads, 5 search slots each), 16 clients on loopback addresses of their
 own asking searches at the API's caps back to back and one asking greedy moves
 (webapi.loadtest --saturate, bounded in time), then bodies over the limit, each sent whole.
 
@@ -47,7 +47,7 @@ def test_saturating_searches_are_bounded_and_cheap_moves_never_refused(server):
     result = run_saturation(server, clients=16, duration=6, players=None, seed=0)
     searches, cheap = result["searches"], result["cheap"]
     assert searches["failed"] == 0, searches["errors"]  # a move, or a 503/429 refusal
-    assert searches["refused"] > 0  # 16 clients back to back: more than the 8 slots
+    assert searches["refused"] > 0  # 16 clients back to back: more than the 10 slots
     assert sum(s["answered"] for s in searches["by_request"].values()) > 0
     assert cheap["failed"] == 0 and cheap["refused"] == 0, cheap
     assert cheap["by_request"]["greedy"]["answered"] > 0
@@ -55,7 +55,8 @@ def test_saturating_searches_are_bounded_and_cheap_moves_never_refused(server):
     workers = load["workers"]
     assert len(workers) >= 2, workers  # both workers searched
     assert all(0 < w["peak"] <= load["search_slots"] for w in workers), workers
-    assert sum(w["refused_busy"] + w["refused_client"] for w in workers) == searches["refused"]
+    refused = sum(w["refused_busy"] + w["refused_client"] for w in workers)
+    assert refused >= searches["refused"]  # and the warm-up's
     assert load["searches_running"] == 0
 
 
