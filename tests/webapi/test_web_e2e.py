@@ -11,7 +11,9 @@ image's container), drive Debian's chromium through chromium-driver with seleniu
 Every wait is explicit and bounded. With MANCALA_SCREENSHOT=PATH the analysis test also
 saves the page mid-game with the analysis on and a hint shown (that is how
 docs/screenshot.png is made), and as a phone would show it (PATH-phone.png), and the 4x4
-Tak game saves the page with a stack's moves listed (PATH-tak.png).
+Tak game saves the page with a stack's moves listed (PATH-tak.png). One test serves the
+app from a thread of its own, with one search slot that it holds, to see the page wait
+for a refused search and ask again.
 
 Where the server has the solver's endgame database (it offers the solver then: cache/, or
 the api image), the analysis is exact and the opening's values are checked; on a fresh
@@ -24,7 +26,9 @@ import random
 import re
 import shutil
 import tempfile
+import threading
 import urllib.request
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -33,7 +37,9 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as ec
 from selenium.webdriver.support.ui import Select, WebDriverWait
+from werkzeug.serving import make_server
 
+from webapi import create_app
 from webapi.ratings import load_ratings
 from webapi.serving import running_server
 
@@ -328,3 +334,36 @@ def test_analysis_hint_undo_and_the_move_log(server, browser):
     wait.until(lambda d: _board(d) == opening)
     assert _log(browser) == [] and not browser.find_element(By.ID, "undo").is_enabled()
     assert not browser.find_element(By.ID, "error").is_displayed()
+
+
+@pytest.fixture
+def busy_server():
+    """The app with one search slot, served by werkzeug in a thread of this process (so the
+    test can hold the slot), and its admission."""
+    app = create_app({"SEARCH_SLOTS": 1})
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}", app.extensions["mancala_admission"]
+    finally:
+        server.shutdown()
+        thread.join(WAIT)
+
+
+def test_a_refused_search_is_asked_again_and_the_page_says_it_waits(busy_server, browser):
+    url, admission = busy_server
+    browser.get(f"{url}/?delay=0")
+    wait = WebDriverWait(browser, WAIT)
+    wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+    Select(browser.find_element(By.ID, "opponent")).select_by_value("minimax:t=0.1")
+    Select(browser.find_element(By.ID, "seat")).select_by_value("1")  # minimax moves first
+    with ExitStack() as held:
+        held.enter_context(admission.search("192.0.2.1"))  # another client's search
+        browser.find_element(By.ID, "new-game").click()
+        wait.until(lambda d: _phase(d) == "waiting")
+        assert "busy" in browser.find_element(By.ID, "status").text
+        assert admission.counts["refused_busy"] >= 1
+    _wait_turn_or_end(browser)  # the slot is free: the page asked again and got the move
+    assert not browser.find_element(By.ID, "error").is_displayed()
+    assert _log(browser)[0].startswith("minimax:t=0.1: ")

@@ -8,7 +8,9 @@
 // ?delay=MS sets the pause between seeds (0: no animation, as the end-to-end test uses).
 // The page keeps the positions of the game so far (the API is stateless), so Undo can
 // take back the person's last move and the replies to it. Analysis and Hint ask
-// /api/analyse for the value of every legal move of the person's position.
+// /api/analyse for the value of every legal move of the person's position. A search the
+// server refuses for now (503 or 429, busy with other games) is asked again after the
+// answer's Retry-After, the status saying that the page waits.
 "use strict";
 
 const params = new URLSearchParams(window.location.search);
@@ -31,21 +33,42 @@ const KINDS = { F: "flat", S: "wall", C: "capstone" };
 const COLOURS = ["white", "black"];
 const SHIFT = /^\d?([a-h][1-8])[+\-<>]\d*$/; // a stack move's PTN: its square
 
+const BUSY = [429, 503]; // a search refused for now: the answer's Retry-After says how long
+const MAX_WAITS = 60; // refusals of one request before the page gives up and says so
+
 async function api(path, body) {
   const init = body === undefined ? {} : {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
   };
-  const response = await fetch(path, init);
-  let data = null;
-  try {
-    data = await response.json();
-  } catch {
-    data = { message: response.statusText };
+  for (let waits = 0; ; waits++) {
+    const response = await fetch(path, init);
+    let data = null;
+    try {
+      data = await response.json();
+    } catch {
+      data = { message: response.statusText };
+    }
+    const retry = Number(response.headers.get("Retry-After")) || 0;
+    if (BUSY.includes(response.status) && retry > 0 && waits < MAX_WAITS) {
+      await waitBusy(retry);
+      continue;
+    }
+    if (!response.ok) throw new Error(data.message || `HTTP ${response.status}`);
+    return data;
   }
-  if (!response.ok) throw new Error(data.message || `HTTP ${response.status}`);
-  return data;
+}
+
+// The server is busy with other searches: show that the page waits, then ask again.
+async function waitBusy(seconds) {
+  const phase = document.body.dataset.phase;
+  const text = $("#status").textContent;
+  for (let left = seconds; left > 0; left--) {
+    setPhase("waiting", `The server is busy with other games: asking again in ${left} s…`);
+    await sleep(1000);
+  }
+  if (document.body.dataset.phase === "waiting") setPhase(phase, text);
 }
 
 function showError(error) {
