@@ -21,11 +21,10 @@ import sys
 from pathlib import Path
 
 from mancala.ai.registry import (
-    available_players,
     can_play,
     check_can_play,
     check_names,
-    split_spec,
+    is_interactive,
     tournament_players,
 )
 from mancala.arena.match import GAME_PLIES
@@ -87,9 +86,8 @@ def check_players(specs: list[str], start: GameState) -> None:
     """ValueError unless every spec names a player that can play `start`'s game alone
     (a person plays in play.py, not in a tournament)."""
     check_names(specs)
-    interactive = set(available_players()) - set(available_players(include_interactive=False))
     for spec in specs:
-        if split_spec(spec)[0] in interactive:
+        if is_interactive(spec):
             raise ValueError(
                 f"{spec} needs a person at the terminal and cannot sit in a tournament; "
                 "play any player yourself with `python mancala/play.py PLAYER`"

@@ -489,8 +489,11 @@ class AZ(AZNet):
         known = [m for m in moves if margins[m] != NO_MARGIN]
         won = state.game == "tak" and any(margins[m] > 0 for m in known)  # a win: no margins
         if len(known) == len(moves) or won:
-            return max(known, key=lambda m: (margins[m], visits[m])), visits, means
-        return max(moves, key=lambda m: (visits[m], means[m])), visits, means
+            move = max(known, key=lambda m: (margins[m], visits[m]))
+        else:
+            move = max(moves, key=lambda m: (visits[m], means[m]))
+        self.simulations_done, self.score = int(visits.sum()), float(means[move])
+        return move, visits, means
 
     def proof_solver(self, state: GameState) -> Solver | None:
         """The solver that may prove `state` within the limits, if any."""

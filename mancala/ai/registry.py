@@ -52,6 +52,8 @@ class Entry:
     trained: str | None = None  # "module:attr" of a (**kwargs) -> games, in place of `games`
     words: dict[str, str] = field(default_factory=dict)  # {param} per kind: "{:,} playouts"
     describer: str | None = None  # "module:attr" of a (**kwargs) -> str, used for {param}
+    text: str | None = None  # the keyword the text after the colon goes to, unparsed (tei)
+    local: bool = False  # runs a program of this machine: never offered by default or the web
 
 
 _REGISTRY: dict[str, Entry] = {}
@@ -87,11 +89,12 @@ def is_available(name: str) -> bool:
 
 
 def available_players(include_interactive: bool = True) -> list[str]:
-    """Names of the players that can be made here, in registry order."""
+    """Names of the players that can be made here, in registry order; without the
+    interactive ones, also without those that run a program of this machine (`local`)."""
     return [
         name
         for name, entry in _REGISTRY.items()
-        if (include_interactive or not entry.interactive) and is_available(name)
+        if (include_interactive or not (entry.interactive or entry.local)) and is_available(name)
     ]
 
 
@@ -157,6 +160,8 @@ def _resolve(spec: str, limits: Limits) -> tuple[str, Entry, dict[str, float]]:
     check_names([spec])
     name, param = split_spec(spec)
     entry = _REGISTRY[name]
+    if entry.text:
+        return name, entry, {}
     if param is not None and not entry.params:
         raise ValueError(f"player {name!r} takes no parameter (got {spec!r})")
     values = parse_param(name, entry.params, param, limits) if entry.params else {}
@@ -211,6 +216,16 @@ def entry_params(name: str) -> tuple[Param, ...]:
     return _REGISTRY[name].params
 
 
+def is_interactive(spec: str) -> bool:
+    """True when the player `spec` needs a person at the terminal.
+
+    >>> is_interactive("human"), is_interactive("greedy")
+    (True, False)
+    """
+    check_names([spec])
+    return _REGISTRY[split_spec(spec)[0]].interactive
+
+
 def reads_files(spec: str) -> bool:
     """True when making the player `spec` reads files (a network's weights, the solver's
     database), which a caller serving threads makes one at a time.
@@ -263,6 +278,8 @@ def make_player(
     kwargs = dict(entry.kwargs, **options)
     if entry.params:
         kwargs.update(values, limits=limits)
+    if entry.text:
+        kwargs[entry.text] = split_spec(spec)[1] or ""
     player = _load(entry.factory)(seed=seed, **kwargs)
     player.name = spec
     return player
@@ -358,6 +375,16 @@ for _net in ZOO:
             describer="mancala.nn_lib.zoo:describe_network",
         ),
     )
+register(  # an outside engine (mancala/ai/tei.py): tei:PATH, from the command line only
+    "tei",
+    Entry(
+        "mancala.ai.tei:TEIEngine",
+        summary="An outside Tak engine, a program of this machine spoken to over TEI",
+        variants=("tak",),
+        text="engine",
+        local=True,
+    ),
+)
 register(
     "solver",
     Entry(

@@ -37,6 +37,7 @@ class MoveValueSearch(Player):
         self.limits = limits
         self.evaluator = evaluate
         self.nodes = self.reached = 0
+        self.score = 0.0
 
     def _move_values(self, state: Any, exact: bool) -> dict[int, float]:
         """Each legal move's value for the mover; exact=False may leave the moves that
@@ -45,7 +46,9 @@ class MoveValueSearch(Player):
 
     def choose_move(self, state: Any) -> int:
         values = self._move_values(state, exact=False)
-        return max(values, key=values.__getitem__)  # the first best in the searched order
+        best = max(values, key=values.__getitem__)  # the first best in the searched order
+        self.score = float(values[best])
+        return best
 
     def evaluate(self, state: Any) -> dict:
         """{"value", "moves": {move: value}, "depth", "nodes"}; values for the mover."""

@@ -1,0 +1,101 @@
+"""Serve a lab player as a Tak engine over TEI, the Tak Engine Interface, on standard
+input and output, for Tak controllers (racetrack) and other engines' tools.
+
+    python mancala/tei.py                 # minimax, timed by each `go`
+    python mancala/tei.py az              # any Tak player of the lab by name
+    python mancala/tei.py minimax:4       # a fixed budget: each `go`'s time is ignored
+
+A player whose name takes seconds (minimax, az, the solver) and is named without a
+parameter thinks for 80% of each move's time (`go movetime MS`, or its share of its
+clock: `mancala.ai.tei.move_seconds`); another plays as named. Answers `tei`, `isready`
+(at once, even while searching), `setoption name HalfKomi value N`, `teinewgame SIZE`,
+`position startpos|tps ... [moves ...]`, `go ...`, `stop` (the search ends at its own time)
+and `quit`; a line it cannot follow gets `info string error: ...` and the engine goes on.
+The protocol: `mancala/ai/tei.py` and docs/tak.md.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+from collections.abc import Callable
+from typing import TextIO
+
+from mancala.ai.base import Player
+from mancala.ai.registry import can_play, entry_params, make_player, split_spec
+from mancala.ai.tei import Session
+from mancala.core.cli import command_parser, fail
+from mancala.games.tak.state import new_tak
+
+THINKING_SHARE = 0.8  # of a move's time, the search's: the rest is the protocol's margin
+
+
+def player_maker(spec: str) -> Callable[[float], Player]:
+    """`make(seconds)` for the player `spec`: timed by `seconds` where its name takes
+    seconds and names no budget, else as named. ValueError for a name that cannot play Tak."""
+    if not can_play(spec, new_tak(5)):
+        raise ValueError(f"{spec} does not play Tak")
+    name, param = split_spec(spec)
+    timed = [p for p in entry_params(name) if p.kind == "seconds"] if param is None else []
+    if not timed:
+        fixed = make_player(spec, seed=0)
+        return lambda seconds: fixed
+    bound = timed[0]
+
+    def make(seconds: float) -> Player:
+        thinking = min(bound.high, max(bound.low, THINKING_SHARE * seconds))
+        return make_player(f"{name}:t={thinking:.3f}", seed=0)
+
+    return make
+
+
+def serve(session: Session, lines: TextIO, out: TextIO) -> None:
+    """Answer the protocol line by line until `quit` or the end of input; a `go` searches
+    in a thread of its own, so that `isready` is answered while it thinks."""
+    writing = threading.Lock()
+    search: threading.Thread | None = None
+
+    def send(answers: list[str]) -> None:
+        with writing:
+            for answer in answers:
+                out.write(answer + "\n")
+            out.flush()
+
+    for line in lines:
+        command = line.split()[:1]
+        if command == ["quit"]:
+            break
+        if command == ["isready"]:
+            send(["readyok"])
+            continue
+        if search is not None:
+            search.join()  # nothing changes the game while its search runs
+        if command == ["go"]:
+            search = threading.Thread(target=lambda text=line: send(session.answer(text)))
+            search.start()
+        else:
+            send(session.answer(line))
+    if search is not None:
+        search.join()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = command_parser("tei", __doc__)
+    parser.add_argument("player", nargs="?", default="minimax", help="a Tak player (minimax)")
+    args = parser.parse_args(argv)
+    try:
+        make = player_maker(args.player)
+        make(0.01).choose_move(new_tak(5))  # the search kernels compiled before the first go
+    except ValueError as error:
+        return fail("tei", str(error))
+    try:
+        serve(Session(args.player, make), sys.stdin, sys.stdout)
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # the controller went away
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

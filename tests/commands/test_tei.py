@@ -1,0 +1,132 @@
+"""TEI both ways, through real subprocesses: the lab's engine (`mancala/tei.py`) answers
+the protocol and bad lines without dying, and plays whole games against the lab's `tei:`
+player (which runs it as an outside program) in both colours, with no protocol error."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from mancala.ai.registry import available_players, make_player
+from mancala.ai.tei import TEIEngine, move_seconds
+from mancala.arena.match import play_game
+from mancala.core.paths import ROOT
+from mancala.games import new_game
+from mancala.games.tak.state import new_tak
+
+
+def talk(lines: list[str], player: str = "minimax") -> list[str]:
+    """The engine's whole answer to `lines` (then the end of input)."""
+    done = subprocess.run(
+        [sys.executable, "mancala/tei.py", player],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout.splitlines()
+
+
+def test_the_engine_answers_the_protocol_and_survives_bad_lines():
+    out = talk(
+        [
+            "tei",
+            "isready",
+            "setoption name HalfKomi value 4",
+            "teinewgame 5",
+            "position startpos moves a1 e5",
+            "go movetime 100",
+            "nonsense",
+            "position startpos moves zz9",
+            "go movetime 100",
+            "setoption name HalfKomi value many",
+            "teinewgame 11",
+            "position tps x4/x4/x4/x4 1 1",
+            "teinewgame 4",
+            "position tps x4/x4/x4/x4 1 1",
+            "go wtime 2000 btime 2000",
+            "quit",
+            "isready",  # after quit: never read
+        ]
+    )
+    assert out[:4] == [
+        "id name Mancala lab minimax",
+        "id author the Mancala lab",
+        "option name HalfKomi type spin default 0 min -128 max 128",
+        "teiok",
+    ]
+    assert out[4] == "readyok" and out.count("readyok") == 1
+    moves = [line.split()[1] for line in out if line.startswith("bestmove")]
+    assert len(moves) == 2
+    after = new_tak(5, komi=4)
+    after = after.play(after.parse_move("a1")).play(after.parse_move("e5"))
+    assert moves[0] in {after.move_name(m) for m in after.legal_moves()}
+    opening = new_tak(4)
+    assert moves[1] in {opening.move_name(m) for m in opening.legal_moves()}
+    infos = [line for line in out if line.startswith("info ") and "error" not in line]
+    assert len(infos) == 2 and all("depth" in line and "score cp" in line for line in infos)
+    errors = [line for line in out if line.startswith("info string error")]
+    assert len(errors) == 5, out  # nonsense, zz9, go without a position, many, 11
+    assert "unknown command 'nonsense'" in errors[0] and "zz9" in errors[1]
+    assert "size 3..8, not 11" in errors[4]
+
+
+def test_a_player_that_cannot_play_tak_is_refused():
+    done = subprocess.run(
+        [sys.executable, "mancala/tei.py", "exact"], capture_output=True, text=True, cwd=ROOT
+    )
+    assert done.returncode == 2 and "does not play Tak" in done.stderr
+
+
+@pytest.fixture
+def lab_engine(tmp_path):
+    """The lab's engine as a program, as a controller runs it."""
+    program = tmp_path / "lab-engine"
+    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{ROOT}/mancala/tei.py" minimax:2\n')
+    program.chmod(0o755)
+    return program
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_lab_engine_plays_whole_games_against_the_tei_player(lab_engine, seat):
+    outside = make_player(f"tei:{lab_engine},movetime=50")
+    players = [make_player("greedy", seed=seat), outside]
+    if seat == 0:
+        players.reverse()
+    try:
+        record = play_game(players, new_game("tak", size=4, komi=2), max_plies=120)
+        process = outside.process
+    finally:
+        outside.close()
+    assert record["players"][seat] == f"tei:{lab_engine},movetime=50"
+    assert len(record["moves"]) > 4
+    assert process is not None and process.poll() is not None  # ended by close()
+
+
+def test_a_tei_engine_that_dies_or_does_not_exist_is_a_clear_error(tmp_path):
+    with pytest.raises(ValueError, match="cannot run the TEI engine"):
+        make_player(f"tei:{tmp_path / 'nothing'}").choose_move(new_tak(4))
+    silent = tmp_path / "silent"
+    silent.write_text("#!/bin/sh\nexit 0\n")
+    silent.chmod(0o755)
+    with pytest.raises(RuntimeError, match="silent ended"):
+        make_player(f"tei:{silent}").choose_move(new_tak(4))
+    with pytest.raises(ValueError, match="only movetime"):
+        make_player("tei:x,depth=3")
+
+
+def test_tei_is_never_offered_by_default():
+    assert "tei" not in available_players(include_interactive=False)
+    assert isinstance(make_player("tei:x"), TEIEngine)  # named on a command line, it is made
+    assert os.sep not in "tei"
+
+
+def test_move_time_from_a_clock():
+    assert move_seconds({"wtime": 20000, "btime": 1000}, 0) == 1.0
+    with pytest.raises(ValueError):
+        move_seconds({}, 0)
