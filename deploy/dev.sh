@@ -3,6 +3,10 @@
 #
 #   ./deploy/dev.sh mancala/tournament.py 3   runs `python mancala/tournament.py 3`
 #   ./deploy/dev.sh --ci                      runs lint (ruff) and every test (pytest + doctests)
+#   ./deploy/dev.sh --quick                   the tests but the slow, browser, Ray and Docker ones
+#
+# The tests run on every core (pytest-xdist; MANCALA_TEST_WORKERS=1 runs them in one process),
+# each test file on one worker.
 #
 # Where a Docker engine answers, this runs inside the dev image (deploy/Dockerfile.dev);
 # otherwise in a local .venv that it creates from requirements-dev.txt on first use and
@@ -58,14 +62,19 @@ case "${1:-}" in
         [ -x deploy/ci-extras.sh ] && deploy/ci-extras.sh
         "$python" -m ruff check .
         "$python" -m ruff format --check .
-        exec "$python" -m pytest "$@"
+        exec "$python" -m pytest -n "${MANCALA_TEST_WORKERS:-auto}" --dist loadfile "$@"
+        ;;
+    --quick)
+        shift
+        exec "$python" -m pytest -n "${MANCALA_TEST_WORKERS:-auto}" --dist loadfile \
+            -m "not slow and not browser and not ray and not docker" "$@"
         ;;
     --api)
         shift
         exec deploy/serve.sh "$python" "$@"
         ;;
     "")
-        echo "usage: ./deploy/dev.sh SCRIPT [ARGS...] | --ci | --api" >&2
+        echo "usage: ./deploy/dev.sh SCRIPT [ARGS...] | --ci | --quick | --api" >&2
         exit 2
         ;;
     *)

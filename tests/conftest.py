@@ -28,3 +28,43 @@ def lab_command():
         )
 
     return run
+
+
+# Tests by node id prefix -> their markers (pyproject.toml names them). `./deploy/dev.sh
+# --quick` leaves out slow, browser, ray and docker tests; `--ci` runs every test.
+MARKED = {
+    "tests/webapi/test_web_e2e.py": ("browser", "slow"),
+    "tests/commands/test_docker.py": ("docker", "slow"),
+    "tests/commands/test_docker_stages.py": ("docker", "slow"),
+    "tests/arena/test_parallel.py::test_records_do_not_depend": ("ray", "slow"),
+    "tests/arena/test_parallel.py::test_sigterm_stops_the_workers": ("ray", "slow"),
+    "tests/arena/test_parallel.py::test_a_two_node_cluster": ("ray", "slow"),
+    "tests/webapi/test_load.py": ("slow",),
+    "tests/webapi/test_api_limits.py": ("slow",),
+    "tests/webapi/test_webapi.py::test_serve_sh": ("slow",),
+    "tests/webapi/test_webapi.py::test_network_players_first_made": ("slow",),
+    "tests/learn/test_gate.py::test_random_train": ("slow",),
+    "tests/learn/test_learning_data.py::test_chained_teacher": ("slow",),
+    "tests/learn/test_learning_data.py::test_solved_set_is_built": ("slow",),
+    "tests/ai/test_players.py::test_every_player_plays_only_legal_moves": ("slow",),
+    "tests/ai/test_az.py::test_selfplay": ("slow",),
+    "tests/ai/test_az.py::test_the_numba_forward_pass": ("slow",),
+    "tests/nn_lib/test_networks.py::test_random_train_survives_ctrl_c": ("slow",),
+    "tests/nn_lib/test_networks.py::test_exact_teacher": ("slow",),
+    "tests/arena/test_tournament.py::test_balanced_openings": ("slow",),
+    "tests/games/test_solver.py::test_random_small_positions": ("slow",),
+    "tests/games/test_solver.py::test_kalah_6_3_opening": ("slow",),
+    "tests/games/test_tak_search.py::test_move_values_equal_the_generic_alpha_beta": ("slow",),
+    "tests/commands/test_cli.py::test_no_tensorflow_start_up_lines": ("slow",),
+    "tests/commands/test_cli.py::test_sigterm_stops_random_train": ("slow",),
+    "tests/commands/test_tei.py::test_the_lab_engine_plays_whole_games": ("slow",),
+    "tests/commands/test_tei.py::test_the_engine_answers": ("slow",),
+}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        for prefix, markers in MARKED.items():
+            if item.nodeid.startswith(prefix):
+                for marker in markers:
+                    item.add_marker(marker)
