@@ -11,9 +11,8 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import Player
-from mancala.arena.match import play_games, ply_limit
 from mancala.arena.openings import random_openings
-from mancala.arena.results import Tally
+from mancala.arena.pairs import play_pairs
 from mancala.core.atomic import write_json
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import signals_held
@@ -26,12 +25,8 @@ def win_rate(
     """% of `games` openings of 0..4 random plies from `start` won by `player`, each
     opening played in both seats (a game that runs past `ply_limit` is a draw)."""
     starts, moves = random_openings(start, games, random.Random(seed), 4, vary=True)
-    tally = Tally()
-    for seat in (0, 1):
-        seated = [player, opponent] if seat == 0 else [opponent, player]
-        records = play_games(seated, starts, openings=moves, max_plies=ply_limit(start))
-        tally.add_records(records, seat)
-    return tally.win_percent()
+    first, second = play_pairs(player, opponent, starts, moves).seats()
+    return (first + second).win_percent()
 
 
 SMOOTH = 5  # the curve shows the mean of this many measurements (each 40 games is noisy)

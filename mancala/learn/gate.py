@@ -46,8 +46,8 @@ from typing import Any
 
 from mancala.ai.base import Player
 from mancala.ai.registry import make_player
-from mancala.arena.match import play_games, ply_limit
 from mancala.arena.openings import random_openings
+from mancala.arena.pairs import play_pairs
 from mancala.arena.results import points
 from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
@@ -91,11 +91,8 @@ def _both_seats(
     player: Player, other: Player, starts: list[GameState], moves: list[list[int]]
 ) -> list[float]:
     """`player`'s score in each game: every start once in each seat (a game that runs
-    past `ply_limit` is a draw)."""
-    most = ply_limit(starts[0])
-    first = play_games([player, other], starts, openings=moves, max_plies=most)
-    second = play_games([other, player], starts, openings=moves, max_plies=most)
-    return scores(first, [0] * len(first)) + scores(second, [1] * len(second))
+    past `ply_limit` is a draw), the first-seat games first."""
+    return play_pairs(player, other, starts, moves).games()
 
 
 def paired(candidate: list[float], incumbent: list[float]) -> tuple[float, float]:
