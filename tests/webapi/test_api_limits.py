@@ -55,20 +55,20 @@ def expected(spec: str, board: dict) -> tuple[int, str | None]:
     return 200, None
 
 
-def post(url: str, body: dict) -> tuple[int, dict, float]:
-    """POST `body` as JSON: the status, the parsed JSON answer and the seconds it took."""
+def post(url: str, body: dict) -> tuple[int, dict]:
+    """POST `body` as JSON: the status and the parsed JSON answer, which must come within
+    ANSWER_SECONDS (else the request fails with a timeout)."""
     request = urllib.request.Request(
         f"{url}/api/play",
         data=json.dumps(body).encode(),
         headers={"Content-Type": "application/json"},
     )
-    began = time.perf_counter()
     try:
-        with urllib.request.urlopen(request, timeout=ANSWER_SECONDS + 20) as answer:
+        with urllib.request.urlopen(request, timeout=ANSWER_SECONDS) as answer:
             status, raw = answer.status, answer.read()
     except urllib.error.HTTPError as error:
         status, raw = error.code, error.read()
-    return status, json.loads(raw), time.perf_counter() - began
+    return status, json.loads(raw)
 
 
 def gunicorn_workers(count: int) -> list[int]:
@@ -117,11 +117,10 @@ def test_no_request_can_ask_for_unbounded_work(tmp_path):
             answers = list(pool.map(lambda c: post(url, {"state": c[1], "player": c[0]}), cases))
         peaks = {pid: peak_bytes(pid) for pid in workers}
         assert gunicorn_workers(2) == workers  # none was killed and replaced
-    for (spec, board), (status, body, seconds) in zip(cases, answers, strict=True):
+    for (spec, board), (status, body) in zip(cases, answers, strict=True):
         case = f"{spec} on {len(board['board'])} pits: {status} {body.get('message')}"
         want_status, words = expected(spec, board)
         assert status == want_status, case
-        assert seconds < ANSWER_SECONDS, f"{case} took {seconds:.1f} s"
         if words is not None:
             assert words in body["message"], case
         else:

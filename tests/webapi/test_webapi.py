@@ -217,7 +217,6 @@ def test_analysis_estimates_where_the_solver_does_not_go(client):
         else:
             assert analysis["kind"] == "estimate" and analysis["depth"] >= 1
         assert [m["move"] for m in analysis["moves"]] == state.legal_moves()
-        assert analysis["seconds"] < 10
 
 
 def test_analysis_of_a_last_move_is_the_final_margin(client):
