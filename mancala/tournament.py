@@ -28,11 +28,13 @@ from mancala.ai.registry import (
     tournament_players,
 )
 from mancala.arena.match import GAME_PLIES
+from mancala.arena.opening_sets import load_set
 from mancala.arena.openings import BALANCE_DEPTH
 from mancala.arena.parallel import Workers, add_workers_arguments
 from mancala.arena.tournament import (
     MAX_PLIES,
     describe_openings,
+    pair_table,
     rating_table,
     run_tournament,
     win_rate_table,
@@ -59,6 +61,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SEEDS",
         help=f"only openings that minimax:{BALANCE_DEPTH} judges within SEEDS seeds of even",
     )
+    parser.add_argument(
+        "--opening-set",
+        metavar="NAME",
+        help="the openings of the shipped set NAME of the game (mancala/data/openings/)",
+    )
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     parser.add_argument(
         "--record",
@@ -76,10 +83,25 @@ def main(argv: list[str] | None = None) -> int:
             spec for spec in tournament_players(args.variant) if can_play(spec, start)
         ]
         check_players(specs, start)
+        openings = None
+        if args.opening_set:
+            openings = set_openings(args.variant, args.opening_set, start)
     except ValueError as error:
         return fail("tournament", str(error))
     kept = f"the finished games are in {args.record}" if args.record else "nothing was recorded"
-    return run_command("tournament", lambda: _report(args, specs, start), kept)
+    return run_command("tournament", lambda: _report(args, specs, start, openings), kept)
+
+
+def set_openings(game: str, name: str, start: GameState) -> list[list[int]]:
+    """The openings of the shipped set `name` of `game`; ValueError unless it is of the
+    rules of `start`."""
+    opening_set = load_set(game, name)
+    if opening_set["options"] != dict(start.options):
+        raise ValueError(
+            f"the opening set {name!r} is of {game} {opening_set['options']}, "
+            f"not {dict(start.options)}"
+        )
+    return opening_set["openings"]
 
 
 def check_players(specs: list[str], start: GameState) -> None:
@@ -95,7 +117,9 @@ def check_players(specs: list[str], start: GameState) -> None:
     check_can_play(specs, start)
 
 
-def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int:
+def _report(
+    args: argparse.Namespace, specs: list[str], start: GameState, openings: list | None
+) -> int:
     """Run the tournament of `args` and print (or write) its results."""
     with Workers(args.workers, args.address) as workers:
         result = run_tournament(
@@ -107,6 +131,8 @@ def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int
             balanced=args.balanced,
             record=args.record,
             workers=workers,
+            openings=openings,
+            opening_set=f"{args.variant}-{args.opening_set}" if openings else None,
         )
     if args.heatmap:
         from mancala.arena.plots import win_rate_heatmap
@@ -126,6 +152,9 @@ def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int
     print(win_rate_table(result))
     print()
     print(rating_table(result))
+    print()
+    print("Game pairs (each opening in both seats, the first player's score):")
+    print(pair_table(result))
     if args.record:
         print(f"\nGames appended to {args.record}")
     return 0

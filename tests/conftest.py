@@ -59,6 +59,7 @@ MARKED = {
     "tests/commands/test_cli.py::test_sigterm_stops_random_train": ("slow",),
     "tests/commands/test_tei.py::test_the_lab_engine_plays_whole_games": ("slow",),
     "tests/commands/test_tei.py::test_the_engine_answers": ("slow",),
+    "tests/arena/test_opening_sets.py::test_a_set_is_distinct": ("slow",),
 }
 
 

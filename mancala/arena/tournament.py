@@ -8,6 +8,11 @@ of a pair of seats start from the same opening, so neither seat is favoured by i
 Random plies can also give one side a won game before either player has moved;
 `--balanced SEEDS` keeps only openings that a depth-12 minimax search judges within
 SEEDS seeds of even, so the games measure the players rather than the dice.
+`--opening-set NAME` plays the openings of a shipped fixed set instead
+(mancala/arena/opening_sets.py), the same every time. Each pairing's two games from one
+opening are a game pair, scored as engine testing scores them (mancala/arena/pairs.py):
+the pair table gives each pairing's score, its standard error over distinct openings,
+the pentanomial counts and the mean margin.
 Every game is played by players made for it and seeded by its own seed, so `--workers N`
 (N games at once on Ray; `--address` joins a cluster, docs/ray.md) gives the same games.
 """
@@ -28,10 +33,11 @@ from mancala.ai.registry import (
 )
 from mancala.arena.match import ply_limit
 from mancala.arena.openings import BALANCE_DEPTH, draw_openings
+from mancala.arena.pairs import Pairs
 from mancala.arena.parallel import GameJob, Seat, Workers
 from mancala.arena.ratings import fit_ratings
 from mancala.arena.records import append_games
-from mancala.arena.results import Tally
+from mancala.arena.results import Tally, points
 from mancala.core.report import Table
 from mancala.game_state import GameState
 from mancala.games import capabilities, new_game
@@ -67,12 +73,17 @@ def run_tournament(
     record: Path | None = None,
     progress: bool = True,
     workers: Workers | None = None,
+    openings: list[list[int]] | None = None,
+    opening_set: str | None = None,
 ) -> dict[str, Any]:
     """Play the round robin on `workers` (default: here); a JSON-safe dict of openings,
     results and ratings. Each game is seeded by its own seed, drawn from `seed`.
 
     results[a][b]: a's wins, draws, losses and games against b over both seats;
     first[a][b]: the same for the games where a moved first.
+    pairs["a vs b"]: a's game pairs against b (`Pairs.to_dict`). `openings`: the
+    openings to play (the first `games` of them; `opening_set` names their set), instead
+    of random ones.
     """
     if len(set(specs)) != len(specs):
         raise ValueError("a player is named twice")
@@ -83,7 +94,11 @@ def run_tournament(
     seats = [
         Seat.of(make_player(spec, seed=seed + i), game=start.game) for i, spec in enumerate(specs)
     ]
-    openings = draw_openings(start, games, plies, seed, balanced)
+    if openings is None:
+        openings = draw_openings(start, games, plies, seed, balanced)
+    elif len(openings) < games:
+        raise ValueError(f"{games} games a seat, but {len(openings)} openings in the set")
+    openings = [list(moves) for moves in openings[:games]]
     pairs = list(combinations(specs, 2))
     seeds, place = random.Random(seed), {spec: i for i, spec in enumerate(specs)}
     max_plies = ply_limit(start)
@@ -95,6 +110,7 @@ def run_tournament(
     ]
     results = {a: {b: Tally() for b in specs if b != a} for a in specs}
     first = {a: {b: Tally() for b in specs if b != a} for a in specs}
+    played: dict[tuple[str, str], dict[int, list]] = {pair: {} for pair in pairs}
     clock = {spec: [0.0, 0] for spec in specs}
     bar = tqdm(total=len(jobs), unit="game", disable=not progress, file=sys.stderr)
     began = time.perf_counter()
@@ -104,6 +120,7 @@ def run_tournament(
         for done in (workers or Workers(1)).play(seats, jobs):
             one, two = (specs[i] for i in jobs[done.index].seats)
             _count(results, first, one, two, done.record["winner"])
+            _pair(played, one, two, done.index % len(openings), done.record)
             unfinished += bool(done.record.get("unfinished"))
             for spec, seconds, moves in zip((one, two), done.seconds, done.moves):
                 clock[spec][0] += seconds
@@ -133,6 +150,12 @@ def run_tournament(
         "players": specs,
         "results": _as_dicts(results),
         "first": _as_dicts(first),
+        "opening_set": opening_set,
+        "pairs": {
+            f"{a} vs {b}": _pairs_of(openings, games).to_dict()
+            for (a, b), games in played.items()
+            if _pairs_of(openings, games).points
+        },
         "ratings": {name: {"rating": r, "error": e} for name, (r, e) in ratings.items()},
         "seconds_per_move": {s: t / max(n, 1) for s, (t, n) in clock.items()},
         "seconds": time.perf_counter() - began,
@@ -145,6 +168,42 @@ def _count(results: dict, first: dict, one: str, two: str, winner: int | None) -
     results[one][two].add(winner, 0)
     first[one][two].add(winner, 0)
     results[two][one].add(winner, 1)
+
+
+def _pair(played: dict, one: str, two: str, opening: int, record: dict[str, Any]) -> None:
+    """Keep the game of `one` (first) against `two` from `opening` in its pairing's pair."""
+    a, seat = ((one, two), 0) if (one, two) in played else ((two, one), 1)
+    scores = record.get("scores")
+    margin = None if scores is None else scores[seat] - scores[1 - seat]
+    got = points(record["winner"], seat)
+    played[a].setdefault(opening, [[None, None], [None, None]])
+    played[a][opening][0][seat], played[a][opening][1][seat] = got, margin
+
+
+def _pairs_of(openings: list[list[int]], games: dict[int, list]) -> Pairs:
+    """The pairs whose two games were both played (a stopped run leaves halves out)."""
+    whole = sorted(i for i, (got, _) in games.items() if None not in got)
+    return Pairs(
+        [tuple(openings[i]) for i in whole],
+        [games[i][0] for i in whole],
+        [games[i][1] for i in whole],
+    )
+
+
+def pair_table(result: dict[str, Any]) -> str:
+    """Markdown: each pairing's game pairs, the first player's view."""
+    table = Table(["pairing", "pairs", "score %", "±", "pentanomial 0-2", "margin"])
+    for name, pairs in result.get("pairs", {}).items():
+        margin = pairs["margin"]
+        table.add(
+            name,
+            pairs["pairs"],
+            f"{100 * pairs['score']:.1f}",
+            f"{100 * pairs['standard_error']:.1f}",
+            " ".join(map(str, pairs["pentanomial"])),
+            "" if margin is None else f"{margin:+.2f}",
+        )
+    return table.markdown()
 
 
 def _as_dicts(table: dict[str, dict[str, Tally]]) -> dict[str, dict[str, dict[str, int]]]:
@@ -181,6 +240,11 @@ def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
         f"{result['opening_plies']} random plies (seed {result['seed']}), each played once "
         f"in each seat."
     )
+    if result.get("opening_set"):
+        head = (
+            f"Game i of every pairing starts from opening i of the set "
+            f"{result['opening_set']}: {len(openings)} opening(s), each played once in each seat."
+        )
     if result.get("balanced") is not None:
         head += (
             f" Only openings that minimax:{BALANCE_DEPTH} judges within "

@@ -1,0 +1,55 @@
+"""Make a fixed set of distinct, contested openings of a game (mancala/arena/opening_sets.py).
+
+    python mancala/opening_set.py kalah              # mancala/data/openings/kalah-a.json
+    python mancala/opening_set.py tak --count 50 --seed 2 --name b
+
+The set is drawn from its seed by the game's recipe, judged by a fixed minimax, and
+written atomically with this command in its first key; it takes a minute or two a game.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+
+from tqdm import tqdm
+
+from mancala.arena.opening_sets import RECIPES, make_set, save_set
+from mancala.core.cli import command_parser, fail, int_in
+from mancala.core.stopping import run_command
+
+MAX_OPENINGS = 5000
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = command_parser("opening_set", __doc__)
+    parser.add_argument("game", choices=sorted(RECIPES), help="the game")
+    parser.add_argument("--count", type=int_in(1, MAX_OPENINGS), default=200, help="openings (200)")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (1)")
+    parser.add_argument("--name", default="a", help="the set's name: GAME-NAME.json (a)")
+    args = parser.parse_args(argv)
+    if not args.name.isalnum():
+        return fail("opening_set", f"a set's name is letters and digits, not {args.name!r}")
+    command = shlex.join(["python", "mancala/opening_set.py", *(argv or sys.argv[1:])])
+    return run_command("opening_set", lambda: _make(args, command), "nothing was written")
+
+
+def _make(args, command: str) -> int:
+    bar = tqdm(total=args.count, desc=f"{args.game} openings", unit="opening", file=sys.stderr)
+
+    def tick(kept: int, tried: int) -> None:
+        bar.set_postfix(tried=tried, refresh=False)
+        bar.update(kept - bar.n)
+
+    try:
+        made = make_set(args.game, args.count, args.seed, tick)
+    finally:
+        bar.close()
+    path = save_set(made, args.name, command)
+    print(f"{len(made['openings'])} openings of {made['tried']} tried, judged by {made['judge']}")
+    print(f"within {made['within']:g} of even: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
