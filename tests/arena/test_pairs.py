@@ -36,6 +36,7 @@ def test_a_player_against_itself_scores_every_pair_even(game, options):
 
 def test_pairs_agree_with_the_games_played_seat_by_seat():
     starts, moves = random_openings(new_game("kalah"), 20, random.Random(5), 2)
+
     def fresh():  # the same players again, their dice as they were
         return make_player("greedy", seed=1), make_player("luck", seed=2)
 
