@@ -38,14 +38,15 @@ def rank(b, binom, shift):
         n += b[i]
     idx = binom[n + k - 1, k]
     r = n
-    for i in range(k - 1):
-        a = b[(i + shift) % k]
-        if a:
-            kk = k - i
-            idx += binom[r + kk - 1, kk - 1] - binom[r - a + kk - 1, kk - 1]
-            r -= a
-            if r == 0:
-                break
+    j = shift
+    for i in range(k - 1):  # no branch on the counts: an empty pit adds 0
+        a = b[j]
+        j += 1
+        if j == k:
+            j = 0
+        kk = k - i
+        idx += binom[r + kk - 1, kk - 1] - binom[r - a + kk - 1, kk - 1]
+        r -= a
     return idx
 
 

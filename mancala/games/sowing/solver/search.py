@@ -1,7 +1,8 @@
 """The exact search above the endgame database, in numba: fail-soft null-window alpha-beta
 on relative boards (extra turns searched as the same player moving again), with the
-transposition table of `table`, moves ordered by the table's best move, extra turns and
-gains, and enhanced transposition cutoffs. `Solver` drives it by MTD(f)."""
+transposition table of `table`, the table's best move searched before the other moves are
+made, those ordered by extra turns, gains and a history of cuts (house and its seeds), and
+enhanced transposition cutoffs. `Solver` drives it by MTD(f)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from mancala.games.sowing.solver.rules import INF, apply_move, sides, swap_into
 from mancala.games.sowing.solver.table import best_move, lower, probe, store, upper
 
 ETC_MARGIN = 10  # enhanced transposition cutoffs only this far above the database (measured)
+HISTORY = 64  # the history table's columns: seeds in the house moved (more count as 63)
+HISTORY_CAP = 1 << 40  # a history count past this halves them all (they stay below 2**44)
 
 
 @njit(cache=True)
@@ -57,9 +60,10 @@ def _remember(key, best, alpha, beta, move, work, tt):
 
 
 @njit(cache=True)
-def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter):
+def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter, hist):
     """Fail-soft alpha-beta value of boards[ply] (more than nmax seeds) for the mover.
-    kids[ply] holds its children, work[ply] the gains, codes, scores and move order."""
+    kids[ply] holds its children, work[ply] the gains, codes, scores and move order;
+    hist[house, seeds] counts the cuts made by moving such a house."""
     counter[0] += 1
     if counter[0] > counter[1]:  # out of budget: the caller throws this search away
         return 0
@@ -83,63 +87,83 @@ def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, co
     best = -INF
     chosen = -1
     etc = n > nmax + ETC_MARGIN
-    for m in range(h):
-        if b[m] == 0:
-            continue
-        child = kids[ply, m]
-        child[:] = b
-        gain, code = apply_move(child, m, h, ec)
-        gains[m] = gain
-        codes[m] = code
-        v = -INF  # the exact value where cheap (game over, database), or a cutting bound
-        if code == 2:
-            v = gain
+    # phase 0: the table's best move alone, searched before the others are made;
+    # phase 1: every other move
+    for phase in range(2):
+        if phase == 0:
+            if first < 0:
+                continue
+            lo_m, hi_m = first, first + 1
         else:
-            nc = 0
-            for i in range(2 * h):
-                nc += child[i]
-            if nc <= nmax:
-                if code == 1:
-                    v = gain + db[rank(child, binom, 0)]
-                else:
-                    v = gain - db[rank(child, binom, h)]
-            elif etc:  # enhanced transposition cutoff: a bound of the child in the table
-                cdata = probe(rank(child, binom, 0 if code == 1 else h), tt)
-                if cdata >= 0:
-                    if code == 1 and gain + lower(cdata) >= beta:
-                        v = gain + lower(cdata)
-                    elif code == 0 and gain - upper(cdata) >= beta:
-                        v = gain - upper(cdata)
-        if v > -INF:
+            lo_m, hi_m = 0, h
+        searched = count
+        for m in range(lo_m, hi_m):
+            if b[m] == 0 or (phase == 1 and m == first):
+                continue
+            child = kids[ply, m]
+            child[:] = b
+            gain, code = apply_move(child, m, h, ec)
+            gains[m] = gain
+            codes[m] = code
+            v = -INF  # the exact value where cheap (game over, database), or a cutting bound
+            if code == 2:
+                v = gain
+            else:
+                nc = 0
+                for i in range(2 * h):
+                    nc += child[i]
+                if nc <= nmax:
+                    if code == 1:
+                        v = gain + db[rank(child, binom, 0)]
+                    else:
+                        v = gain - db[rank(child, binom, h)]
+                elif etc:  # enhanced transposition cutoff: a bound of the child in the table
+                    cdata = probe(rank(child, binom, 0 if code == 1 else h), tt)
+                    if cdata >= 0:
+                        if code == 1 and gain + lower(cdata) >= beta:
+                            v = gain + lower(cdata)
+                        elif code == 0 and gain - upper(cdata) >= beta:
+                            v = gain - upper(cdata)
+            if v > -INF:
+                if v > best:
+                    best, chosen = v, m
+                    if best >= beta:
+                        break
+                continue
+            # extra turns, then gains, then the history of cuts by this move and count
+            score[m] = (code << 56) + (gain << 48) + (hist[m, min(b[m], HISTORY - 1)] << 4) + m
+            j = count
+            while j > searched and score[order[j - 1]] < score[m]:
+                order[j] = order[j - 1]
+                j -= 1
+            order[j] = m
+            count += 1
+        # the ordered children, searched until one cuts
+        for j in range(searched, count):
+            if best >= beta:
+                break
+            m = order[j]
+            gain = gains[m]
+            a = max(alpha, best)
+            if codes[m] == 1:  # the mover again: the same side's view, the window shifted
+                boards[ply + 1, :] = kids[ply, m]
+                sign, lo, hi = 1, a - gain, beta - gain
+            else:  # the opponent: the board turned round, the window negated
+                swap_into(kids[ply, m], boards[ply + 1], h)
+                sign, lo, hi = -1, gain - beta, gain - a
+            child_value = _search(
+                boards, kids, work, ply + 1, lo, hi, h, ec, nmax, db, binom, tt, counter, hist
+            )
+            v = gain + sign * child_value
             if v > best:
                 best, chosen = v, m
-            continue
-        score[m] = gain + 100 * code + (1000 if m == first else 0) + m
-        j = count
-        while j > 0 and score[order[j - 1]] < score[m]:
-            order[j] = order[j - 1]
-            j -= 1
-        order[j] = m
-        count += 1
-    # the ordered children, searched until one cuts
-    for j in range(count):
         if best >= beta:
             break
-        m = order[j]
-        gain = gains[m]
-        a = max(alpha, best)
-        if codes[m] == 1:  # the mover again: the same side's view, the window shifted
-            boards[ply + 1, :] = kids[ply, m]
-            sign, lo, hi = 1, a - gain, beta - gain
-        else:  # the opponent: the board turned round, the window negated
-            swap_into(kids[ply, m], boards[ply + 1], h)
-            sign, lo, hi = -1, gain - beta, gain - a
-        child_value = _search(
-            boards, kids, work, ply + 1, lo, hi, h, ec, nmax, db, binom, tt, counter
-        )
-        v = gain + sign * child_value
-        if v > best:
-            best, chosen = v, m
+    if best >= beta and chosen >= 0:  # a cut: its move counts more the higher it is
+        col = min(b[chosen], HISTORY - 1)
+        hist[chosen, col] += (n - nmax) * (n - nmax)
+        if hist[chosen, col] > HISTORY_CAP:
+            hist //= 2
     if counter[0] > counter[1]:
         return best  # maybe wrong below an aborted search: never stored
     _remember(key, best, alpha, beta, chosen, _bit_length(counter[0] - start_nodes), tt)
@@ -158,12 +182,14 @@ def trivial_value(board, h, nmax, db, binom):
 
 
 @njit(cache=True, nogil=True)
-def null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids, work):
+def null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids, work, hist):
     """A fail-soft bound of the value of `board`: >= beta, or < beta (a null window).
     counter: [nodes visited, node limit]; the other arrays are `scratch_arrays`."""
     boards[0, :] = board
     zero = np.int64(0)
-    return _search(boards, kids, work, zero, beta - 1, beta, h, ec, nmax, db, binom, tt, counter)
+    return _search(
+        boards, kids, work, zero, beta - 1, beta, h, ec, nmax, db, binom, tt, counter, hist
+    )
 
 
 def scratch_plies(houses: int, total: int, max_seeds: int) -> int:
@@ -173,14 +199,15 @@ def scratch_plies(houses: int, total: int, max_seeds: int) -> int:
     return (max(total - max_seeds, 0) + 1) * (total * (houses - 1) + 1) + 2
 
 
-def scratch_arrays(houses: int, plies: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def scratch_arrays(houses: int, plies: int) -> tuple[np.ndarray, ...]:
     """Per-ply scratch of a search `plies` deep: boards, children, work (gains, codes,
-    scores, order)."""
+    scores, order); then the history table, shared by every ply."""
     k = 2 * houses
     return (
         np.zeros((plies, k), np.int64),
         np.zeros((plies, houses, k), np.int64),
         np.zeros((plies, 4, houses), np.int64),
+        np.zeros((houses, HISTORY), np.int64),
     )
 
 
@@ -191,4 +218,5 @@ def scratch_bytes(houses: int, total: int, max_seeds: int) -> int:
     True
     """
     k = 2 * houses
-    return 8 * scratch_plies(houses, total, max_seeds) * (k + houses * k + 4 * houses)
+    plies = scratch_plies(houses, total, max_seeds)
+    return 8 * (plies * (k + houses * k + 4 * houses) + houses * HISTORY)

@@ -95,7 +95,7 @@ class Solver:
         )
         self.tt_bits, self.progress = tt_bits, progress
         self._binom_for = -1
-        self._scratch: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._scratch: tuple[np.ndarray, ...] | None = None
         self.nodes = 0
         self.budget = NO_LIMIT  # nodes the searches may still visit (see `solve`)
         self.deadline = Deadline(None)  # when the searches stop (see `solve`)
@@ -135,11 +135,11 @@ class Solver:
 
     def _bound(self, board: np.ndarray, beta: int) -> int:
         """One null-window search: a value >= beta (a lower bound) or < beta (upper)."""
-        boards, kids, work = self._arrays(int(board.sum()))
+        scratch = self._arrays(int(board.sum()))
         counter = np.array([0, self.budget], np.int64)
         args = (self.houses, self.empty_capture, self.max_seeds, self.db, self.binom, self.tt)
         with self.deadline.stopping(counter):
-            g = null_window(board, beta, *args, counter, boards, kids, work)
+            g = null_window(board, beta, *args, counter, *scratch)
         self.nodes += int(counter[0])
         self.budget -= int(counter[0])
         if self.budget < 0 or counter[1] < 0:
