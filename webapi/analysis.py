@@ -24,6 +24,7 @@ import time
 from mancala.ai.solver import proved, shared_book, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
+from mancala.games import capabilities
 from mancala.games.sowing.solver import (
     cache_path,
     default_cache_dir,
@@ -39,8 +40,9 @@ SOLVER_SHARE = 0.6  # of the cap, for proofs; minimax gets the rest
 
 
 def solver_ready(state: GameState) -> bool:
-    """True for Kalah when the database the shared solver would use is cached already."""
-    if state.game != "kalah":
+    """True for a game with a solver (Kalah) when the database the shared solver would
+    use is cached already."""
+    if "solver" not in capabilities(state):
         return False
     n = default_max_seeds(state.houses, 2 * state.houses * state.seeds)
     path = cache_path(default_cache_dir(), state.houses, n, state.empty_capture)

@@ -49,11 +49,10 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, current_app, jsonify, request
 
-from mancala.ai.base import is_sowing
 from mancala.ai.limits import Limits
 from mancala.ai.registry import entry_params, is_search, split_spec
 from mancala.game_state import DEFAULTS, IllegalMove
-from mancala.games import game_names, state_from_dict
+from mancala.games import capabilities, display, game_names, state_from_dict
 from mancala.games import new_game as opening  # `new_game` is the endpoint below
 from webapi.admission import Admission
 from webapi.analysis import analyse
@@ -197,16 +196,10 @@ def position(state: Any) -> dict[str, Any]:
         "names": [state.move_name(m) for m in moves],
         "to_move": state.player,
         "over": state.is_over(),
-        "scores": list(state.scores() if is_sowing(state) else state.flat_counts()),
+        "scores": None,  # a game without scores (or its display's)
         "winner": state.winner(),
     }
-    if state.game == "tak":
-        answer |= {
-            "board": [[[piece.player, piece.kind] for piece in stack] for stack in state.board],
-            "reserves": [list(state.reserves(0)), list(state.reserves(1))],
-            "result": state.outcome.reason if state.outcome else None,
-        }
-    return answer
+    return answer | display(state)
 
 
 def _played(state: Any, move: int) -> dict[str, Any]:
@@ -214,7 +207,7 @@ def _played(state: Any, move: int) -> dict[str, Any]:
     sown, the boards in between and the events); 422 if the rules refuse it."""
     try:
         name = state.move_name(move)
-        if not is_sowing(state):
+        if "frames" not in capabilities(state):
             return {"move": move, "move_name": name, "mover": state.player} | position(
                 state.play(move)
             )

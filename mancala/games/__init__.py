@@ -65,6 +65,7 @@ class Game:
     rollout: str | None = None  # "module:attr" of a fast random playout: (state, seed) -> winner
     search: str | None = None  # "module:attr" of a fast alpha-beta class (see `fast_search`)
     planes: str | None = None  # "module:attr" of (state, seat) -> float32 array in 0..1
+    display: str | None = None  # "module:attr" of (state) -> what a board display shows (JSON)
 
 
 SOWING = frozenset({"sowing", "fast", "encoders", "frames"})
@@ -77,6 +78,7 @@ GAMES: dict[str, Game] = {
             GameState.from_dict,
             "mancala.games.sowing.events:store_lead",
             SOWING | {"solver"},
+            display="mancala.games.sowing.drawing:display",
         ),
         Game(
             "sungka",
@@ -84,6 +86,7 @@ GAMES: dict[str, Game] = {
             GameState.from_dict,
             "mancala.games.sowing.events:store_lead",
             SOWING,
+            display="mancala.games.sowing.drawing:display",
         ),
         Game(
             "tak",
@@ -94,6 +97,7 @@ GAMES: dict[str, Game] = {
             rollout="mancala.games.tak.evaluate:random_playout",
             search="mancala.games.tak.search:Search",
             planes="mancala.games.tak.planes:planes",
+            display="mancala.games.tak.drawing:display",
         ),
     )
 }
@@ -160,6 +164,13 @@ def planes(name: str) -> Callable[[Any, int], Any] | None:
     return _load(target) if target else None
 
 
+def display(state: Any) -> dict[str, Any]:
+    """What a board display (the web page) shows of `state` beside the protocol, as JSON:
+    its game's `display` (the stores' scores; Tak's stacks, reserves and result), or {}."""
+    target = game(state.game).display
+    return _load(target)(state) if target else {}
+
+
 def describe(state: Any) -> str:
     """The game and its rules in a few characters: 'kalah(6,4)', 'tak(size=5, komi=0)'."""
     options = state.options
@@ -181,6 +192,7 @@ __all__ = [
     "IllegalMove",
     "capabilities",
     "describe",
+    "display",
     "evaluator",
     "fast_search",
     "game",

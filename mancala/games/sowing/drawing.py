@@ -27,6 +27,11 @@ if TYPE_CHECKING:
 LETTERS = "abcdefghijklmnop"  # house letters; q is never one (it quits)
 
 
+def display(state: GameState) -> dict:
+    """What a board display shows beside the protocol: the stores' seeds (`scores`)."""
+    return {"scores": list(state.scores())}
+
+
 def house_label(house: int) -> str:
     """The label of house number `house`: its letter (0 -> 'a'), past p its number.
 

@@ -26,6 +26,19 @@ if TYPE_CHECKING:
     from mancala.games.tak.state import TakState
 
 
+def display(state: TakState) -> dict:
+    """What a board display shows beside the protocol: the flats on top (`scores`), each
+    square's stack bottom first as [player, kind] pairs (`board`, squares a1, b1, .. as in
+    the action encoding), each player's [stones, capstones] left (`reserves`) and how the
+    game ended (`result`: road, flat or draw; None while it goes on)."""
+    return {
+        "scores": list(state.flat_counts()),
+        "board": [[[piece.player, piece.kind] for piece in stack] for stack in state.board],
+        "reserves": [list(state.reserves(0)), list(state.reserves(1))],
+        "result": state.outcome.reason if state.outcome else None,
+    }
+
+
 def stack_text(stack: Stack) -> str:
     """`.` for an empty square; else the colours bottom to top, the top one in capitals
     and followed by S or C when it stands."""
