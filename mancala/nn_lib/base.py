@@ -30,7 +30,7 @@ from mancala.nn_lib import encoders
 from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.keras_io import import_keras, save_keras
 from mancala.nn_lib.losses import masked_mse, masked_policy_loss
-from mancala.nn_lib.meta import UNKNOWN, write_meta
+from mancala.nn_lib.meta import UNKNOWN, read_encoding, write_meta
 from mancala.nn_lib.numpy_forward import NumpyForward
 from mancala.nn_lib.views import TARGET_SCALE, view_for  # TARGET_SCALE: still importable here
 
@@ -93,6 +93,17 @@ def read_model(path: Path, label: str, make: str) -> Any:
         ) from None
 
 
+def check_encoding(path: Path, wanted: int, label: str, make: str) -> None:
+    """WeightsError unless the weights `path` were saved with input encoding `wanted`."""
+    found = read_encoding(path)
+    if found != wanted:
+        raise WeightsError(
+            f"{label}: {path} was trained on inputs of encoding version {found}, but this "
+            f"version of the lab encodes version {wanted}: the weights would read the "
+            f"wrong inputs; {make}"
+        )
+
+
 def untrained_model(build: Callable[[], Any], seed: int | None) -> Any:
     """`build()` with untrained weights, drawn from `seed` when one is given."""
     keras = import_keras()
@@ -118,6 +129,7 @@ class Network:
 
     name: ClassVar[str] = ""
     hidden: ClassVar[tuple[int, ...]] = (128,)
+    ENCODING: ClassVar[int] = 1  # raised when what `encode` shows the network changes
     encode: ClassVar[Callable[[np.ndarray], np.ndarray]] = staticmethod(encoders.pits)
     encode_planes: ClassVar[Callable[[np.ndarray], np.ndarray] | None] = None  # Tak: none
     filters: ClassVar[int] = 0  # convolution filters before the dense layers (0: none)
@@ -184,6 +196,7 @@ class Network:
             f"make it with `python mancala/train.py {self.name}` (from recorded games) "
             f"or `python mancala/random_train.py` (records games and trains the zoo)"
         )
+        check_encoding(self.path, self.ENCODING, f"network {self.name}", make)
         model = read_model(self.path, f"network {self.name}", make)
         want_in, want_out = self.input_shape(), (self.outputs,)
         got_in, got_out = tuple(model.input_shape[1:]), tuple(model.output_shape[1:])
@@ -213,7 +226,7 @@ class Network:
         description never stays beside new weights."""
         path = Path(path) if path is not None else self.path
         save_keras(self.model, path)
-        write_meta(path, teacher=teacher, data=data)
+        write_meta(path, teacher=teacher, data=data, encoding=self.ENCODING)
         self.forward = NumpyForward(self.model)
         return path
 

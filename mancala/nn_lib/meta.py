@@ -8,6 +8,9 @@ drift from what was done. Its keys:
     data      on what: the recorded files, games and positions, in words
     date      when the weights were saved (YYYY-MM-DD)
     command   the command line that saved them
+    encoding  the version of the network's input encoding (its class's ENCODING): weights
+              of another version read other inputs, and are refused (a file without the
+              key is of version 1, written before versions were kept)
 
 A key may say "recorded before metadata was kept" where the fact was not written down.
 
@@ -56,6 +59,7 @@ def write_meta(
     data: str,
     command: str | None = None,
     date: str | None = None,
+    encoding: int = 1,
 ) -> Path:
     """Write the metadata of `weights` (date: today, command: this process's); its path."""
     meta = {
@@ -63,6 +67,7 @@ def write_meta(
         "data": data,
         "date": date or datetime.date.today().isoformat(),
         "command": command or current_command(),
+        "encoding": encoding,
     }
     path = meta_path(weights)
     write_json(path, meta)
@@ -79,6 +84,24 @@ def read_meta(weights: str | os.PathLike) -> dict[str, str] | None:
     if not isinstance(data, dict):
         return None
     return {key: str(data.get(key) or UNKNOWN) for key in KEYS}
+
+
+def read_encoding(weights: str | os.PathLike) -> int:
+    """The input encoding's version that `weights` were saved with (1 when not recorded).
+
+    >>> import tempfile
+    >>> weights = Path(tempfile.mkdtemp()) / "x.keras"
+    >>> before = read_encoding(weights)
+    >>> _ = write_meta(weights, teacher="t", data="d", encoding=3)
+    >>> before, read_encoding(weights)
+    (1, 3)
+    """
+    try:
+        data = json.loads(meta_path(weights).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return 1
+    found = data.get("encoding", 1) if isinstance(data, dict) else 1
+    return found if isinstance(found, int) and not isinstance(found, bool) else 0
 
 
 def describe_training(meta: dict[str, str] | None) -> str:

@@ -34,6 +34,7 @@ from mancala.nn_lib.base import (
     MODELS_DIR,
     NET_GAMES,
     WeightsError,
+    check_encoding,
     import_keras,
     masked_policy_loss,
     read_model,
@@ -118,6 +119,8 @@ class PolicyValue:
     `load()` raises WeightsError naming the file and the command that makes it.
     """
 
+    ENCODING = 1  # raised when the inputs (`encoders.one_hot`, Tak's planes) change
+
     def __init__(self, game: str = "kalah", path: str | os.PathLike | None = None) -> None:
         if game not in AZ_GAMES:
             raise ValueError(f"the policy-value networks play {', '.join(AZ_GAMES)}, not {game!r}")
@@ -151,6 +154,7 @@ class PolicyValue:
         """Read the weights file; WeightsError naming it and the command that makes it."""
         make = f"make it with `{make_command(self.game)}`"
         label = f"{NAME} ({self.game})"
+        check_encoding(self.path, self.ENCODING, label, make)
         model = read_model(self.path, label, make)
         try:
             self._use(model)
@@ -181,7 +185,7 @@ class PolicyValue:
         path = Path(path) if path is not None else self.path
         path.parent.mkdir(parents=True, exist_ok=True)
         save_keras(self.model, path)
-        write_meta(path, teacher=teacher, data=data)
+        write_meta(path, teacher=teacher, data=data, encoding=self.ENCODING)
         return path
 
     def check_state(self, state: GameState) -> None:

@@ -3,6 +3,7 @@ the weights-file errors, train.py's corrupt-line count and random_train.py's Ctr
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -469,3 +470,24 @@ def test_tactics_show_what_each_side_s_moves_gain_by_the_readable_rules(game):
                 assert again[house] == (after.player == seat)  # sown into its store
     net = network("nnxat2h512", game=game)
     assert net.input_shape() == (network("nnxa2h512", game=game).input_shape()[0] + 4 * h,)
+
+
+def test_weights_of_another_input_encoding_are_refused(tmp_path):
+    from mancala.nn_lib.meta import meta_path
+    from mancala.nn_lib.policy_value import PolicyValue
+
+    net = network("nn1h128", tmp_path / "nn1h128.keras").fresh(seed=1)
+    path = net.save(teacher="t", data="d")
+    assert json.loads(meta_path(path).read_text())["encoding"] == net.ENCODING
+    network("nn1h128", path).load()  # the same version: read
+    meta = json.loads(meta_path(path).read_text())
+    meta_path(path).write_text(json.dumps(meta | {"encoding": net.ENCODING + 1}))
+    with pytest.raises(WeightsError, match="encoding version 2, but this version of the lab"):
+        network("nn1h128", path).load()
+    meta_path(path).write_text(json.dumps({k: v for k, v in meta.items() if k != "encoding"}))
+    network("nn1h128", path).load()  # written before versions were kept: version 1
+    pv = PolicyValue("kalah", tmp_path / "pv.keras").fresh(seed=1)
+    pv_path = pv.save(tmp_path / "pv.keras", teacher="t", data="d")
+    meta_path(pv_path).write_text(json.dumps({"encoding": 7}))
+    with pytest.raises(WeightsError, match="encoding version 7"):
+        PolicyValue("kalah", pv_path).load()
