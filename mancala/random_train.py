@@ -41,6 +41,7 @@ from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.learn.promotion import gate_and_promote, value_kept, whole_game_set
 from mancala.learn.runs import Run
+from mancala.learn.scalars import Scalars, flatten
 from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.zoo import ZOO, network, networks_for
 
@@ -162,6 +163,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             f"already recorded; teacher {practice.teacher.name}"
         )
     curve = LearningCurve(run.curve)
+    scalars = Scalars(run.folder / "tensorboard")
     offset = curve.points[-1]["minutes"] if curve.points else 0.0
     rng = random.Random(args.seed)
     # the fixed opponents every network's win rate is measured against, batch after batch
@@ -195,17 +197,17 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         }
         kept = {name: value_kept(net, solved) for name, net in nets.items()} if solved else {}
         minutes = offset + (time.perf_counter() - began) / 60
-        curve.add(
-            {
-                "batch": batch,
-                "minutes": round(minutes, 2),
-                "games": practice.store.games,
-                "positions": practice.store.seen,
-                "rates": rates,
-                "kept": kept,
-                "loss": losses,
-            }
-        )
+        point = {
+            "batch": batch,
+            "minutes": round(minutes, 2),
+            "games": practice.store.games,
+            "positions": practice.store.seen,
+            "rates": rates,
+            "kept": kept,
+            "loss": losses,
+        }
+        curve.add(point)
+        scalars.write(batch, flatten(point))
         against = " ".join(f"{n} {r:.0f}" for n, r in rates["greedy"].items()) or "-"
         keeping = " ".join(f"{n} {k:.1f}" for n, k in kept.items())
         run.log(
@@ -225,12 +227,27 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
                         args.gate_opponents,
                         args.gate_openings,
                         batch,
-                        run.record_gate,
+                        gate_recorder(run, scalars, batch),
                         solved,
                         game_start,
                     )  # fmt: skip
                 )
     return 0
+
+
+def gate_recorder(run: Run, scalars: Scalars, batch: int):
+    """Record a gate's decision in the run's gates.jsonl and its TensorBoard scalars."""
+
+    def record(network: str, decision: dict) -> None:
+        run.record_gate(network, decision)
+        head = decision.get("head_to_head")
+        scalars.write(
+            batch,
+            {f"gate/{network}/promoted": float(decision["promoted"])}
+            | ({f"gate/{network}/head_to_head": head} if head is not None else {}),
+        )
+
+    return record
 
 
 def peak_megabytes() -> float:

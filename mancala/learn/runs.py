@@ -4,6 +4,7 @@
     candidates/        each network's latest refit weights (never the shipped ones)
     curve.json, .png   the learning curve
     gates.jsonl        every promotion decision, with the games behind it
+    tensorboard/       the curve's and the gates' numbers for TensorBoard (learn/scalars.py)
     log.txt            the lines the run printed
 
 A new run refuses a folder that already holds a run (say `--resume` to continue it);

@@ -10,6 +10,7 @@ from mancala.ai.registry import make_player
 from mancala.game_state import GameState
 from mancala.learn.gate import gate, promote
 from mancala.learn.runs import Run
+from mancala.learn.scalars import read_scalars
 from mancala.nn_lib.meta import meta_path
 from mancala.nn_lib.zoo import network
 
@@ -133,6 +134,11 @@ def test_random_train_promotes_where_there_is_nothing_to_replace(tmp_path, capsy
     assert decision["promoted"] and decision["kept"] is None
     assert (tmp_path / "run" / "curve.json").is_file()
     assert (tmp_path / "run" / "log.txt").read_text().count("batch 1:") == 1
+    scalars = {
+        (step, tag): value for step, tag, value in read_scalars(tmp_path / "run" / "tensorboard")
+    }
+    assert scalars[(1, "gate/nn1h128/promoted")] == 1.0
+    assert scalars[(1, "games")] == 4 and (1, "rates/greedy/nn1h128") in scalars
     assert _train(tmp_path, "--resume") == 0  # reads the run's games, not its gate records
     assert "4 annotated game(s)" in capsys.readouterr().out
     assert "corrupt" not in caplog.text
