@@ -60,6 +60,16 @@ MARKED = {
     "tests/commands/test_tei.py::test_the_lab_engine_plays_whole_games": ("slow",),
     "tests/commands/test_tei.py::test_the_engine_answers": ("slow",),
     "tests/arena/test_opening_sets.py::test_a_set_is_distinct": ("slow",),
+    "tests/commands/test_cli.py::test_measure_weights_reads_a_folder": ("slow",),
+    "tests/webapi/test_webapi.py::test_network_players_listed_by_the_registry": ("slow",),
+    "tests/ai/test_search_generic.py::test_alpha_beta_values_a_sooner_win": ("slow",),
+    "tests/nn_lib/test_networks.py::test_a_tak_network_trains_saves_loads": ("slow",),
+    "tests/nn_lib/test_networks.py::test_training_on_the_sample_learns": ("slow",),
+    "tests/ai/test_az.py::test_tak_az_and_az_net_play_legal_moves_only": ("slow",),
+    "tests/webapi/test_webapi.py::test_analysis_estimates_where": ("slow",),
+    "tests/games/test_tak_properties.py::test_play_takes_every_legal_move": ("slow",),
+    "tests/learn/test_dqn.py::test_a_run_can_start_from_saved_weights": ("slow",),
+    "tests/learn/test_dqn.py::test_training_from_random_openings": ("slow",),
 }
 
 
