@@ -5,6 +5,7 @@
     python mancala/bench.py --verify        # a million moves through engine and rules
     python mancala/bench.py --teacher       # positions annotated a second, before and after
     python mancala/bench.py --tak 5         # Tak: perft by both engines, then the alpha-beta
+    python mancala/bench.py --solve         # the Kalah solver on fixed positions, no book
 
 Every number comes from this one run, so the ratios compare like with like on a shared,
 noisy machine. Rates are per second of this process's CPU time (`time.process_time`:
@@ -31,6 +32,12 @@ on the numba engine (`mancala.games.tak.search`) on positions after 10, 40 and 8
 plies: each depth from 1 to 4 with a new table,
 the generic alpha-beta (`mancala.ai.search_generic`) to depth 3 on the same positions
 (the same algorithm: the same nodes), and the depth reached in 0.1 s.
+
+`--solve` times the exact solver (`mancala.games.sowing.solver.Solver`, standard capture,
+the endgame database of 20 seeds: built on first use) on fixed positions, each with a new
+transposition table and no opening book, from MTD(f)'s default first guess: Kalah(6,3)
+from the opening with every move's value, then five Kalah(6,4) positions 4 to 10 plies
+into random games; `--solve all` adds Kalah(6,4) from the opening (half a minute or more).
 """
 
 from __future__ import annotations
@@ -267,6 +274,45 @@ def teacher_rates(games: int, depth: int = 10, exact_nodes: int = 20_000) -> Tab
     return table
 
 
+SOLVE_POSITIONS = [  # (board with stores, player to move) of Kalah(6,4), 4 to 10 plies in
+    ([3, 6, 6, 0, 0, 6, 2, 6, 0, 6, 2, 1, 7, 3], 0),
+    ([2, 8, 6, 0, 0, 6, 2, 1, 7, 0, 3, 2, 8, 3], 0),
+    ([1, 10, 6, 6, 0, 1, 8, 1, 1, 1, 1, 7, 0, 5], 1),
+    ([2, 0, 7, 2, 7, 7, 2, 6, 5, 4, 0, 1, 2, 3], 0),
+    ([3, 1, 7, 1, 1, 1, 5, 1, 9, 8, 2, 7, 0, 2], 0),
+]
+
+
+def solve_rates(opening: bool) -> Table:
+    """Value, nodes and CPU seconds of exact solves without the book (`--solve`)."""
+    from mancala.games.sowing.solver import TT_BITS, Solver
+
+    solver = Solver(6, tt_bits=TT_BITS + 1)  # as `mancala.solve`; the database loaded now
+    solver.solve(GameState.new("kalah", seeds=2), all_moves=False)  # numba compiled
+    cases = [("Kalah(6,3) opening, every move", GameState.new("kalah", seeds=3), True)]
+    for i, (board, player) in enumerate(SOLVE_POSITIONS):
+        cases.append((f"Kalah(6,4) position {i + 1}", GameState.new("kalah", board, player), False))
+    if opening:
+        cases.append(("Kalah(6,4) opening", GameState.new("kalah"), False))
+    table = Table(["position", "value", "nodes", "CPU s", "M nodes/CPU s"], title=_title("Kalah"))
+    all_nodes, all_seconds = 0, 0.0
+    for label, state, all_moves in cases:
+        _say(f"solve: {label} ...")
+        solver.forget()
+        began = time.process_time()
+        result = solver.solve(state, all_moves=all_moves)
+        took = time.process_time() - began
+        all_nodes += result["nodes"]
+        all_seconds += took
+        rate = result["nodes"] / max(took, 1e-9) / 1e6
+        table.add(
+            label, f"{result['value']:+d}", f"{result['nodes']:,}", f"{took:.2f}", f"{rate:.2f}"
+        )
+    rate = all_nodes / max(all_seconds, 1e-9) / 1e6
+    table.add("total", "", f"{all_nodes:,}", f"{all_seconds:.2f}", f"{rate:.2f}")
+    return table
+
+
 def tak_perft_rates(size: int) -> Table:
     """The perft table of `--tak`: moves counted a second by each engine."""
     from mancala.games.tak.perft import bench as perft_bench
@@ -339,6 +385,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SIZE",
         help="Tak on a SIZE board: perft by both engines, then the numba alpha-beta",
     )
+    parser.add_argument(
+        "--solve",
+        nargs="?",
+        const="mid",
+        choices=("mid", "all"),
+        help="the Kalah solver on fixed positions (all: also Kalah(6,4) from the opening)",
+    )
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
     return run_command("bench", lambda: _run(args), "nothing is written")
@@ -347,7 +400,9 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace) -> int:
     if args.verify is not None:
         return 1 if verify(args.verify, args.seed) else 0
-    if args.tak is not None:
+    if args.solve is not None:
+        tables = [solve_rates(args.solve == "all")]
+    elif args.tak is not None:
         tables = [tak_perft_rates(args.tak), tak_search_rates(args.tak)]
     elif args.teacher is not None:
         tables = [teacher_rates(args.teacher)]

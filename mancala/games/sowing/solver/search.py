@@ -1,8 +1,8 @@
 """The exact search above the endgame database, in numba: fail-soft null-window alpha-beta
 on relative boards (extra turns searched as the same player moving again), with the
 transposition table of `table`, the table's best move searched before the other moves are
-made, those ordered by extra turns, gains and a history of cuts (house and its seeds), and
-enhanced transposition cutoffs. `Solver` drives it by MTD(f)."""
+made, those ordered by extra turns, then gains, then houses nearer the store, and enhanced
+transposition cutoffs. `Solver` drives it by MTD(f)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ from mancala.games.sowing.solver.rules import INF, apply_move, sides, swap_into
 from mancala.games.sowing.solver.table import best_move, lower, probe, store, upper
 
 ETC_MARGIN = 10  # enhanced transposition cutoffs only this far above the database (measured)
-HISTORY = 64  # the history table's columns: seeds in the house moved (more count as 63)
-HISTORY_CAP = 1 << 40  # a history count past this halves them all (they stay below 2**44)
 
 
 @njit(cache=True)
@@ -60,10 +58,9 @@ def _remember(key, best, alpha, beta, move, work, tt):
 
 
 @njit(cache=True)
-def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter, hist):
+def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, counter):
     """Fail-soft alpha-beta value of boards[ply] (more than nmax seeds) for the mover.
-    kids[ply] holds its children, work[ply] the gains, codes, scores and move order;
-    hist[house, seeds] counts the cuts made by moving such a house."""
+    kids[ply] holds its children, work[ply] the gains, codes, scores and move order."""
     counter[0] += 1
     if counter[0] > counter[1]:  # out of budget: the caller throws this search away
         return 0
@@ -130,8 +127,7 @@ def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, co
                     if best >= beta:
                         break
                 continue
-            # extra turns, then gains, then the history of cuts by this move and count
-            score[m] = (code << 56) + (gain << 48) + (hist[m, min(b[m], HISTORY - 1)] << 4) + m
+            score[m] = 10_000 * code + 100 * gain + m  # extra turns, then gains (< 100)
             j = count
             while j > searched and score[order[j - 1]] < score[m]:
                 order[j] = order[j - 1]
@@ -152,18 +148,13 @@ def _search(boards, kids, work, ply, alpha, beta, h, ec, nmax, db, binom, tt, co
                 swap_into(kids[ply, m], boards[ply + 1], h)
                 sign, lo, hi = -1, gain - beta, gain - a
             child_value = _search(
-                boards, kids, work, ply + 1, lo, hi, h, ec, nmax, db, binom, tt, counter, hist
+                boards, kids, work, ply + 1, lo, hi, h, ec, nmax, db, binom, tt, counter
             )
             v = gain + sign * child_value
             if v > best:
                 best, chosen = v, m
         if best >= beta:
             break
-    if best >= beta and chosen >= 0:  # a cut: its move counts more the higher it is
-        col = min(b[chosen], HISTORY - 1)
-        hist[chosen, col] += (n - nmax) * (n - nmax)
-        if hist[chosen, col] > HISTORY_CAP:
-            hist //= 2
     if counter[0] > counter[1]:
         return best  # maybe wrong below an aborted search: never stored
     _remember(key, best, alpha, beta, chosen, _bit_length(counter[0] - start_nodes), tt)
@@ -182,14 +173,12 @@ def trivial_value(board, h, nmax, db, binom):
 
 
 @njit(cache=True, nogil=True)
-def null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids, work, hist):
+def null_window(board, beta, h, ec, nmax, db, binom, tt, counter, boards, kids, work):
     """A fail-soft bound of the value of `board`: >= beta, or < beta (a null window).
     counter: [nodes visited, node limit]; the other arrays are `scratch_arrays`."""
     boards[0, :] = board
     zero = np.int64(0)
-    return _search(
-        boards, kids, work, zero, beta - 1, beta, h, ec, nmax, db, binom, tt, counter, hist
-    )
+    return _search(boards, kids, work, zero, beta - 1, beta, h, ec, nmax, db, binom, tt, counter)
 
 
 def scratch_plies(houses: int, total: int, max_seeds: int) -> int:
@@ -201,13 +190,12 @@ def scratch_plies(houses: int, total: int, max_seeds: int) -> int:
 
 def scratch_arrays(houses: int, plies: int) -> tuple[np.ndarray, ...]:
     """Per-ply scratch of a search `plies` deep: boards, children, work (gains, codes,
-    scores, order); then the history table, shared by every ply."""
+    scores, order)."""
     k = 2 * houses
     return (
         np.zeros((plies, k), np.int64),
         np.zeros((plies, houses, k), np.int64),
         np.zeros((plies, 4, houses), np.int64),
-        np.zeros((houses, HISTORY), np.int64),
     )
 
 
@@ -218,5 +206,4 @@ def scratch_bytes(houses: int, total: int, max_seeds: int) -> int:
     True
     """
     k = 2 * houses
-    plies = scratch_plies(houses, total, max_seeds)
-    return 8 * (plies * (k + houses * k + 4 * houses) + houses * HISTORY)
+    return 8 * scratch_plies(houses, total, max_seeds) * (k + houses * k + 4 * houses)

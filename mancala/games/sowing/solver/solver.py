@@ -104,6 +104,11 @@ class Solver:
     def _new_table(self) -> None:
         self.tt = new_table(self.tt_bits)
 
+    def forget(self) -> None:
+        """Forget earlier searches: an empty transposition table, as when made."""
+        self._new_table()
+        self._scratch = None
+
     def binom_for(self, board: np.ndarray) -> np.ndarray:
         """The binomial table that ranks boards of up to `board`'s seeds."""
         total = int(board.sum())
