@@ -33,7 +33,7 @@ from limits.storage import storage_from_string
 from limits.strategies import FixedWindowRateLimiter
 from werkzeug.exceptions import ServiceUnavailable, TooManyRequests
 
-from webapi.shared import connect
+from webapi.shared import connect, transaction
 
 RETRY_AFTER = 1  # seconds a refused client is asked to wait (HTTP allows whole seconds)
 STALE_SECONDS = 120  # a search row older than this is a dead worker's: no request lives so long
@@ -101,7 +101,7 @@ class Admission:
         """Record the search of `client` as running; (its row, whether others search)."""
         db = connect(self.state_file)
         now = time.time()
-        with self._transaction(db):
+        with transaction(db):
             db.execute("DELETE FROM searches WHERE started < ?", (now - STALE_SECONDS,))
             mine, others = db.execute(
                 "SELECT COUNT(*) FILTER (WHERE client = ?), COUNT(*) FILTER (WHERE client != ?)"
@@ -109,14 +109,14 @@ class Admission:
                 (client, client),
             ).fetchone()
             if others and mine >= self.policy.per_client:
-                self._count(db, refused_client=1)
+                self._count(refused_client=1)
                 refused = True
             else:
                 row = db.execute(
                     "INSERT INTO searches (client, pid, started) VALUES (?, ?, ?)",
                     (client, self.pid, now),
                 ).lastrowid
-                self._count(db, running=1)
+                self._count(running=1)
                 refused = False
         if refused:
             raise TooManyRequests(
@@ -139,32 +139,22 @@ class Admission:
 
     def _leave(self, row: int, done: bool) -> None:
         db = connect(self.state_file)
-        with self._transaction(db):
+        with transaction(db):
             db.execute("DELETE FROM searches WHERE id = ?", (row,))
-            self._count(db, running=-1, done=int(done))
+            self._count(running=-1, done=int(done))
 
-    def _count(self, db=None, **changes: int) -> None:
-        """Change this worker's counters and publish them to the shared state."""
+    def _count(self, **changes: int) -> None:
+        """Change this worker's counters and publish them to the shared state (within the
+        caller's transaction, if any: the connection is this thread's)."""
         with self._lock:
             for name, change in changes.items():
                 self.counts[name] += change
             self.counts["peak"] = max(self.counts["peak"], self.counts["running"])
             values = [self.counts[name] for name in COUNTERS]
-        (db or connect(self.state_file)).execute(
+        connect(self.state_file).execute(
             f"INSERT OR REPLACE INTO workers VALUES (?, {', '.join('?' * len(COUNTERS))})",
             (self.pid, *values),
         )
-
-    @staticmethod
-    @contextmanager
-    def _transaction(db) -> Iterator[None]:
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     def load(self) -> dict:
         """The policy, every worker's counters and the searches running now, server-wide."""

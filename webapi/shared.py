@@ -18,6 +18,8 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from limits.storage import Storage
@@ -41,6 +43,19 @@ def connect(path: str | os.PathLike) -> sqlite3.Connection:
         connection.execute("PRAGMA synchronous=OFF")
         cache[key] = connection
     return cache[key]
+
+
+@contextmanager
+def transaction(db: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction on `db` (taking the file's lock at once), rolled back if the
+    block raises."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
 class SQLiteStorage(Storage):
@@ -69,18 +84,13 @@ class SQLiteStorage(Storage):
     def incr(self, key: str, expiry: float, amount: int = 1) -> int:
         now = time.time()
         db = self._db()
-        db.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(db):
             db.execute("DELETE FROM counters WHERE key = ? AND expires <= ?", (key, now))
             (value,) = db.execute(
                 "INSERT INTO counters VALUES (?, ?, ?) ON CONFLICT(key) "
                 "DO UPDATE SET value = value + excluded.value RETURNING value",
                 (key, amount, now + expiry),
             ).fetchone()
-            db.execute("COMMIT")
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
         return value
 
     def get(self, key: str) -> int:

@@ -110,10 +110,11 @@ def play_pairs(
     return Pairs(
         [tuple(moves) for moves in openings],
         [[points(a["winner"], 0), points(b["winner"], 1)] for a, b in zip(*runs, strict=True)],
-        [[_margin(a, 0), _margin(b, 1)] for a, b in zip(*runs, strict=True)],
+        [[record_margin(a, 0), record_margin(b, 1)] for a, b in zip(*runs, strict=True)],
     )
 
 
-def _margin(record: dict[str, Any], seat: int) -> float | None:
+def record_margin(record: dict[str, Any], seat: int) -> float | None:
+    """The final margin of a recorded game for the player in `seat`, where it has scores."""
     scores = record.get("scores")
     return None if scores is None else scores[seat] - scores[1 - seat]

@@ -33,7 +33,7 @@ from mancala.ai.registry import (
 )
 from mancala.arena.match import ply_limit
 from mancala.arena.openings import BALANCE_DEPTH, draw_openings
-from mancala.arena.pairs import Pairs
+from mancala.arena.pairs import Pairs, record_margin
 from mancala.arena.parallel import GameJob, Seat, Workers
 from mancala.arena.ratings import fit_ratings
 from mancala.arena.records import append_games
@@ -152,9 +152,9 @@ def run_tournament(
         "first": _as_dicts(first),
         "opening_set": opening_set,
         "pairs": {
-            f"{a} vs {b}": _pairs_of(openings, games).to_dict()
+            f"{a} vs {b}": pairs.to_dict()
             for (a, b), games in played.items()
-            if _pairs_of(openings, games).points
+            if (pairs := _pairs_of(openings, games)).points
         },
         "ratings": {name: {"rating": r, "error": e} for name, (r, e) in ratings.items()},
         "seconds_per_move": {s: t / max(n, 1) for s, (t, n) in clock.items()},
@@ -173,11 +173,8 @@ def _count(results: dict, first: dict, one: str, two: str, winner: int | None) -
 def _pair(played: dict, one: str, two: str, opening: int, record: dict[str, Any]) -> None:
     """Keep the game of `one` (first) against `two` from `opening` in its pairing's pair."""
     a, seat = ((one, two), 0) if (one, two) in played else ((two, one), 1)
-    scores = record.get("scores")
-    margin = None if scores is None else scores[seat] - scores[1 - seat]
-    got = points(record["winner"], seat)
-    played[a].setdefault(opening, [[None, None], [None, None]])
-    played[a][opening][0][seat], played[a][opening][1][seat] = got, margin
+    got = played[a].setdefault(opening, [[None, None], [None, None]])
+    got[0][seat], got[1][seat] = points(record["winner"], seat), record_margin(record, seat)
 
 
 def _pairs_of(openings: list[list[int]], games: dict[int, list]) -> Pairs:

@@ -48,7 +48,6 @@ from mancala.ai.base import Player
 from mancala.ai.registry import make_player
 from mancala.arena.openings import random_openings
 from mancala.arena.pairs import play_pairs
-from mancala.arena.results import points
 from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.nn_lib.meta import meta_path
@@ -69,15 +68,6 @@ class GateResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
-
-
-def scores(records: Sequence[dict[str, Any]], seats: Sequence[int]) -> list[float]:
-    """The score of the player in `seats[k]` of game k: 1 a win, 1/2 a draw, 0 a loss.
-
-    >>> scores([{"winner": 0}, {"winner": None}, {"winner": 0}], [0, 0, 1])
-    [1.0, 0.5, 0.0]
-    """
-    return [points(record["winner"], seat) for record, seat in zip(records, seats)]
 
 
 def gate_openings(
