@@ -176,6 +176,12 @@ def check_names(specs: Sequence[str]) -> None:
             raise ValueError(f"unknown player {name!r}; available: {', '.join(_REGISTRY)}")
 
 
+def _entry(spec: str) -> Entry:
+    """The entry of the player `spec`; ValueError naming the players for an unknown one."""
+    check_names([spec])
+    return _REGISTRY[split_spec(spec)[0]]
+
+
 def can_play(spec: str, state: GameState) -> bool:
     """True when the player `spec` can play `state`'s game (variant, board, rules).
 
@@ -183,8 +189,7 @@ def can_play(spec: str, state: GameState) -> bool:
     >>> can_play("greedy", small), can_play("nn1h128", small)
     (True, False)
     """
-    check_names([spec])
-    entry = _REGISTRY[split_spec(spec)[0]]
+    entry = _entry(spec)
     if not _plays_variant(entry, state.game) or not entry.needs <= capabilities(state):
         return False
     rules = {"variant": state.game, **state.options}
@@ -222,8 +227,7 @@ def is_interactive(spec: str) -> bool:
     >>> is_interactive("human"), is_interactive("greedy")
     (True, False)
     """
-    check_names([spec])
-    return _REGISTRY[split_spec(spec)[0]].interactive
+    return _entry(spec).interactive
 
 
 def reads_files(spec: str) -> bool:
@@ -233,8 +237,7 @@ def reads_files(spec: str) -> bool:
     >>> reads_files("nn1h128"), reads_files("minimax:4")
     (True, False)
     """
-    check_names([spec])
-    return _REGISTRY[split_spec(spec)[0]].available is not None
+    return _entry(spec).available is not None
 
 
 def is_search(spec: str) -> bool:
@@ -245,8 +248,7 @@ def is_search(spec: str) -> bool:
     >>> is_search("minimax:4"), is_search("az"), is_search("greedy"), is_search("nn1h128")
     (True, True, False, False)
     """
-    check_names([spec])
-    return bool(_REGISTRY[split_spec(spec)[0]].params)
+    return bool(_entry(spec).params)
 
 
 def make_player(

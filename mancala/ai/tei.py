@@ -18,7 +18,6 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 from mancala.ai.base import Player
 from mancala.games.tak.state import TakState, from_tps, new_tak
@@ -287,6 +286,3 @@ class TEIEngine(Player):
             self.close()
         except Exception:  # noqa: BLE001  (interpreter shutdown: nothing left to tell)
             pass
-
-    def evaluate(self, state: Any) -> dict | None:
-        return None

@@ -62,11 +62,6 @@ class Scalars:
             event(wall_time=time.time(), file_version="brain.Event:2").SerializeToString()
         )
 
-    def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
-
 
 def read_scalars(folder: Path) -> list[tuple[int, str, float]]:
     """Every (step, tag, value) in the events files of `folder`, in file order."""
