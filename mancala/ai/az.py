@@ -280,18 +280,18 @@ def tree_nodes(simulations: int, houses: int, memory: int) -> int:
     return pool_nodes(simulations, memory, node_bytes(houses))
 
 
-_SHIPPED: dict[tuple[str, str, int], PolicyValue] = {}
+_SHIPPED: dict[str, tuple[int, PolicyValue]] = {}  # game -> (its file's mtime, the net)
 
 
 def shipped_network(game: str) -> PolicyValue:
     """The shipped policy-value network of `game`, read once per process and shared by
     the players that use it (read again when its file changes); WeightsError if none."""
     net = PolicyValue(game)
-    stamp = (game, str(net.path), net.path.stat().st_mtime_ns if net.path.exists() else -1)
+    stamp = net.path.stat().st_mtime_ns if net.path.exists() else -1
     with _LOADING:
-        if stamp not in _SHIPPED:
-            _SHIPPED[stamp] = net.load()
-        return _SHIPPED[stamp]
+        if _SHIPPED.get(game, (None,))[0] != stamp:
+            _SHIPPED[game] = stamp, net.load()
+        return _SHIPPED[game][1]
 
 
 class AZNet(Player):
