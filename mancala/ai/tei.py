@@ -227,7 +227,8 @@ class TEIEngine(Player):
             )
         except OSError as exc:
             raise ValueError(f"cannot run the TEI engine {self.path!r}: {exc}") from None
-        threading.Thread(target=self._read, args=(self.process,), daemon=True).start()
+        self.lines = queue.Queue()  # a fresh one: an ended engine's lines stay in the old
+        threading.Thread(target=self._read, args=(self.process, self.lines), daemon=True).start()
         self._send("tei")
         self.options = set()
         while True:
@@ -238,10 +239,11 @@ class TEIEngine(Player):
                 break
         self.game = None
 
-    def _read(self, process: subprocess.Popen) -> None:
+    @staticmethod
+    def _read(process: subprocess.Popen, lines: queue.Queue) -> None:
         for line in process.stdout:
-            self.lines.put(line.rstrip("\n"))
-        self.lines.put(None)  # the engine closed its output: it ended
+            lines.put(line.rstrip("\n"))
+        lines.put(None)  # the engine closed its output: it ended
 
     def _send(self, line: str) -> None:
         try:

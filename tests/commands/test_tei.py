@@ -130,3 +130,15 @@ def test_move_time_from_a_clock():
     assert move_seconds({"wtime": 20000, "btime": 1000}, 0) == 1.0
     with pytest.raises(ValueError):
         move_seconds({}, 0)
+
+
+def test_an_engine_that_ended_is_started_again_at_the_next_move(lab_engine):
+    outside = make_player(f"tei:{lab_engine},movetime=20")
+    state = new_tak(4)
+    try:
+        assert outside.choose_move(state) in state.legal_moves()
+        outside.process.kill()
+        outside.process.wait()
+        assert outside.choose_move(state) in state.legal_moves()  # a new engine answers
+    finally:
+        outside.close()
