@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from mancala.ai.minimax import Minimax
-from mancala.arena.openings import random_opening
+from mancala.arena.openings import opening_value, random_opening
 from mancala.core.atomic import write_json
 from mancala.core.paths import DATA_DIR
 from mancala.games import new_game
@@ -45,12 +45,6 @@ RECIPES = {
     "sungka": Recipe({"houses": 7, "seeds": 7}, plies=6, depth=8, within=6.0),
     "tak": Recipe({"size": 5, "komi": 0}, plies=4, depth=3, within=2.0),
 }
-
-
-def judged_value(judge: Minimax, state: Any) -> float:
-    """The judge's value of `state` for the first player (the game's own units)."""
-    value = judge.evaluate(state)["value"]
-    return value if state.player == 0 else -value
 
 
 def make_set(
@@ -78,7 +72,7 @@ def make_set(
         if tuple(moves) in seen or state.is_over():
             continue
         seen.add(tuple(moves))
-        value = judged_value(judge, state)
+        value = opening_value(judge, state)
         if abs(value) <= recipe.within:
             kept.append(moves)
             values.append(round(value, 2))

@@ -82,7 +82,8 @@ def draw_openings(
 
 
 def opening_value(judge: Minimax, state: State) -> float:
-    """The final store difference, first player's view, that `judge` expects."""
+    """The value `judge` expects for the first player: the final store difference in a
+    sowing game (an ended one: its stores'), else the game evaluator's units."""
     if state.is_over():
         s0, s1 = state.scores()
         return float(s0 - s1)

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from mancala.ai.minimax import Minimax
-from mancala.arena.opening_sets import RECIPES, judged_value, load_set, make_set, set_starts
+from mancala.arena.opening_sets import RECIPES, load_set, make_set, set_starts
+from mancala.arena.openings import opening_value
 from mancala.arena.results import Tally
 from mancala.tournament import main as tournament
 
@@ -21,8 +22,8 @@ def test_a_set_is_distinct_contested_and_repeatable(game):
     judge = Minimax(seed=0, depth=RECIPES[game].depth)
     for state, value in zip(set_starts(made)[0], made["values"], strict=True):
         assert not state.is_over()
-        assert abs(judged_value(judge, state)) <= RECIPES[game].within
-        assert value == round(judged_value(judge, state), 2)
+        assert abs(opening_value(judge, state)) <= RECIPES[game].within
+        assert value == round(opening_value(judge, state), 2)
 
 
 @pytest.mark.parametrize("game", sorted(RECIPES))
