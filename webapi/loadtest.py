@@ -178,29 +178,30 @@ def run(url: str, clients: int, duration: float, players: list[str] | None, seed
         raise SystemExit("loadtest: no player to ask")
     print(f"loadtest: {clients} clients, {duration:.0f} s, players {', '.join(mix)}, on {url}")
 
-    # warm-up: every worker makes every player before the clock starts
-    warm = [Client(host, port, [spec], seed + i) for i, spec in enumerate(mix * 8)]
-    with ThreadPoolExecutor(len(warm)) as pool:
-        list(pool.map(lambda c: (c.step(), c.step()), warm))
+    _warm_up(host, port, mix, seed, copies=8)
 
     drivers = [Client(host, port, mix, seed * 1000 + k) for k in range(clients)]
     samples, elapsed = _drive(drivers, duration)
     return summarise(samples, elapsed, clients, mix)
 
 
-def _warm_up(host: str, port: int, specs: list[str], seed: int) -> None:
-    """Ask each of `specs` for a move on each worker (several at once, from several
-    addresses), so that no worker loads a network or a table while the clock runs."""
+def _warm_up(
+    host: str, port: int, specs: list[str], seed: int, copies: int = 4, spread: bool = False
+) -> None:
+    """Ask each of `specs` for a move `copies` times at once (with `spread`, from four
+    loopback addresses), so that every worker makes every player, loading its network or
+    table, before the clock runs; a refused search is asked again."""
 
     def ask(k: int, spec: str) -> None:
-        client = Client(host, port, [spec], seed + k, f"127.0.0.{250 + k % 4}")
+        source = f"127.0.0.{250 + k % 4}" if spread else None
+        client = Client(host, port, [spec], seed + k, source)
         client.step()  # a new game
         for _ in range(10):  # refused while the slots are busy: ask again
             if client.step()[3] != "refused":
                 return
             time.sleep(client.retry_after)
 
-    jobs = [(k, spec) for spec in specs for k in range(4)]
+    jobs = [(k, spec) for spec in specs for k in range(copies)]
     with ThreadPoolExecutor(len(jobs)) as pool:
         list(pool.map(lambda job: ask(*job), jobs))
 
@@ -217,7 +218,7 @@ def run_saturation(
         f"loadtest: {clients} clients asking {', '.join(heavy)} back to back and one asking "
         f"greedy every 0.25 s, {duration:.0f} s, on {url}"
     )
-    _warm_up(host, port, heavy, seed)
+    _warm_up(host, port, heavy, seed, spread=True)
     searchers = [
         Client(host, port, heavy, seed * 1000 + k, f"127.0.0.{10 + k % 240}")
         for k in range(clients)
