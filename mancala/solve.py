@@ -4,6 +4,10 @@
     python -m mancala.solve --empty-capture           # the rule of the published solutions
     python -m mancala.solve --houses 4 --seeds 3 --all
     python -m mancala.solve '{"board": [0,5,5,5,5,4,0,4,4,4,4,4,4,0], "player": 1}'
+    python -m mancala.solve --seeds 5 --max-seeds 24 --tt-bits 28 --save kalah65.json
+
+--save FILE proves every move and saves each to FILE as soon as it is proved, with a
+progress line every 15 s; run the same command again after a stop to go on from there.
 
 The value is the final store difference, for the player to move, with perfect play from
 both sides. The endgame database is built on first use and cached in cache/.
@@ -15,12 +19,16 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
+from mancala.ai.minimax import Minimax
 from mancala.core.cli import add_game_options, command_parser, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games.sowing.drawing import house_label
 from mancala.games.sowing.solver import TT_BITS, Solver, check_solvable, default_max_seeds
+from mancala.games.sowing.solver.book import GUESS_DEPTH, first_guess
+from mancala.games.sowing.solver.campaign import solve_every_move
 
 
 def parse_position(text: str | None, options: dict) -> GameState:
@@ -76,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     add_game_options(parser, variants=("kalah",))
     parser.add_argument("--all", action="store_true", help="the exact value of every move")
     parser.add_argument(
+        "--save", metavar="FILE", help="resumable: every move, each saved to FILE when proved"
+    )
+    parser.add_argument(
         "--max-seeds",
         type=int_in(0, MAX_DB_SEEDS),
         help=f"endgame database size (seeds left, 0..{MAX_DB_SEEDS})",
@@ -88,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     kept = "an endgame database is cached only once it is whole"
+    if args.save:
+        kept = f"every proved move is in {args.save}: the same command goes on from there"
     return run_command("solve", lambda: _solve(args), kept)
 
 
@@ -102,7 +115,11 @@ def _solve(args: argparse.Namespace) -> int:
         max_seeds = min(args.max_seeds, total)
     solver = Solver(state.houses, state.empty_capture, max_seeds, tt_bits=args.tt_bits)
     search_cpu = time.process_time()
-    result = solver.solve(state, all_moves=args.all)
+    if args.save:
+        result = _campaign(solver, state, args.save)
+        args.all = True
+    else:
+        result = solver.solve(state, all_moves=args.all)
     search_cpu = time.process_time() - search_cpu
     rule = "empty capture" if state.empty_capture else "standard capture"
     print(f"Kalah({state.houses},{state.seeds}), {rule}; player {state.player} to move:")
@@ -123,6 +140,24 @@ def _solve(args: argparse.Namespace) -> int:
         + f"; total {time.perf_counter() - began:.1f} s (CPU {time.process_time() - cpu:.1f} s)"
     )
     return 0
+
+
+def _campaign(solver: Solver, state: GameState, path: str) -> dict:
+    """`solve_every_move` into `path`, started from minimax's guesses; as `Solver.solve`
+    reports it (nodes and seconds of this run)."""
+    began, nodes = time.perf_counter(), solver.nodes
+    guesser = Minimax(seed=0, depth=GUESS_DEPTH)
+    solver.progress = False  # the campaign's lines report the passes
+    record = solve_every_move(solver, state, Path(path), lambda s: first_guess(s, guesser))
+    moves = {int(m): e["value"] for m, e in sorted(record["moves"].items())}
+    print(f"saved in {path}: {record['nodes']:,} nodes, {record['seconds']:.0f} s in all runs")
+    return {
+        "value": record["value"],
+        "moves": moves,
+        "best": record["best"],
+        "nodes": solver.nodes - nodes,
+        "seconds": time.perf_counter() - began,
+    }
 
 
 if __name__ == "__main__":

@@ -54,6 +54,7 @@ MARKED = {
     "tests/arena/test_tournament.py::test_balanced_openings": ("slow",),
     "tests/games/test_solver.py::test_random_small_positions": ("slow",),
     "tests/games/test_solver.py::test_kalah_6_3_opening": ("slow",),
+    "tests/games/test_solver_campaign.py::test_ctrl_c": ("slow",),
     "tests/games/test_tak_search.py::test_move_values_equal_the_generic_alpha_beta": ("slow",),
     "tests/commands/test_cli.py::test_no_tensorflow_start_up_lines": ("slow",),
     "tests/commands/test_cli.py::test_sigterm_stops_random_train": ("slow",),

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -99,6 +100,8 @@ class Solver:
         self.nodes = 0
         self.budget = NO_LIMIT  # nodes the searches may still visit (see `solve`)
         self.deadline = Deadline(None)  # when the searches stop (see `solve`)
+        self.live = np.zeros(2, np.int64)  # the counter of the search running now
+        self._stopped = False
         self._new_table()
 
     def _new_table(self) -> None:
@@ -141,15 +144,28 @@ class Solver:
     def _bound(self, board: np.ndarray, beta: int) -> int:
         """One null-window search: a value >= beta (a lower bound) or < beta (upper)."""
         scratch = self._arrays(int(board.sum()))
-        counter = np.array([0, self.budget], np.int64)
+        counter = self.live = np.array([0, self.budget], np.int64)
+        if self._stopped:
+            raise OutOfBudget("the search was stopped")
         args = (self.houses, self.empty_capture, self.max_seeds, self.db, self.binom, self.tt)
         with self.deadline.stopping(counter):
             g = null_window(board, beta, *args, counter, *scratch)
+        self.live = np.zeros(2, np.int64)  # before the count moves to self.nodes
         self.nodes += int(counter[0])
         self.budget -= int(counter[0])
         if self.budget < 0 or counter[1] < 0:
             raise OutOfBudget(f"no exact value within the budget ({self.nodes:,} nodes)")
         return int(g)
+
+    def nodes_now(self) -> int:
+        """Nodes searched so far, the running search's included (any thread may ask)."""
+        return self.nodes + int(self.live[0])
+
+    def stop(self) -> None:
+        """End the running search (from another thread): it raises OutOfBudget, as does
+        every later search of this solver."""
+        self._stopped = True
+        self.live[1] = -1
 
     def _known_bounds(self, board: np.ndarray) -> tuple[int, int]:
         """The bounds of a board's value proved by earlier searches (or its seeds)."""
@@ -159,13 +175,23 @@ class Solver:
             return -n, n
         return max(-n, int(lower(data))), min(n, int(upper(data)))
 
-    def value(self, board: np.ndarray, guess: int = 0) -> int:
+    def value(
+        self,
+        board: np.ndarray,
+        guess: int = 0,
+        bounds: tuple[int, int] | None = None,
+        on_pass: Callable[[int, int], None] | None = None,
+    ) -> int:
         """The exact value of a relative board for the mover (seeds gained from now on),
-        by MTD(f) from `guess`: null-window searches until the bounds meet."""
+        by MTD(f) from `guess`: null-window searches until the bounds meet. bounds: what
+        is already known of the value; on_pass(lower, upper) is told the bounds after
+        every search."""
         v = self._trivial(board)
         if v > -INF:
             return v
         lower_bound, upper_bound = self._known_bounds(board)
+        if bounds is not None:
+            lower_bound, upper_bound = max(lower_bound, bounds[0]), min(upper_bound, bounds[1])
         g = min(max(guess, lower_bound), upper_bound)
         began = time.perf_counter()
         while lower_bound < upper_bound:
@@ -175,6 +201,8 @@ class Solver:
                 upper_bound = g
             else:
                 lower_bound = g
+            if on_pass is not None:
+                on_pass(lower_bound, upper_bound)
             if self.progress and time.perf_counter() - began > 2:
                 print(
                     f"MTD(f): value in [{lower_bound}, {upper_bound}] after "

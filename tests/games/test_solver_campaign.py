@@ -1,0 +1,85 @@
+"""The resumable solve of every move: values, resuming, refusing other records, Ctrl+C."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from mancala.game_state import GameState
+from mancala.games.sowing.solver import Solver
+from mancala.games.sowing.solver.campaign import load_record, solve_every_move
+
+
+def small_solver() -> Solver:
+    return Solver(5, False, 6, cache_dir=None, progress=False, tt_bits=16)
+
+
+def test_every_move_is_proved_as_the_plain_solve_proves_it(tmp_path):
+    state = GameState.new(houses=5, seeds=3)
+    record = solve_every_move(small_solver(), state, tmp_path / "r.json", out=None)
+    expected = small_solver().solve(state, all_moves=True)
+    assert {int(m): e["value"] for m, e in record["moves"].items()} == expected["moves"]
+    assert record["value"] == expected["value"] and record["best"] == expected["best"]
+    assert json.loads((tmp_path / "r.json").read_text()) == record
+    assert "in_progress" not in record and record["nodes"] == sum(
+        e["nodes"] for e in record["moves"].values()
+    )
+
+
+def test_a_stopped_record_goes_on_from_its_proved_moves_and_bounds(tmp_path):
+    state = GameState.new(houses=5, seeds=3)
+    path = tmp_path / "r.json"
+    whole = solve_every_move(small_solver(), state, path, out=None)
+    # as if stopped while proving the costliest move, its value known within 2 seeds
+    move = max(whole["moves"], key=lambda m: whole["moves"][m]["nodes"])
+    value = whole["moves"][move]["value"]
+    partial = json.loads(path.read_text())
+    del partial["moves"][move], partial["value"], partial["best"]
+    partial["in_progress"] = {"move": int(move), "lower": value - 2, "upper": value + 2}
+    path.write_text(json.dumps(partial))
+    record = solve_every_move(small_solver(), state, path, out=None)
+    assert record["moves"][move]["value"] == value
+    assert record["value"] == whole["value"] and record["best"] == whole["best"]
+    for other in set(whole["moves"]) - {move}:  # not searched again
+        assert record["moves"][other] == whole["moves"][other]
+    assert record["nodes"] == partial["nodes"] + record["moves"][move]["nodes"]
+
+
+def test_a_record_of_another_position_is_refused_and_kept(tmp_path):
+    path = tmp_path / "r.json"
+    solve_every_move(small_solver(), GameState.new(houses=5, seeds=3), path, out=None)
+    before = path.read_text()
+    other = GameState.new(houses=5, seeds=3, empty_capture=True)
+    with pytest.raises(ValueError, match="not a solve record of this position"):
+        solve_every_move(small_solver(), other, path, out=None)
+    path.with_name("bad.json").write_text("{not json")
+    with pytest.raises(ValueError, match="not a readable solve record"):
+        load_record(path.with_name("bad.json"), other)
+    assert path.read_text() == before
+
+
+def test_ctrl_c_stops_the_search_at_once_and_keeps_the_record(tmp_path):
+    record = tmp_path / "k54.json"
+    command = [sys.executable, "-m", "mancala.solve", "--houses", "5", "--seeds", "4"]
+    command += ["--max-seeds", "8", "--tt-bits", "18", "--save", str(record)]
+    env = {**os.environ, "MANCALA_CACHE_DIR": str(tmp_path)}
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        while not record.exists() and proc.poll() is None:  # a whole solve takes a minute
+            time.sleep(0.2)
+        assert proc.poll() is None, proc.communicate()
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err.decode()
+    assert f"every proved move is in {record}" in err.decode()
+    saved = json.loads(record.read_text())
+    assert saved["moves"] or saved["in_progress"]["lower"] > -(10**6)
+    assert saved["nodes"] > 0 and saved["seconds"] > 0 and "value" not in saved
