@@ -37,6 +37,7 @@ from mancala.games.sowing.solver.solver import OutOfBudget, Solver
 FORMAT = "mancala-kalah-solve"
 VERSION = 1
 EVERY = 15.0  # seconds between progress lines
+UNKNOWN = (-(10**6), 10**6)  # the bounds of a move before its first search
 
 Guess = Callable[[GameState], float]  # a move's likely value (final store difference)
 
@@ -123,41 +124,9 @@ class _Campaign:
         return sorted(out, key=lambda mg: -mg[1])
 
     def _prove_moves(self) -> None:
-        offset = store_lead(self.state)
-        board = relative_board(self.state)
-        h = self.state.houses
         for move, guess in self._moves():
-            child = board.copy()
-            gain, code = apply_move(child, move, h, self.state.empty_capture)
-            base = offset + int(gain)  # the move's value is base + child (code 1),
-            sign = 1 if code == 1 else -1  # base - child (code 0), base (code 2)
-            if code == 0:
-                swapped = child.copy()
-                swap_into(child, swapped, h)
-                child = swapped
             began, nodes = time.perf_counter(), self.nodes()
-            if code == 2:
-                value = base
-            else:
-                known = self.record.get("in_progress", {})
-                lo, hi = -10**6, 10**6
-                if known.get("move") == move:
-                    lo, hi = known["lower"], known["upper"]
-                self.current = (move, lo, hi)
-
-                def child_units(a: int, b: int) -> tuple[int, int]:
-                    x, y = sign * (a - base), sign * (b - base)
-                    return min(x, y), max(x, y)
-
-                def on_pass(clo: int, chi: int, move: int = move) -> None:
-                    x, y = base + sign * clo, base + sign * chi
-                    self.current = (move, min(x, y), max(x, y))
-                    self.save()
-
-                child_value = self.solver.value(
-                    child, sign * round(guess - base), child_units(lo, hi), on_pass
-                )
-                value = base + sign * child_value
+            value = self._prove(move, guess)
             self.record["moves"][str(move)] = {
                 "value": int(value),
                 "nodes": self.nodes() - nodes,
@@ -166,6 +135,35 @@ class _Campaign:
             self.current = None
             self._finish()
             self.save()
+
+    def _prove(self, move: int, guess: float) -> int:
+        """The exact value of `move`, by MTD(f) from `guess` and the saved bounds."""
+        h = self.state.houses
+        child = relative_board(self.state)
+        gain, code = apply_move(child, move, h, self.state.empty_capture)
+        base = store_lead(self.state) + int(gain)
+        if code == 2:  # the game ends
+            return base
+        sign = 1 if code == 1 else -1  # the move's value is base + sign * the child's
+        if code == 0:  # the opponent's view
+            swapped = child.copy()
+            swap_into(child, swapped, h)
+            child = swapped
+
+        def move_units(a: int, b: int) -> tuple[int, int]:
+            return tuple(sorted((base + sign * a, base + sign * b)))
+
+        known = self.record.get("in_progress", {})
+        lo, hi = (known["lower"], known["upper"]) if known.get("move") == move else UNKNOWN
+        self.current = (move, lo, hi)
+
+        def on_pass(child_lo: int, child_hi: int) -> None:
+            self.current = (move, *move_units(child_lo, child_hi))
+            self.save()
+
+        bounds = tuple(sorted((sign * (lo - base), sign * (hi - base))))
+        value = self.solver.value(child, sign * round(guess - base), bounds, on_pass)
+        return base + sign * value
 
     def _finish(self) -> None:
         """The position's value and best moves, once every move is proved."""
@@ -184,7 +182,7 @@ class _Campaign:
         where = ""
         if self.current is not None:
             move, lo, hi = self.current
-            span = "unknown" if hi - lo > 10**5 else f"in [{lo:+d}, {hi:+d}]"
+            span = "unknown" if (lo, hi) == UNKNOWN else f"in [{lo:+d}, {hi:+d}]"
             where = f"; move {move} ({house_label(move)}) {span}"
         return (
             f"solve: {done}/{total} moves proved{where}; {nodes:,} nodes, {rate:.2f} M/s, "
