@@ -22,13 +22,14 @@ import time
 from pathlib import Path
 
 from mancala.ai.minimax import Minimax
-from mancala.core.cli import add_game_options, command_parser, game_options, int_in
+from mancala.core.cli import add_game_options, command_parser, game_options
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games.sowing.drawing import house_label
-from mancala.games.sowing.solver import TT_BITS, Solver, check_solvable, default_max_seeds
+from mancala.games.sowing.solver import Solver, check_solvable
 from mancala.games.sowing.solver.book import GUESS_DEPTH, first_guess
 from mancala.games.sowing.solver.campaign import solve_every_move
+from mancala.games.sowing.solver.options import add_solver_options, solver_for
 
 
 def parse_position(text: str | None, options: dict) -> GameState:
@@ -74,10 +75,6 @@ def parse_position(text: str | None, options: dict) -> GameState:
     return GameState.new("kalah", board, data.get("player", 0), **opts)
 
 
-MAX_DB_SEEDS = 24  # endgame database of Kalah(6,*) with 24 seeds: 1.25e9 boards of a byte
-MAX_TT_BITS = 30  # 2**30 table entries take 16 GiB
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("solve", __doc__)
     parser.add_argument("position", nargs="?", help='JSON: {"board": [...], "player": 0}')
@@ -86,17 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--save", metavar="FILE", help="resumable: every move, each saved to FILE when proved"
     )
-    parser.add_argument(
-        "--max-seeds",
-        type=int_in(0, MAX_DB_SEEDS),
-        help=f"endgame database size (seeds left, 0..{MAX_DB_SEEDS})",
-    )
-    parser.add_argument(
-        "--tt-bits",
-        type=int_in(10, MAX_TT_BITS),
-        default=TT_BITS + 1,
-        help=f"log2 table entries (10..{MAX_TT_BITS}; {TT_BITS + 1})",
-    )
+    add_solver_options(parser)
     args = parser.parse_args(argv)
     kept = "an endgame database is cached only once it is whole"
     if args.save:
@@ -109,11 +96,7 @@ def _solve(args: argparse.Namespace) -> int:
     state = parse_position(args.position, game_options(args))
     check_solvable(state)
     began, cpu = time.perf_counter(), time.process_time()
-    total = 2 * state.houses * state.seeds
-    max_seeds = default_max_seeds(state.houses, total)
-    if args.max_seeds is not None:
-        max_seeds = min(args.max_seeds, total)
-    solver = Solver(state.houses, state.empty_capture, max_seeds, tt_bits=args.tt_bits)
+    solver = solver_for(state, args)
     search_cpu = time.process_time()
     if args.save:
         result = _campaign(solver, state, args.save)

@@ -22,6 +22,7 @@ from mancala.arena.solved_set import WHOLE_GAME, build
 from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
+from mancala.games.sowing.solver.options import add_solver_options, solver_for
 
 MAX_POSITIONS = 10_000
 
@@ -34,6 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=WHOLE_GAME, help="the set's file")
     add_game_options(parser, variants=("kalah",))
+    add_solver_options(parser)
     args = parser.parse_args(argv)
     try:
         from mancala.games.sowing.solver import check_solvable
@@ -49,9 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _build(args, start: GameState, command: str) -> int:
-    from mancala.ai.solver import shared_solver
-
-    solver = shared_solver(start)
+    solver = solver_for(start, args)
     solver.progress = False
     bar = tqdm(desc="solving", unit="pos", file=sys.stderr)
 

@@ -1,4 +1,5 @@
-"""The resumable solve of every move: values, resuming, refusing other records, Ctrl+C."""
+"""The long solves: every move proved and saved (values, resuming, refusing other records,
+Ctrl+C), and the database size the offline commands choose."""
 
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ import time
 import pytest
 
 from mancala.game_state import GameState
-from mancala.games.sowing.solver import Solver
+from mancala.games.sowing.solver import Solver, cache_path, database, options
 from mancala.games.sowing.solver.campaign import load_record, solve_every_move
+from mancala.games.sowing.solver.options import database_seeds, largest_cached
 
 
 def small_solver() -> Solver:
@@ -83,3 +85,19 @@ def test_ctrl_c_stops_the_search_at_once_and_keeps_the_record(tmp_path):
     saved = json.loads(record.read_text())
     assert saved["moves"] or saved["in_progress"]["lower"] > -(10**6)
     assert saved["nodes"] > 0 and saved["seconds"] > 0 and "value" not in saved
+
+
+def test_commands_use_the_largest_valid_database_cached(tmp_path, monkeypatch):
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    for n in (3, 5):
+        database(3, n, False, tmp_path, progress=False)
+    database(3, 7, True, tmp_path, progress=False)  # another rule
+    assert largest_cached(3, False) == 5
+    broken = cache_path(tmp_path, 3, 6, False)
+    broken.write_bytes(cache_path(tmp_path, 3, 5, False).read_bytes()[:-1])  # cut short
+    assert largest_cached(3, False) == 5 and largest_cached(4, False) == -1
+    kalah_3_3 = GameState.new(houses=3, seeds=3)  # 18 seeds in all
+    assert database_seeds(kalah_3_3, None) == 18  # the default (45) capped
+    assert database_seeds(kalah_3_3, 4) == 4
+    monkeypatch.setattr(options, "default_max_seeds", lambda houses: 4)  # below the cached
+    assert database_seeds(kalah_3_3, None) == 5

@@ -1,0 +1,73 @@
+"""The solver's size options of the offline commands (`solve`, `solved_set`): the endgame
+database (seeds left) and the transposition table (log2 entries).
+
+Without --max-seeds a command uses the largest database of its rules already cached
+(`python -m mancala.games.sowing.solver --max-seeds 24` builds a bigger one once), never
+less than the default, so a bigger database speeds every later solve without a flag.
+The players keep the default size: each process of a server holds its own copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from pathlib import Path
+
+from mancala.core.cli import int_in
+from mancala.game_state import GameState
+from mancala.games.sowing.solver.database import (
+    default_cache_dir,
+    default_max_seeds,
+    header_matches,
+)
+from mancala.games.sowing.solver.solver import Solver
+from mancala.games.sowing.solver.table import TT_BITS
+
+MAX_DB_SEEDS = 28  # Kalah(6,*) with 28 seeds left: 5.6e9 boards of a byte
+MAX_TT_BITS = 30  # 2**30 table entries take 16 GiB
+
+
+def add_solver_options(parser: argparse.ArgumentParser) -> None:
+    """--max-seeds and --tt-bits, checked on the way in."""
+    parser.add_argument(
+        "--max-seeds",
+        type=int_in(0, MAX_DB_SEEDS),
+        help=f"endgame database size (seeds left, 0..{MAX_DB_SEEDS}; "
+        "default: the largest cached, at least the players' size)",
+    )
+    parser.add_argument(
+        "--tt-bits",
+        type=int_in(10, MAX_TT_BITS),
+        default=TT_BITS + 1,
+        help=f"log2 table entries (10..{MAX_TT_BITS}; {TT_BITS + 1}; 16 bytes each)",
+    )
+
+
+def largest_cached(houses: int, empty_capture: bool, cache_dir: Path | None = None) -> int:
+    """The most seeds of a cached database of these rules whose header checks out (-1 if
+    none)."""
+    folder = Path(cache_dir or default_cache_dir())
+    rule = "ec" if empty_capture else "std"
+    best = -1
+    for path in folder.glob(f"kalah-db-h{houses}-n*-{rule}.bin"):
+        found = re.fullmatch(rf"kalah-db-h{houses}-n(\d+)-{rule}\.bin", path.name)
+        if found and int(found[1]) > best:
+            if header_matches(path, houses, int(found[1]), empty_capture):
+                best = int(found[1])
+    return best
+
+
+def database_seeds(state: GameState, max_seeds: int | None) -> int:
+    """The database size for solving `state`: `max_seeds` if given, else the largest
+    cached (at least the default), never more than the seeds in the game."""
+    total = 2 * state.houses * state.seeds
+    if max_seeds is None:
+        cached = largest_cached(state.houses, state.empty_capture)
+        max_seeds = max(default_max_seeds(state.houses), cached)
+    return min(max_seeds, total)
+
+
+def solver_for(state: GameState, args: argparse.Namespace) -> Solver:
+    """The solver of `state`'s rules sized by the command's options."""
+    n = database_seeds(state, args.max_seeds)
+    return Solver(state.houses, state.empty_capture, n, tt_bits=args.tt_bits)
