@@ -121,6 +121,13 @@ def test_every_database_value_equals_plain_minimax(ec):
         assert value == plain(state) - spare, counts
 
 
+@pytest.mark.parametrize("ec", [False, True])
+def test_threads_building_small_chunks_give_the_same_database(ec):
+    alone = build_database(3, 12, ec, progress=False)
+    shared = build_database(3, 12, ec, progress=False, workers=3, chunk_size=7)
+    assert (shared != -128).all() and np.array_equal(alone, shared)
+
+
 def test_database_cache_is_written_once_and_reused(tmp_path):
     db, seconds = database(3, 6, False, tmp_path, progress=False)
     assert seconds > 0

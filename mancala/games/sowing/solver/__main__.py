@@ -31,12 +31,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seeds", type=int, help="seeds in the houses, at most")
     parser.add_argument("--empty-capture", action="store_true", help="the empty-capture rule")
     parser.add_argument("--cache-dir", help="the folder of the database file")
+    parser.add_argument("--workers", type=int, help="threads that build it (every core)")
     args = parser.parse_args(argv)
     if args.houses < 1 or (args.max_seeds is not None and args.max_seeds < 0):
         parser.error("--houses must be at least 1 and --max-seeds at least 0")
+    if args.workers is not None and args.workers < 1:
+        parser.error("--workers must be at least 1")
     max_seeds = default_max_seeds(args.houses) if args.max_seeds is None else args.max_seeds
     cache_dir = args.cache_dir or default_cache_dir()
-    values, seconds = database(args.houses, max_seeds, args.empty_capture, cache_dir)
+    values, seconds = database(
+        args.houses, max_seeds, args.empty_capture, cache_dir, workers=args.workers
+    )
     path = cache_path(cache_dir, args.houses, max_seeds, args.empty_capture)
     how = f"built in {seconds:.0f} s" if seconds else "found in the cache"
     print(f"endgame database {path}: {len(values):,} boards, {how}")

@@ -15,6 +15,7 @@ import os
 import sys
 import time
 import zlib
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,13 @@ from numba import njit
 
 from mancala.core.atomic import atomic_path
 from mancala.core.paths import CACHE_DIR
-from mancala.games.sowing.solver.ranking import binomial_table, entries, next_composition, rank
+from mancala.games.sowing.solver.ranking import (
+    binomial_table,
+    entries,
+    next_composition,
+    rank,
+    unrank,
+)
 from mancala.games.sowing.solver.rules import INF, apply_move, sides, swap_into
 
 FORMAT = "mancala-kalah-endgame-db"
@@ -30,6 +37,7 @@ VERSION = 1
 HEADER_BYTES = 512
 UNKNOWN = -128  # not yet computed, in the database while it is built
 DEFAULT_MAX_SEEDS = {6: 20}  # measured: see the README section on the solver
+CHUNK = 1_000_000  # boards a thread builds at a time
 DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this many boards
 
 
@@ -70,7 +78,7 @@ def _db_value(b, h, ec, db, binom, scratch, depth):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _build_chunk(b, count, h, ec, db, binom, scratch):
     """Fill the values of the next `count` boards from b (advanced in place)."""
     for _ in range(count):
@@ -91,29 +99,40 @@ def _show_progress(done: int, total: int, level: int, max_seeds: int, elapsed: f
 
 
 def build_database(
-    houses: int, max_seeds: int, empty_capture: bool, progress: bool = True
+    houses: int,
+    max_seeds: int,
+    empty_capture: bool,
+    progress: bool = True,
+    workers: int = 1,
+    chunk_size: int = CHUNK,
 ) -> np.ndarray:
-    """The values of every relative board with at most `max_seeds` seeds (int8)."""
+    """The values of every relative board with at most `max_seeds` seeds (int8), each
+    level's chunks of `chunk_size` boards shared among `workers` threads. Two threads may
+    reach the same board at once: both write its one value, so the race is harmless."""
     k = 2 * houses
     binom = binomial_table(max_seeds, k)
     db = np.full(entries(max_seeds, houses), UNKNOWN, np.int8)
-    scratch = np.zeros((max_seeds * houses + 16, k), np.int64)
     began = time.perf_counter()
-    total, done = len(db), 0
-    chunk, shown = 1_000_000, 0.0
-    for n in range(max_seeds + 1):
-        b = np.zeros(k, np.int64)
-        b[k - 1] = n
-        left = math.comb(n + k - 1, k - 1)  # the boards of level n
-        while left > 0:
-            step = min(chunk, left)
-            _build_chunk(b, step, houses, empty_capture, db, binom, scratch)
-            left -= step
-            done += step
-            elapsed = time.perf_counter() - began
-            if progress and (elapsed - shown > 1 or done == total):
-                shown = elapsed
-                _show_progress(done, total, n, max_seeds, elapsed)
+    total, done, shown = len(db), 0, 0.0
+
+    def chunk(level: int, first: int, count: int) -> int:
+        scratch = np.zeros((max_seeds * houses + 16, k), np.int64)
+        _build_chunk(unrank(level, first, k), count, houses, empty_capture, db, binom, scratch)
+        return count
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        for n in range(max_seeds + 1):
+            size = math.comb(n + k - 1, k - 1)  # the boards of level n
+            jobs = [
+                pool.submit(chunk, n, first, min(chunk_size, size - first))
+                for first in range(0, size, chunk_size)
+            ]
+            for job in as_completed(jobs):
+                done += job.result()
+                elapsed = time.perf_counter() - began
+                if progress and (elapsed - shown > 1 or done == total):
+                    shown = elapsed
+                    _show_progress(done, total, n, max_seeds, elapsed)
     if progress:
         print(file=sys.stderr)
     return db
@@ -189,9 +208,11 @@ def database(
     empty_capture: bool,
     cache_dir: Path | str | None = "default",
     progress: bool = True,
+    workers: int | None = None,
 ) -> tuple[np.ndarray, float]:
-    """The database from the cache, or built (and cached) now; (values, build seconds).
-    cache_dir "default": `default_cache_dir()`; None: built in memory, not cached."""
+    """The database from the cache, or built (and cached) now by `workers` threads (every
+    core by default); (values, build seconds). cache_dir "default": `default_cache_dir()`;
+    None: built in memory, not cached."""
     if cache_dir == "default":
         cache_dir = default_cache_dir()
     path = None if cache_dir is None else cache_path(cache_dir, houses, max_seeds, empty_capture)
@@ -202,7 +223,8 @@ def database(
         if path.exists() and progress:
             print(f"{path} is not a valid database: rebuilding it", file=sys.stderr)
     began = time.perf_counter()
-    db = build_database(houses, max_seeds, empty_capture, progress)
+    workers = workers or os.cpu_count() or 1
+    db = build_database(houses, max_seeds, empty_capture, progress, workers)
     seconds = time.perf_counter() - began
     if path is not None:
         save_database(path, houses, max_seeds, empty_capture, db)

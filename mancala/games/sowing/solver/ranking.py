@@ -64,3 +64,28 @@ def next_composition(b):
     b[j - 1] += 1
     b[k - 1] = s - 1
     return True
+
+
+def unrank(level: int, index: int, pits: int) -> np.ndarray:
+    """The board of `level` seeds in `pits` pits that is the `index`-th of its level in
+    rank order (the order of `next_composition`).
+
+    >>> b = unrank(5, 0, 4)
+    >>> [int(x) for x in b], bool(next_composition(b)), [int(x) for x in b]
+    ([0, 0, 0, 5], True, [0, 0, 1, 4])
+    >>> all(rank(unrank(5, i, 4), binomial_table(5, 4), 0) == entries(4, 2) + i
+    ...     for i in range(math.comb(8, 3)))
+    True
+    """
+    b = np.zeros(pits, np.int64)
+    left = level
+    for i in range(pits - 1):
+        rest = pits - i - 1  # the pits after this one
+        a = 0
+        while a < left and index >= math.comb(left - a + rest - 1, rest - 1):
+            index -= math.comb(left - a + rest - 1, rest - 1)
+            a += 1
+        b[i] = a
+        left -= a
+    b[pits - 1] = left
+    return b
