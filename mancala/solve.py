@@ -8,6 +8,8 @@
 
 --save FILE proves every move and saves each to FILE as soon as it is proved, with a
 progress line every 15 s; run the same command again after a stop to go on from there.
+Its moves are proved side by side by --workers threads (every core), each with a table
+of 2**tt-bits entries of 16 bytes.
 
 The value is the final store difference, for the player to move, with perfect play from
 both sides. The endgame database is built on first use and cached in cache/.
@@ -17,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
 
 from mancala.ai.minimax import Minimax
-from mancala.core.cli import add_game_options, command_parser, game_options
+from mancala.core.cli import add_game_options, command_parser, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games.sowing.drawing import house_label
@@ -83,6 +86,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--save", metavar="FILE", help="resumable: every move, each saved to FILE when proved"
     )
+    parser.add_argument(
+        "--workers",
+        type=int_in(1, 64),
+        default=os.cpu_count() or 1,
+        help="with --save: moves proved side by side, a table each (every core)",
+    )
     add_solver_options(parser)
     args = parser.parse_args(argv)
     kept = "an endgame database is cached only once it is whole"
@@ -99,7 +108,7 @@ def _solve(args: argparse.Namespace) -> int:
     solver = solver_for(state, args)
     search_cpu = time.process_time()
     if args.save:
-        result = _campaign(solver, state, args.save)
+        result = _campaign(solver, state, args.save, args.workers)
         args.all = True
     else:
         result = solver.solve(state, all_moves=args.all)
@@ -125,13 +134,15 @@ def _solve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _campaign(solver: Solver, state: GameState, path: str) -> dict:
+def _campaign(solver: Solver, state: GameState, path: str, workers: int) -> dict:
     """`solve_every_move` into `path`, started from minimax's guesses; as `Solver.solve`
     reports it (nodes and seconds of this run)."""
     began, nodes = time.perf_counter(), solver.nodes
     guesser = Minimax(seed=0, depth=GUESS_DEPTH)
     solver.progress = False  # the campaign's lines report the passes
-    record = solve_every_move(solver, state, Path(path), lambda s: first_guess(s, guesser))
+    record = solve_every_move(
+        solver, state, Path(path), lambda s: first_guess(s, guesser), workers=workers
+    )
     moves = {int(m): e["value"] for m, e in sorted(record["moves"].items())}
     print(f"saved in {path}: {record['nodes']:,} nodes, {record['seconds']:.0f} s in all runs")
     return {

@@ -79,64 +79,75 @@ def _peak_memory_mb() -> int:
 
 
 class _Campaign:
-    """The moves' proofs, run in a worker thread while the caller's thread reports."""
+    """The moves' proofs, run by worker threads (a solver each) while the caller's thread
+    reports."""
 
-    def __init__(self, solver: Solver, state: GameState, path: Path, guess: Guess | None):
-        self.solver, self.state, self.path, self.guess = solver, state, path, guess
+    def __init__(
+        self, solvers: list[Solver], state: GameState, path: Path, guess: Guess | None
+    ) -> None:
+        self.solvers, self.state, self.path, self.guess = solvers, state, path, guess
         self.record = load_record(path, state)
         self.began = time.perf_counter()
         self.seconds0, self.nodes0 = self.record["seconds"], self.record["nodes"]
-        self.solver_nodes0 = solver.nodes
-        self.current: tuple[int, int, int] | None = None  # move, lower, upper
-        self.error: BaseException | None = None
+        self.solver_nodes0 = [solver.nodes for solver in solvers]
+        self.known = _bounds_in_progress(self.record)  # move -> (lower, upper) saved
+        self.current: dict[int, tuple[int, int]] = {}  # move -> (lower, upper) now
+        self.lock = threading.Lock()  # the record, `current` and the queue of moves
+        self.queue: list[tuple[int, float]] = []
+        self.errors: list[BaseException] = []
 
     def nodes(self) -> int:
-        return self.nodes0 + self.solver.nodes_now() - self.solver_nodes0
+        now = sum(s.nodes_now() - n0 for s, n0 in zip(self.solvers, self.solver_nodes0))
+        return self.nodes0 + now
 
     def save(self) -> None:
-        self.record["nodes"] = self.nodes()
-        self.record["seconds"] = round(self.seconds0 + time.perf_counter() - self.began, 1)
-        self.record["peak_memory_mb"] = max(self.record["peak_memory_mb"], _peak_memory_mb())
-        if self.current is None:
+        with self.lock:
+            self.record["nodes"] = self.nodes()
+            self.record["seconds"] = round(self.seconds0 + time.perf_counter() - self.began, 1)
+            peak = max(self.record["peak_memory_mb"], _peak_memory_mb())
+            self.record["peak_memory_mb"] = peak
             self.record.pop("in_progress", None)
-        else:
-            move, lo, hi = self.current
-            self.record["in_progress"] = {"move": move, "lower": lo, "upper": hi}
-        write_json(self.path, self.record)
+            if self.current:
+                self.record["in_progress"] = {
+                    str(m): {"lower": lo, "upper": hi} for m, (lo, hi) in self.current.items()
+                }
+            write_json(self.path, self.record)
 
-    def run(self) -> None:
+    def run(self, solver: Solver) -> None:
+        """One worker: prove the queue's next move with `solver` until none is left."""
         try:
-            self._prove_moves()
+            while True:
+                with self.lock:
+                    if not self.queue:
+                        return
+                    move, guess = self.queue.pop(0)
+                began, nodes = time.perf_counter(), solver.nodes_now()
+                value = self._prove(solver, move, guess)
+                with self.lock:
+                    self.record["moves"][str(move)] = {
+                        "value": int(value),
+                        "nodes": solver.nodes_now() - nodes,
+                        "seconds": round(time.perf_counter() - began, 1),
+                    }
+                    del self.current[move]
+                    self._finish()
+                self.save()
         except OutOfBudget:
             pass  # stopped: what was proved is saved
         except BaseException as error:  # reported by the caller's thread
-            self.error = error
+            self.errors.append(error)
 
-    def _moves(self) -> list[tuple[int, float]]:
-        """(move, guessed value) for each unproved move, the likeliest best first."""
-        out = []
+    def plan(self) -> None:
+        """Queue each unproved move with its guessed value, the likeliest best first."""
         for move in self.state.legal_moves():
             if str(move) in self.record["moves"]:
                 continue
             child = self.state.play(move)
             g = 0.0 if self.guess is None else self.guess(child)
-            out.append((move, g if child.player == self.state.player else -g))
-        return sorted(out, key=lambda mg: -mg[1])
+            self.queue.append((move, g if child.player == self.state.player else -g))
+        self.queue.sort(key=lambda mg: -mg[1])
 
-    def _prove_moves(self) -> None:
-        for move, guess in self._moves():
-            began, nodes = time.perf_counter(), self.nodes()
-            value = self._prove(move, guess)
-            self.record["moves"][str(move)] = {
-                "value": int(value),
-                "nodes": self.nodes() - nodes,
-                "seconds": round(time.perf_counter() - began, 1),
-            }
-            self.current = None
-            self._finish()
-            self.save()
-
-    def _prove(self, move: int, guess: float) -> int:
+    def _prove(self, solver: Solver, move: int, guess: float) -> int:
         """The exact value of `move`, by MTD(f) from `guess` and the saved bounds."""
         h = self.state.houses
         child = relative_board(self.state)
@@ -153,16 +164,17 @@ class _Campaign:
         def move_units(a: int, b: int) -> tuple[int, int]:
             return tuple(sorted((base + sign * a, base + sign * b)))
 
-        known = self.record.get("in_progress", {})
-        lo, hi = (known["lower"], known["upper"]) if known.get("move") == move else UNKNOWN
-        self.current = (move, lo, hi)
+        lo, hi = self.known.get(move, UNKNOWN)
+        with self.lock:
+            self.current[move] = (lo, hi)
 
         def on_pass(child_lo: int, child_hi: int) -> None:
-            self.current = (move, *move_units(child_lo, child_hi))
+            with self.lock:
+                self.current[move] = move_units(child_lo, child_hi)
             self.save()
 
         bounds = tuple(sorted((sign * (lo - base), sign * (hi - base))))
-        value = self.solver.value(child, sign * round(guess - base), bounds, on_pass)
+        value = solver.value(child, sign * round(guess - base), bounds, on_pass)
         return base + sign * value
 
     def _finish(self) -> None:
@@ -179,15 +191,31 @@ class _Campaign:
         elapsed = time.perf_counter() - self.began
         nodes = self.nodes()
         rate = (nodes - self.nodes0) / max(elapsed, 1e-9) / 1e6
-        where = ""
-        if self.current is not None:
-            move, lo, hi = self.current
-            span = "unknown" if (lo, hi) == UNKNOWN else f"in [{lo:+d}, {hi:+d}]"
-            where = f"; move {move} ({house_label(move)}) {span}"
+        with self.lock:
+            spans = [
+                f"move {m} ({house_label(m)}) "
+                + ("unknown" if (lo, hi) == UNKNOWN else f"in [{lo:+d}, {hi:+d}]")
+                for m, (lo, hi) in sorted(self.current.items())
+            ]
+        where = "".join(f"; {span}" for span in spans)
         return (
             f"solve: {done}/{total} moves proved{where}; {nodes:,} nodes, {rate:.2f} M/s, "
             f"{elapsed:.0f} s, peak {_peak_memory_mb():,} MiB"
         )
+
+
+def _bounds_in_progress(record: dict[str, Any]) -> dict[int, tuple[int, int]]:
+    """The saved bounds of the moves whose proof was under way: {move: (lower, upper)}.
+
+    >>> _bounds_in_progress({"in_progress": {"1": {"lower": 8, "upper": 60}}})
+    {1: (8, 60)}
+    >>> _bounds_in_progress({"in_progress": {"move": 1, "lower": 8, "upper": 60}})
+    {1: (8, 60)}
+    """
+    saved = record.get("in_progress", {})
+    if "move" in saved:  # the first records' form: one move
+        saved = {str(saved["move"]): saved}
+    return {int(m): (b["lower"], b["upper"]) for m, b in saved.items()}
 
 
 def solve_every_move(
@@ -197,28 +225,38 @@ def solve_every_move(
     guess: Guess | None = None,
     every: float = EVERY,
     out: TextIO | None = sys.stderr,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """Prove the value of every move of `state`, saving each to the record at `path` as
     it is proved (and resuming from what is there); the record. guess(child): a move's
-    likely value, where its MTD(f) starts. A progress line goes to `out` every `every`
-    seconds. Ctrl+C stops the search at once; the record keeps every finished move and
-    the bounds of the one in progress."""
-    path = Path(path)
-    campaign = _Campaign(solver, state, path, guess)
-    worker = threading.Thread(target=campaign.run, name="solve", daemon=True)
-    worker.start()
+    likely value, where its MTD(f) starts. `workers` threads prove moves side by side,
+    each with a table of its own (`Solver.twin`). A progress line goes to `out` every
+    `every` seconds. Ctrl+C stops the searches at once; the record keeps every finished
+    move and the bounds of those in progress."""
+    solvers = [solver] + [solver.twin() for _ in range(workers - 1)]
+    campaign = _Campaign(solvers, state, Path(path), guess)
+    campaign.plan()
+    threads = [
+        threading.Thread(target=campaign.run, args=(s,), name="solve", daemon=True) for s in solvers
+    ]
+    for thread in threads:
+        thread.start()
     try:
-        while worker.is_alive():
-            worker.join(every)
-            if worker.is_alive() and out is not None:
+        while any(thread.is_alive() for thread in threads):
+            until = time.monotonic() + every
+            for thread in threads:
+                thread.join(max(0.0, until - time.monotonic()))
+            if any(thread.is_alive() for thread in threads) and out is not None:
                 print(campaign.line(), file=out, flush=True)
     except KeyboardInterrupt:
-        solver.stop()
-        worker.join()
+        for s in solvers:
+            s.stop()
+        for thread in threads:
+            thread.join()
         campaign.save()
         raise
-    if campaign.error is not None:
-        raise campaign.error
+    if campaign.errors:
+        raise campaign.errors[0]
     campaign.save()
     if out is not None:
         print(campaign.line(), file=out, flush=True)

@@ -17,6 +17,7 @@ MTD(f): null-window searches (`search`) sharing one transposition table (`table`
 
 from __future__ import annotations
 
+import copy
 import sys
 import time
 from collections.abc import Callable
@@ -106,6 +107,15 @@ class Solver:
 
     def _new_table(self) -> None:
         self.tt = new_table(self.tt_bits)
+
+    def twin(self) -> Solver:
+        """A solver of the same rules sharing this one's database, with a table and
+        counters of its own: another thread may search with it at the same time."""
+        twin = copy.copy(self)
+        twin.nodes, twin.budget, twin.deadline = 0, NO_LIMIT, Deadline(None)
+        twin.live, twin._stopped, twin._scratch = np.zeros(2, np.int64), False, None
+        twin._new_table()
+        return twin
 
     def forget(self) -> None:
         """Forget earlier searches: an empty transposition table, as when made."""
