@@ -2,7 +2,8 @@
 
 One job a module: `ranking` numbers relative boards, `rules` plays them, `database` builds
 and caches the endgame database, `table` is the transposition table, `search` the numba
-search, `solver` the `Solver` that drives it, `book` the opening book.
+search, `solver` the `Solver` that drives it, `book` the opening book, `campaign` the
+long resumable solve of every move, `options` the offline commands' size options.
 """
 
 from mancala.games.sowing.solver.database import (
