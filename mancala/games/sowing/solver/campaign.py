@@ -236,6 +236,7 @@ def solve_every_move(
     solvers = [solver] + [solver.twin() for _ in range(workers - 1)]
     campaign = _Campaign(solvers, state, Path(path), guess)
     campaign.plan()
+    campaign.save()  # the record is there from the start
     threads = [
         threading.Thread(target=campaign.run, args=(s,), name="solve", daemon=True) for s in solvers
     ]
