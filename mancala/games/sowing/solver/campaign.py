@@ -28,6 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+import numpy as np
+
 from mancala.core.atomic import write_json
 from mancala.game_state import GameState
 from mancala.games.sowing.drawing import house_label
@@ -80,7 +82,9 @@ def _peak_memory_mb() -> int:
 
 class _Campaign:
     """The moves' proofs, run by worker threads (a solver each) while the caller's thread
-    reports."""
+    reports. Once one move's value B is proved, each other move is first tested with one
+    null-window search (is it above B?), so the position's value is known early; then
+    every move's exact value follows."""
 
     def __init__(
         self, solvers: list[Solver], state: GameState, path: Path, guess: Guess | None
@@ -90,10 +94,11 @@ class _Campaign:
         self.began = time.perf_counter()
         self.seconds0, self.nodes0 = self.record["seconds"], self.record["nodes"]
         self.solver_nodes0 = [solver.nodes for solver in solvers]
-        self.known = _bounds_in_progress(self.record)  # move -> (lower, upper) saved
-        self.current: dict[int, tuple[int, int]] = {}  # move -> (lower, upper) now
-        self.lock = threading.Lock()  # the record, `current` and the queue of moves
-        self.queue: list[tuple[int, float]] = []
+        self.bounds = _bounds_in_progress(self.record)  # move -> (lower, upper), unproved
+        self.busy: set[int] = set()  # the moves being searched now
+        self.tested: set[int] = set()
+        self.lock = threading.Lock()  # the record, the bounds and the queue of moves
+        self.queue: list[tuple[int, float]] = []  # unproved moves and their guesses
         self.errors: list[BaseException] = []
 
     def nodes(self) -> int:
@@ -107,35 +112,11 @@ class _Campaign:
             peak = max(self.record["peak_memory_mb"], _peak_memory_mb())
             self.record["peak_memory_mb"] = peak
             self.record.pop("in_progress", None)
-            if self.current:
+            if self.bounds:
                 self.record["in_progress"] = {
-                    str(m): {"lower": lo, "upper": hi} for m, (lo, hi) in self.current.items()
+                    str(m): {"lower": lo, "upper": hi} for m, (lo, hi) in self.bounds.items()
                 }
             write_json(self.path, self.record)
-
-    def run(self, solver: Solver) -> None:
-        """One worker: prove the queue's next move with `solver` until none is left."""
-        try:
-            while True:
-                with self.lock:
-                    if not self.queue:
-                        return
-                    move, guess = self.queue.pop(0)
-                began, nodes = time.perf_counter(), solver.nodes_now()
-                value = self._prove(solver, move, guess)
-                with self.lock:
-                    self.record["moves"][str(move)] = {
-                        "value": int(value),
-                        "nodes": solver.nodes_now() - nodes,
-                        "seconds": round(time.perf_counter() - began, 1),
-                    }
-                    del self.current[move]
-                    self._finish()
-                self.save()
-        except OutOfBudget:
-            pass  # stopped: what was proved is saved
-        except BaseException as error:  # reported by the caller's thread
-            self.errors.append(error)
 
     def plan(self) -> None:
         """Queue each unproved move with its guessed value, the likeliest best first."""
@@ -147,43 +128,115 @@ class _Campaign:
             self.queue.append((move, g if child.player == self.state.player else -g))
         self.queue.sort(key=lambda mg: -mg[1])
 
-    def _prove(self, solver: Solver, move: int, guess: float) -> int:
-        """The exact value of `move`, by MTD(f) from `guess` and the saved bounds."""
+    def _next(self) -> tuple[str, int, float] | None:
+        """The next job ("test" or "exact", move, guess), under the lock; None: done."""
+        best = self._best_proved()
+        free = [(m, g) for m, g in self.queue if m not in self.busy]
+        for move, guess in free:
+            if best is not None and move not in self.tested:
+                self.tested.add(move)
+                if self.bounds.get(move, UNKNOWN)[1] > best:
+                    self.busy.add(move)
+                    return "test", move, guess
+        if not free:
+            return None
+        move, guess = free[0]
+        self.queue.remove((move, guess))
+        self.busy.add(move)
+        return "exact", move, guess
+
+    def run(self, solver: Solver) -> None:
+        """One worker: the next job with `solver` until none is left."""
+        try:
+            while True:
+                with self.lock:
+                    job = self._next()
+                if job is None:
+                    return
+                kind, move, guess = job
+                began, nodes = time.perf_counter(), solver.nodes_now()
+                if kind == "test":
+                    self._test(solver, move)
+                else:
+                    value = self._prove(solver, move, guess)
+                with self.lock:
+                    self.busy.discard(move)
+                    if kind == "exact":
+                        self.record["moves"][str(move)] = {
+                            "value": int(value),
+                            "nodes": solver.nodes_now() - nodes,
+                            "seconds": round(time.perf_counter() - began, 1),
+                        }
+                        self.bounds.pop(move, None)
+                    self._finish()
+                self.save()
+        except OutOfBudget:
+            pass  # stopped: what was proved is saved
+        except BaseException as error:  # reported by the caller's thread
+            self.errors.append(error)
+
+    def _child(self, move: int) -> tuple[np.ndarray, int, int]:
+        """(the child's relative board, base, sign): the move's value is base + sign *
+        the child's; sign 0 when the move ends the game (its value is base)."""
         h = self.state.houses
         child = relative_board(self.state)
         gain, code = apply_move(child, move, h, self.state.empty_capture)
         base = store_lead(self.state) + int(gain)
-        if code == 2:  # the game ends
-            return base
-        sign = 1 if code == 1 else -1  # the move's value is base + sign * the child's
         if code == 0:  # the opponent's view
             swapped = child.copy()
             swap_into(child, swapped, h)
             child = swapped
+        return child, base, {0: -1, 1: 1, 2: 0}[int(code)]
 
-        def move_units(a: int, b: int) -> tuple[int, int]:
-            return tuple(sorted((base + sign * a, base + sign * b)))
-
-        lo, hi = self.known.get(move, UNKNOWN)
+    def _narrow(self, move: int, lo: int, hi: int) -> None:
+        """Record bounds of `move` (in the move's units) found by a search."""
         with self.lock:
-            self.current[move] = (lo, hi)
+            old_lo, old_hi = self.bounds.get(move, UNKNOWN)
+            self.bounds[move] = (max(lo, old_lo), min(hi, old_hi))
+        self.save()
+
+    def _test(self, solver: Solver, move: int) -> None:
+        """One null-window search: is `move` better than the best proved so far?"""
+        child, base, sign = self._child(move)
+        best = self._best_proved()
+        if sign == 0 or best is None:
+            return
+        # move >= best + 1: the child >= best + 1 - base (sign 1), <= base - best - 1 (-1)
+        beta = best + 1 - base if sign == 1 else base - best
+        lo, hi = solver.test(child, beta)
+        self._narrow(move, *_in_move_units(base, sign, lo, hi))
+
+    def _prove(self, solver: Solver, move: int, guess: float) -> int:
+        """The exact value of `move`, by MTD(f) from `guess` and the saved bounds."""
+        child, base, sign = self._child(move)
+        if sign == 0:  # the game ends
+            return base
+        lo, hi = self.bounds.setdefault(move, UNKNOWN)
+        bounds = tuple(sorted((sign * (lo - base), sign * (hi - base))))
 
         def on_pass(child_lo: int, child_hi: int) -> None:
-            with self.lock:
-                self.current[move] = move_units(child_lo, child_hi)
-            self.save()
+            self._narrow(move, *_in_move_units(base, sign, child_lo, child_hi))
 
-        bounds = tuple(sorted((sign * (lo - base), sign * (hi - base))))
         value = solver.value(child, sign * round(guess - base), bounds, on_pass)
         return base + sign * value
 
+    def _best_proved(self) -> int | None:
+        values = [e["value"] for e in self.record["moves"].values()]
+        return max(values) if values else None
+
     def _finish(self) -> None:
-        """The position's value and best moves, once every move is proved."""
-        values = {int(m): e["value"] for m, e in self.record["moves"].items()}
-        if set(values) == set(self.state.legal_moves()):
-            best = max(values.values())
+        """The position's value, once every move is proved or bounded below the best
+        proved one; the best moves once every move is proved."""
+        best = self._best_proved()
+        moves = self.state.legal_moves()
+        if best is not None and all(
+            str(m) in self.record["moves"] or self.bounds.get(m, UNKNOWN)[1] <= best for m in moves
+        ):
             self.record["value"] = best
-            self.record["best"] = sorted(m for m, v in values.items() if v == best)
+        if all(str(m) in self.record["moves"] for m in moves):
+            self.record["best"] = sorted(
+                int(m) for m, e in self.record["moves"].items() if e["value"] == best
+            )
 
     def line(self) -> str:
         done = len(self.record["moves"])
@@ -195,13 +248,22 @@ class _Campaign:
             spans = [
                 f"move {m} ({house_label(m)}) "
                 + ("unknown" if (lo, hi) == UNKNOWN else f"in [{lo:+d}, {hi:+d}]")
-                for m, (lo, hi) in sorted(self.current.items())
+                for m, (lo, hi) in sorted(self.bounds.items())
+                if m in self.busy
             ]
+            value = self.record.get("value")
+        known = "" if value is None else f"; the position's value {value:+d}"
         where = "".join(f"; {span}" for span in spans)
         return (
-            f"solve: {done}/{total} moves proved{where}; {nodes:,} nodes, {rate:.2f} M/s, "
-            f"{elapsed:.0f} s, peak {_peak_memory_mb():,} MiB"
+            f"solve: {done}/{total} moves proved{known}{where}; {nodes:,} nodes, "
+            f"{rate:.2f} M/s, {elapsed:.0f} s, peak {_peak_memory_mb():,} MiB"
         )
+
+
+def _in_move_units(base: int, sign: int, lo: int, hi: int) -> tuple[int, int]:
+    """Bounds of a child's value as bounds of the move's (base + sign * child)."""
+    a, b = base + sign * lo, base + sign * hi
+    return min(a, b), max(a, b)
 
 
 def _bounds_in_progress(record: dict[str, Any]) -> dict[int, tuple[int, int]]:

@@ -224,10 +224,19 @@ class Solver:
 
     def at_least(self, board: np.ndarray, bound: int) -> bool:
         """Whether the value of a relative board is at least `bound`."""
+        return self.test(board, bound)[0] >= bound
+
+    def test(self, board: np.ndarray, beta: int) -> tuple[int, int]:
+        """(lower, upper) bounds of the value of a relative board after one null-window
+        search at `beta`: the lower one at least beta, or the upper one below it."""
         v = self._trivial(board)
         if v > -INF:
-            return v >= bound
-        return self._bound(board, bound) >= bound
+            return v, v
+        lower_bound, upper_bound = self._known_bounds(board)
+        g = self._bound(board, beta)
+        if g >= beta:
+            return max(lower_bound, g), upper_bound
+        return lower_bound, min(upper_bound, g)
 
     def _children(self, state: GameState):
         """(move, gain, code, child relative board) for each legal move."""
