@@ -245,12 +245,7 @@ class _Campaign:
         nodes = self.nodes()
         rate = (nodes - self.nodes0) / max(elapsed, 1e-9) / 1e6
         with self.lock:
-            spans = [
-                f"move {m} ({house_label(m)}) "
-                + ("unknown" if (lo, hi) == UNKNOWN else f"in [{lo:+d}, {hi:+d}]")
-                for m, (lo, hi) in sorted(self.bounds.items())
-                if m in self.busy
-            ]
+            spans = [_span(m, *self.bounds.get(m, UNKNOWN)) for m in sorted(self.busy)]
             value = self.record.get("value")
         known = "" if value is None else f"; the position's value {value:+d}"
         where = "".join(f"; {span}" for span in spans)
@@ -258,6 +253,12 @@ class _Campaign:
             f"solve: {done}/{total} moves proved{known}{where}; {nodes:,} nodes, "
             f"{rate:.2f} M/s, {elapsed:.0f} s, peak {_peak_memory_mb():,} MiB"
         )
+
+
+def _span(move: int, lo: int, hi: int) -> str:
+    """What is known of a move's value, for a progress line."""
+    known = "unknown" if (lo, hi) == UNKNOWN else f"in [{lo:+d}, {hi:+d}]"
+    return f"move {move} ({house_label(move)}) {known}"
 
 
 def _in_move_units(base: int, sign: int, lo: int, hi: int) -> tuple[int, int]:
