@@ -1,4 +1,4 @@
-"""The layers of DESIGN.md: every import points down, and no command imports a command.
+"""The layers of docs/architecture.md: every import points down, and no command imports a command.
 
     commands (mancala/*.py but game_state.py, webapi/) > learn > arena > ai > nn_lib
     > games (mancala/game_state.py, mancala/games/) > core

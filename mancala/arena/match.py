@@ -34,7 +34,7 @@ def make_record(
     seed: int | None,
     **extra: Any,
 ) -> dict[str, Any]:
-    """A game record (DESIGN.md's format); `extra` keys (e.g. opening=4) are added. A
+    """A game record (the format of training/README.md); `extra` keys (e.g. opening=4) are added. A
     sowing game's record has the final `scores`; a game without scores has none."""
     record = {
         "format": FORMAT,

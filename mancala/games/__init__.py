@@ -14,7 +14,7 @@
     {'variant': 'kalah', 'board': [4, 0, 5, 5, 1, 5, 4, 4, 4, 0], 'player': 1,
      'options': {'houses': 4, 'seeds': 4, 'empty_capture': False}}
 
-Every state of every game offers (see DESIGN.md, "The game protocol"): `game` (the name
+Every state of every game offers (see docs/architecture.md, "The game protocol"): `game` (the name
 here), `options` (the rule options, as `new_game` takes them), `player` (0 or 1 to move),
 `num_actions` (moves are action ids in `range(num_actions)`), `legal_moves()`,
 `play(move)` (a new state; `IllegalMove`, a ValueError, says why not), `is_over()`,

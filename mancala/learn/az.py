@@ -4,7 +4,7 @@ the training examples of recorded games, and the gate a new network must pass.
 A self-play game is played by `az` against itself with Dirichlet noise on the root's
 priors; for its first `explore_plies` plies each move is drawn in proportion to the
 search's visits (temperature 1), after that the most visited move is played. Its record
-(DESIGN.md's format) carries the visit counts of every position in the key `visits`
+(the format of training/README.md) carries the visit counts of every position in the key `visits`
 (one list a position: one count a house, or on Tak one a legal move; see
 `mancala.learn.data.visit_row`), so that `mancala.learn.data.visit_targets` can learn
 from it: the policy from the counts, the value from the outcome. A Tak game still going

@@ -1,5 +1,4 @@
-"""The zoo: the seven networks of DESIGN.md, nnx2h256, nnxa2h512 and nnxat2h512, a few
-lines each on `Network`.
+"""The zoo: the networks of docs/networks.md, a few lines each on `Network`.
 
 Adding a network is adding a subclass here (name, encoders, hidden layers) and its name
 to ZOO. Importing this module does not import Keras.

@@ -1,4 +1,4 @@
-"""The game protocol (DESIGN.md, mancala/games/__init__.py), checked over every game in
+"""The game protocol (docs/architecture.md, mancala/games/__init__.py), checked over every game in
 the registry by seeded random play: the attributes, the round trips of states and move
 names, only legal moves accepted, games that end, hashable immutable states."""
 
