@@ -28,6 +28,7 @@ from mancala.ai.minimax import Minimax
 from mancala.core.cli import add_game_options, command_parser, game_options, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
+from mancala.games import game, game_names
 from mancala.games.sowing.drawing import house_label
 from mancala.games.sowing.solver import Solver, check_solvable
 from mancala.games.sowing.solver.book import GUESS_DEPTH, first_guess
@@ -60,8 +61,9 @@ def parse_position(text: str | None, options: dict) -> GameState:
     if unknown:
         raise ValueError(f"unknown key(s) in the position: {', '.join(sorted(unknown))}")
     variant = data.get("variant", "kalah")
-    if variant != "kalah":
-        check_solvable(GameState.new(variant) if variant == "sungka" else None)
+    solvable = [name for name in game_names() if "solver" in game(name).capabilities]
+    if variant not in solvable:
+        raise ValueError(f"the solver plays {', '.join(solvable)}, not {variant!r}")
     board = data.get("board")
     if not isinstance(board, list):
         raise ValueError("the position needs a board: a list of seed counts")
@@ -75,7 +77,7 @@ def parse_position(text: str | None, options: dict) -> GameState:
         total = sum(c for c in board if isinstance(c, int))
         if total % (2 * opts["houses"]) == 0 and total > 0:
             opts["seeds"] = total // (2 * opts["houses"])
-    return GameState.new("kalah", board, data.get("player", 0), **opts)
+    return GameState.new(variant, board, data.get("player", 0), **opts)
 
 
 def main(argv: list[str] | None = None) -> int:

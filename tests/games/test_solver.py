@@ -261,6 +261,8 @@ def test_sungka_and_other_rules_are_refused():
         ("[1, 2]", "JSON object"),
         ("{nope", "not valid JSON"),
         ('{"board": [1], "colour": "red"}', "unknown key"),
+        ('{"variant": "sungka", "board": [7, 7]}', "the solver plays kalah, not 'sungka'"),
+        ('{"variant": "chess", "board": [1]}', "the solver plays kalah, not 'chess'"),
     ],
 )
 def test_solve_refuses_bad_positions_clearly(position, message, capsys):
