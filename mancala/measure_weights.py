@@ -38,14 +38,14 @@ def measure(
     from mancala.arena.match import play_games
     from mancala.arena.openings import random_openings
     from mancala.arena.results import Tally
-    from mancala.arena.solved_set import load, move_quality
+    from mancala.arena.solved_set import move_quality, shipped_set
     from mancala.game_state import GameState
     from mancala.nn_lib.base import NET_GAMES
     from mancala.nn_lib.zoo import ZOO, network
 
-    solved = variant == "kalah"  # the whole-game set is of Kalah(6,4)
-    positions = load()[1] if solved else []
     start = GameState.new(variant, **NET_GAMES[variant])
+    positions = shipped_set(start)
+    solved = bool(positions)
     starts, openings = random_openings(start, games, random.Random(seed), 2)
     quality_columns = ["keeps value %", "seeds lost / move"] if solved else []
     table = Table(["network", *quality_columns, *(f"won vs {name} %" for name in against)])

@@ -56,7 +56,7 @@ def _promote(args: argparse.Namespace) -> int:
     if missing:
         raise ValueError(f"no weights at {', '.join(missing)}")
     nets = [network(name, path, args.variant).load() for name, path in paths.items()]
-    solved = whole_game_set() if args.variant == "kalah" else []
+    solved = whole_game_set(args.variant)
     start = GameState.new(args.variant, **NET_GAMES[args.variant])
     record = record_to(args.folder / "gates.jsonl")
     for net in nets:

@@ -168,7 +168,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     rng = random.Random(args.seed)
     # the fixed opponents every network's win rate is measured against, batch after batch
     yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
-    solved = whole_game_set() if args.variant == "kalah" else []
+    solved = whole_game_set(args.variant)
     batch = 0
     while args.batches is None or batch < args.batches:
         batch += 1

@@ -31,8 +31,7 @@ from mancala.ai.registry import make_player
 from mancala.arena.match import make_record, ply_limit
 from mancala.arena.openings import random_openings
 from mancala.arena.records import GameLog, append_games
-from mancala.arena.solved_set import WHOLE_GAME, move_quality
-from mancala.arena.solved_set import load as load_solved
+from mancala.arena.solved_set import move_quality, shipped_set
 from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.learn.curve import LearningCurve, win_rate
@@ -205,15 +204,7 @@ class Loop:
         self.offset = self.curve.points[-1]["minutes"] if self.curve.points else 0.0
         self.began = time.perf_counter()
         self.start = new_game(self.game, **AZ_GAMES[self.game])
-        self.solved = self._whole_game_set()
-
-    def _whole_game_set(self) -> list:
-        if self.game != "kalah":
-            return []
-        try:
-            return load_solved(WHOLE_GAME)[1]
-        except ValueError:
-            return []
+        self.solved = shipped_set(self.start)
 
     def best(self) -> PolicyValue:
         """The current best network; ValueError (naming what to do) when there is none."""

@@ -30,14 +30,14 @@ def record_to(path: Path) -> Record:
     return record
 
 
-def whole_game_set() -> list:
-    """The solved whole-game positions of Kalah(6,4), or [] when the set is not there."""
-    from mancala.arena.solved_set import WHOLE_GAME, load
+def whole_game_set(game: str) -> list:
+    """The solved whole-game positions of `game` with the networks' rules ([] if no set
+    ships for them)."""
+    from mancala.arena.solved_set import shipped_set
+    from mancala.games import new_game
+    from mancala.nn_lib.base import ZOO_GAMES
 
-    try:
-        return load(WHOLE_GAME)[1]
-    except ValueError:
-        return []
+    return shipped_set(new_game(game, **ZOO_GAMES[game]))
 
 
 def value_kept(net, positions: list) -> float:

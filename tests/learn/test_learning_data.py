@@ -160,3 +160,11 @@ def test_a_full_disk_stops_recording_with_a_message_and_whole_lines(tmp_path):
     assert lines[-1] == b"" and len(lines) > 5  # ends with a whole line
     for line in lines[:-1]:
         assert json.loads(line)["moves"]
+
+
+def test_the_shipped_set_is_found_by_its_game_and_rules():
+    from mancala.games import new_game
+
+    assert len(solved_set.shipped_set(new_game("kalah", houses=6, seeds=4))) == 500
+    for other in (new_game("kalah", houses=6, seeds=5), new_game("sungka"), new_game("tak")):
+        assert solved_set.shipped_set(other) == []
