@@ -153,7 +153,7 @@ def test_options_before_names_parse(tmp_path, capsys):
         (solve.main, ["--houses", "40"], "solve: argument --houses: must be 1..20, not 40"),
         (solve.main, ["--houses", "10", "--seeds", "5"], "kalah(10,5) is too big for the solver"),
         (solve.main, ["--tt-bits", "99"], "solve: argument --tt-bits: must be 10..30, not 99"),
-        (solve.main, ["--max-seeds", "-1"], "argument --max-seeds: must be 0..24, not -1"),
+        (solve.main, ["--max-seeds", "-1"], "argument --max-seeds: must be 0..28, not -1"),
         (tournament.main, ["2", "greedy", "luck", "--plies", "-1"], "must be 0..40, not -1"),
         (tournament.main, ["0", "greedy", "luck"], "argument games: must be >= 1, not 0"),
         (random_train.main, ["--batches", "-3"], "--batches: must be >= 1, not -3"),
