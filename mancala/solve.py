@@ -111,7 +111,6 @@ def _solve(args: argparse.Namespace) -> int:
     search_cpu = time.process_time()
     if args.save:
         result = _campaign(solver, state, args.save, args.workers)
-        args.all = True
     else:
         result = solver.solve(state, all_moves=args.all)
     search_cpu = time.process_time() - search_cpu
@@ -123,7 +122,7 @@ def _solve(args: argparse.Namespace) -> int:
     print(f"value {value:+d}: the player to move {verdict} by {abs(value)} with perfect play")
     best = ", ".join(f"{m} ({house_label(m)})" for m in sorted(result["best"]))
     print(f"best move(s): {best}")
-    if args.all:
+    if args.all or args.save:
         print("every move: " + ", ".join(f"{m}: {v:+d}" for m, v in result["moves"].items()))
     seconds = result["seconds"]
     print(

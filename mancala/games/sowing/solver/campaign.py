@@ -28,12 +28,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
-import numpy as np
-
 from mancala.core.atomic import write_json
 from mancala.game_state import GameState
 from mancala.games.sowing.drawing import house_label
-from mancala.games.sowing.solver.rules import apply_move, relative_board, store_lead, swap_into
+from mancala.games.sowing.solver.rules import store_lead
 from mancala.games.sowing.solver.solver import OutOfBudget, Solver
 
 FORMAT = "mancala-kalah-solve"
@@ -100,6 +98,13 @@ class _Campaign:
         self.lock = threading.Lock()  # the record, the bounds and the queue of moves
         self.queue: list[tuple[int, float]] = []  # unproved moves and their guesses
         self.errors: list[BaseException] = []
+        # move -> (child, base, sign): the move's value is base + sign * the child's
+        # (the opponent's view: -1; the mover again: 1; the game over: 0, just base)
+        offset = store_lead(state)
+        self.children = {
+            move: (child, offset + gain, {0: -1, 1: 1, 2: 0}[code])
+            for move, gain, code, child in solvers[0].children(state)
+        }
 
     def nodes(self) -> int:
         now = sum(s.nodes_now() - n0 for s, n0 in zip(self.solvers, self.solver_nodes0))
@@ -175,19 +180,6 @@ class _Campaign:
         except BaseException as error:  # reported by the caller's thread
             self.errors.append(error)
 
-    def _child(self, move: int) -> tuple[np.ndarray, int, int]:
-        """(the child's relative board, base, sign): the move's value is base + sign *
-        the child's; sign 0 when the move ends the game (its value is base)."""
-        h = self.state.houses
-        child = relative_board(self.state)
-        gain, code = apply_move(child, move, h, self.state.empty_capture)
-        base = store_lead(self.state) + int(gain)
-        if code == 0:  # the opponent's view
-            swapped = child.copy()
-            swap_into(child, swapped, h)
-            child = swapped
-        return child, base, {0: -1, 1: 1, 2: 0}[int(code)]
-
     def _narrow(self, move: int, lo: int, hi: int) -> None:
         """Record bounds of `move` (in the move's units) found by a search."""
         with self.lock:
@@ -197,7 +189,7 @@ class _Campaign:
 
     def _test(self, solver: Solver, move: int) -> None:
         """One null-window search: is `move` better than the best proved so far?"""
-        child, base, sign = self._child(move)
+        child, base, sign = self.children[move]
         best = self._best_proved()
         if sign == 0 or best is None:
             return
@@ -208,7 +200,7 @@ class _Campaign:
 
     def _prove(self, solver: Solver, move: int, guess: float) -> int:
         """The exact value of `move`, by MTD(f) from `guess` and the saved bounds."""
-        child, base, sign = self._child(move)
+        child, base, sign = self.children[move]
         if sign == 0:  # the game ends
             return base
         lo, hi = self.bounds.setdefault(move, UNKNOWN)
@@ -272,12 +264,8 @@ def _bounds_in_progress(record: dict[str, Any]) -> dict[int, tuple[int, int]]:
 
     >>> _bounds_in_progress({"in_progress": {"1": {"lower": 8, "upper": 60}}})
     {1: (8, 60)}
-    >>> _bounds_in_progress({"in_progress": {"move": 1, "lower": 8, "upper": 60}})
-    {1: (8, 60)}
     """
     saved = record.get("in_progress", {})
-    if "move" in saved:  # the first records' form: one move
-        saved = {str(saved["move"]): saved}
     return {int(m): (b["lower"], b["upper"]) for m, b in saved.items()}
 
 

@@ -10,12 +10,12 @@ The players keep the default size: each process of a server holds its own copy.
 from __future__ import annotations
 
 import argparse
-import re
 from pathlib import Path
 
 from mancala.core.cli import int_in
 from mancala.game_state import GameState
 from mancala.games.sowing.solver.database import (
+    cache_path,
     default_cache_dir,
     default_max_seeds,
     header_matches,
@@ -44,17 +44,13 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
 
 
 def largest_cached(houses: int, empty_capture: bool, cache_dir: Path | None = None) -> int:
-    """The most seeds of a cached database of these rules whose header checks out (-1 if
-    none)."""
+    """The most seeds (up to MAX_DB_SEEDS) of a cached database of these rules whose
+    header checks out (-1 if none)."""
     folder = Path(cache_dir or default_cache_dir())
-    rule = "ec" if empty_capture else "std"
-    best = -1
-    for path in folder.glob(f"kalah-db-h{houses}-n*-{rule}.bin"):
-        found = re.fullmatch(rf"kalah-db-h{houses}-n(\d+)-{rule}\.bin", path.name)
-        if found and int(found[1]) > best:
-            if header_matches(path, houses, int(found[1]), empty_capture):
-                best = int(found[1])
-    return best
+    for n in range(MAX_DB_SEEDS, -1, -1):
+        if header_matches(cache_path(folder, houses, n, empty_capture), houses, n, empty_capture):
+            return n
+    return -1
 
 
 def database_seeds(state: GameState, max_seeds: int | None) -> int:

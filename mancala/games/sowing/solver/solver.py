@@ -238,7 +238,7 @@ class Solver:
             return max(lower_bound, g), upper_bound
         return lower_bound, min(upper_bound, g)
 
-    def _children(self, state: GameState):
+    def children(self, state: GameState):
         """(move, gain, code, child relative board) for each legal move."""
         board = relative_board(state)
         out = []
@@ -285,7 +285,7 @@ class Solver:
         offset = store_lead(state)
         if state.is_over():
             return {"value": offset, "moves": {}, "best": [], "nodes": 0, "seconds": 0.0}
-        children = self._children(state)
+        children = self.children(state)
         values: dict[int, int] = {}
         guess = self.value(relative_board(state), guess - offset)
         for move, gain, code, child in children:
