@@ -10,7 +10,7 @@ the view of the player who chose it. `az:t=SECONDS` searches for a time instead.
 
 Exact values: a finished game, and on Kalah a position the solver's endgame database
 holds (when it is cached), is valued by its final margin squashed as the network's value
-target is (tanh(margin / VALUE_SCALE)) and not searched further; a node all of whose
+target is (tanh(margin / its value_scale)) and not searched further; a node all of whose
 moves are exact becomes exact. When every move of the root is exact, the best margin is
 played. And on Kalah, before it searches, az asks the solver to prove the position
 (`PROOF_SECONDS` at most, half of a timed move's): a move of the proved value is played
@@ -53,7 +53,6 @@ from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
 from mancala.nn_lib.policy_value import (
     AZ_GAMES,
     NAME,
-    VALUE_SCALE,
     PolicyValue,
     make_command,
     trained_games,
@@ -140,7 +139,7 @@ def solved_margin(node, board, player, h, children, players, margins):
 @njit(cache=True, nogil=True)
 def puct(
     board0, player0, h, kalah, ec, rl, counter, size,
-    c, fpu, noise, noise_frac, weights, endgame, out,
+    c, fpu, noise, noise_frac, weights, scale, endgame, out,
 ):  # fmt: skip
     """PUCT simulations until counter[0] passes counter[1] (a deadline lowers it to -1) or
     the pool of `size` nodes is full. An unvisited move counts as the node's mean value
@@ -149,7 +148,7 @@ def puct(
     root player into out[1], and its exact final margin into out[2] (NO_MARGIN: not known).
     A finished game, a position in the endgame database, or a node whose every move has
     an exact value is a leaf of exact value: its margin squashed as the network's value
-    target is (`VALUE_SCALE`). Returns the network's value of the root."""
+    target is (tanh(margin / `scale`)). Returns the network's value of the root."""
     w1, b1, w2, b2, wp, bp, wv, bv = weights
     boards = np.empty((size, board0.shape[0]), np.int64)
     players = np.empty(size, np.int64)
@@ -183,7 +182,7 @@ def puct(
             b = boards[node]
             p = players[node]
             if margins[node] != NO_MARGIN and node > 0:
-                value = math.tanh(margins[node] / VALUE_SCALE)
+                value = math.tanh(margins[node] / scale)
                 break
             lo = p * (h + 1)
             root_n = math.sqrt(visits[node])
@@ -216,7 +215,7 @@ def puct(
             p = players[child]
             margins[child] = exact_margin(b, p, h, kalah, endgame, rel)
             if margins[child] != NO_MARGIN:
-                value = math.tanh(margins[child] / VALUE_SCALE)
+                value = math.tanh(margins[child] / scale)
             else:
                 value = forward(b, p, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden)
                 set_priors(b, p, h, logits, priors[child])
@@ -475,7 +474,7 @@ class AZ(AZNet):
         with Deadline(seconds).stopping(counter):
             value = puct(
                 board, player, h, kalah, ec, rl, counter, size, self.exploration,
-                self.first_play, noise, self.noise, net.arrays, endgame, out,
+                self.first_play, noise, self.noise, net.arrays, net.value_scale, endgame, out,
             )  # fmt: skip
         return out[0], out[1], float(value), out[2]
 
@@ -516,7 +515,7 @@ class AZ(AZNet):
         if solver is None:
             return None
         _, value = self.policy(state)
-        guess = VALUE_SCALE * math.atanh(max(-0.999, min(0.999, value)))
+        guess = self.net_for(state).value_scale * math.atanh(max(-0.999, min(0.999, value)))
         found = proved(solver, state, deadline, guess)
         return None if found is None else min(found["best"])
 

@@ -99,10 +99,10 @@ def _of_game(record: dict[str, Any], game: str) -> bool:
 
 
 def teacher_examples(
-    paths: Iterable[str | os.PathLike], game: str
+    paths: Iterable[str | os.PathLike], game: str, value_scale: float
 ) -> tuple[Arrays, int, list[str]]:
-    """(examples, games, teachers) of the teacher-annotated records of `game` in `paths`;
-    ValueError when there are none."""
+    """(examples, games, teachers) of the teacher-annotated records of `game` in `paths`,
+    values on the scale `value_scale`; ValueError when there are none."""
     paths = list(paths)
     parts, teachers = [], []
     for path in paths:
@@ -116,7 +116,7 @@ def teacher_examples(
         except ValueError:
             continue
         if arrays is not None:
-            parts.append(teacher_targets(*arrays))
+            parts.append(teacher_targets(*arrays, value_scale))
             teacher = str(record.get("teacher", "an unnamed teacher"))
             teachers += [teacher] if teacher not in teachers else []
     if not parts:
@@ -157,13 +157,16 @@ def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Arrays:
     return features(states), np.stack(policies), np.stack(masks), value
 
 
-def visit_examples(path: str | os.PathLike, game: str, window: int) -> tuple[Arrays, int]:
-    """(examples, games) of the last `window` self-play games of `game` in `path`."""
+def visit_examples(
+    path: str | os.PathLike, game: str, window: int, value_scale: float
+) -> tuple[Arrays, int]:
+    """(examples, games) of the last `window` self-play games of `game` in `path`, values
+    on the scale `value_scale`."""
     records = [r for r in GameLog([path]) if _of_game(r, game) and r.get("visits")]
     parts = []
     for record in records[-window:]:
         try:
-            parts.append(visit_targets(record))
+            parts.append(visit_targets(record, value_scale))
         except ValueError:
             continue
     if not parts:
@@ -224,7 +227,8 @@ class Loop:
 
     def pretrain(self, sources: list[Path]) -> None:
         """Learn a first candidate from the teacher's values in `sources`; offer it."""
-        data, games, teachers = teacher_examples(sources, self.game)
+        scale = PolicyValue(self.game).value_scale  # a new network's
+        data, games, teachers = teacher_examples(sources, self.game, scale)
         described = describe_data(sources, games, len(data[0]))
         self.learn_first(data, games, ", ".join(teachers), described)
 
@@ -271,9 +275,9 @@ class Loop:
                     f"round {number}: {game + 1}/{args.games} self-play games, "
                     f"total {self.minutes():.1f} min"
                 )
-        data, games = visit_examples(self.run.games, self.game, args.window)
         net = PolicyValue(self.game, self.best_path).load()
         net.path = self.candidate_path()
+        data, games = visit_examples(self.run.games, self.game, args.window, net.value_scale)
         loss = net.fit(data, epochs=args.epochs)
         recorded = describe_data([self.run.games], games, len(data[0]))
         teacher = f"self-play of az:{args.simulations} (refit from the weights it would replace)"

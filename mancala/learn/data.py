@@ -24,7 +24,7 @@ from mancala.games.masks import legal_mask
 from mancala.games.sowing import engine
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak.planes import planes
-from mancala.nn_lib.policy_value import VALUE_SCALE, features
+from mancala.nn_lib.policy_value import features
 
 log = logging.getLogger(__name__)
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # inputs (mover's side), gains, mask
@@ -240,9 +240,10 @@ def _visit_counts(states: list, visits: list, mask: np.ndarray) -> np.ndarray:
     return counts
 
 
-def visit_targets(record: dict[str, Any]) -> Arrays | None:
+def visit_targets(record: dict[str, Any], value_scale: float) -> Arrays | None:
     """Targets (`policy_value.features`, policy, mask, value) from a self-play record's
-    `visits` and outcome; None without visits. ValueError when the visits do not fit."""
+    `visits` and outcome (a sowing game's margin on the scale `value_scale`, seeds); None
+    without visits. ValueError when the visits do not fit."""
     visits = record.get("visits")
     if visits is None:
         return None
@@ -257,13 +258,13 @@ def visit_targets(record: dict[str, Any]) -> Arrays | None:
     if (counts < 0).any() or (counts.sum(1) <= 0).any():
         raise ValueError("visits are not counts of legal moves")
     policy = counts / counts.sum(1, keepdims=True)
-    return features(states), policy, mask, outcome_values(record, states)
+    return features(states), policy, mask, outcome_values(record, states, value_scale)
 
 
-def outcome_values(record: dict[str, Any], states: list) -> np.ndarray:
+def outcome_values(record: dict[str, Any], states: list, value_scale: float) -> np.ndarray:
     """The value target of each position of a finished game: on the sowing games the
     final margin for its mover, squashed as the teacher's are (tanh(margin /
-    VALUE_SCALE)); on the others 1 for the winner's positions, -1 for the loser's, 0 in
+    value_scale)); on the others 1 for the winner's positions, -1 for the loser's, 0 in
     a draw (or a game stopped unfinished)."""
     final = replay(record)[-1]
     movers = np.array([state.player for state in states])
@@ -272,4 +273,4 @@ def outcome_values(record: dict[str, Any], states: list) -> np.ndarray:
         return np.zeros(len(states)) if winner is None else np.where(movers == winner, 1.0, -1.0)
     board = np.array(final.board, dtype=np.int64)
     margin0 = float(engine.score_diff(board, final.houses))
-    return np.tanh(np.where(movers == 0, margin0, -margin0) / VALUE_SCALE)
+    return np.tanh(np.where(movers == 0, margin0, -margin0) / value_scale)

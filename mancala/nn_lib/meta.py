@@ -11,6 +11,8 @@ drift from what was done. Its keys:
     encoding  the version of the network's input encoding (its class's ENCODING): weights
               of another version read other inputs, and are refused (a file without the
               key is of version 1, written before versions were kept)
+    value_scale  (policy-value networks of the sowing games) seeds: the value head
+              predicts tanh(final margin / value_scale); a file without it learnt 2.0
 
 A key may say "recorded before metadata was kept" where the fact was not written down.
 
@@ -60,14 +62,17 @@ def write_meta(
     command: str | None = None,
     date: str | None = None,
     encoding: int = 1,
+    **numbers: float,
 ) -> Path:
-    """Write the metadata of `weights` (date: today, command: this process's); its path."""
+    """Write the metadata of `weights` (date: today, command: this process's), with
+    `numbers` (such as value_scale) as further keys; its path."""
     meta = {
         "teacher": teacher,
         "data": data,
         "date": date or datetime.date.today().isoformat(),
         "command": command or current_command(),
         "encoding": encoding,
+        **numbers,
     }
     path = meta_path(weights)
     write_json(path, meta)
@@ -96,12 +101,26 @@ def read_encoding(weights: str | os.PathLike) -> int:
     >>> before, read_encoding(weights)
     (1, 3)
     """
+    found = read_number(weights, "encoding", 1)
+    return found if isinstance(found, int) else 0
+
+
+def read_number(weights: str | os.PathLike, key: str, default: float) -> float | None:
+    """The number `key` of the metadata of `weights`: `default` when the file or the key
+    is missing, None when the key holds something else than a number.
+
+    >>> import tempfile
+    >>> weights = Path(tempfile.mkdtemp()) / "x.keras"
+    >>> _ = write_meta(weights, teacher="t", data="d", value_scale=16.0)
+    >>> read_number(weights, "value_scale", 2.0), read_number(weights, "other", 2.0)
+    (16.0, 2.0)
+    """
     try:
         data = json.loads(meta_path(weights).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return 1
-    found = data.get("encoding", 1) if isinstance(data, dict) else 1
-    return found if isinstance(found, int) and not isinstance(found, bool) else 0
+        return default
+    found = data.get(key, default) if isinstance(data, dict) else default
+    return found if isinstance(found, (int, float)) and not isinstance(found, bool) else None
 
 
 def describe_training(meta: dict[str, str] | None) -> str:

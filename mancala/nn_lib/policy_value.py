@@ -12,9 +12,11 @@ weights as float32 arrays (`PolicyValue.arrays`) and run the forward pass in num
 
 Targets come from two kinds of records (`teacher_targets`,
 `mancala.learn.data.visit_targets`): a teacher's values of every legal move (the policy:
-a sharp softmax of them; the value: the best move's final margin squashed by tanh), or a
-search's visit counts (the policy: the counts normalised) and the game's outcome for the
-mover (the value)."""
+a sharp softmax of them; the value: the best move's final margin m squashed as
+tanh(m / value_scale)), or a search's visit counts (the policy: the counts normalised) and
+the game's outcome for the mover (the value: the final margin squashed alike on the sowing
+games, the result on Tak). A network's `value_scale` (seeds) is written in its metadata;
+its searches read exact margins on the same scale."""
 
 from __future__ import annotations
 
@@ -43,11 +45,14 @@ from mancala.nn_lib.base import (
     untrained_model,
     weights_path,
 )
-from mancala.nn_lib.meta import UNKNOWN, write_meta
+from mancala.nn_lib.meta import UNKNOWN, read_number, write_meta
 
 NAME = "az-net"
 HIDDEN = 256
-VALUE_SCALE = 2.0  # seeds: a teacher's final margin m becomes the value tanh(m / VALUE_SCALE)
+# seeds: a new network of a sowing game learns the value tanh(final margin m / its scale);
+# Sungka's margins run to tens of seeds, so at Kalah's scale nearly every value would be +-1
+VALUE_SCALES = {"kalah": 2.0, "sungka": 16.0}
+OLD_VALUE_SCALE = 2.0  # the scale of weights saved before it was written down
 TEACHER_TEMPERATURE = 1.0  # seeds: a move one seed worse than the best gets 1/e its weight
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # features, policy, mask, value
 AZ_GAMES: dict[str, dict[str, Any]] = {**NET_GAMES, "tak": {"size": 5, "komi": 0}}
@@ -128,6 +133,7 @@ class PolicyValue:
         self.path = Path(path) if path is not None else weights_file(game)
         self.model: Any = None
         self.arrays: tuple[np.ndarray, ...] = ()
+        self.value_scale = VALUE_SCALES.get(game, 1.0)  # seeds (sowing); unused on Tak
 
     @property
     def moves(self) -> int:
@@ -155,6 +161,9 @@ class PolicyValue:
         make = f"make it with `{make_command(self.game)}`"
         label = f"{NAME} ({self.game})"
         check_encoding(self.path, self.ENCODING, label, make)
+        scale = read_number(self.path, "value_scale", OLD_VALUE_SCALE)
+        if scale is None or not 0 < scale < 1000:
+            raise WeightsError(f"{label}: the value_scale of {self.path} is not a number of seeds")
         model = read_model(self.path, label, make)
         try:
             self._use(model)
@@ -169,6 +178,8 @@ class PolicyValue:
                 f"{NAME} ({self.game}): {self.path} maps {got[0]} inputs to {got[1]} moves, "
                 f"but {game_text(self.game)} needs {want[0]} -> {want[1]}; {make}"
             )
+        if self.game in VALUE_SCALES:
+            self.value_scale = float(scale)
         return self
 
     def _use(self, model: Any) -> None:
@@ -185,7 +196,8 @@ class PolicyValue:
         path = Path(path) if path is not None else self.path
         path.parent.mkdir(parents=True, exist_ok=True)
         save_keras(self.model, path)
-        write_meta(path, teacher=teacher, data=data, encoding=self.ENCODING)
+        scale = {"value_scale": self.value_scale} if self.game in VALUE_SCALES else {}
+        write_meta(path, teacher=teacher, data=data, encoding=self.ENCODING, **scale)
         return path
 
     def check_state(self, state: GameState) -> None:
@@ -221,9 +233,12 @@ class PolicyValue:
         return float(history.history["loss"][-1])
 
 
-def teacher_targets(rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Arrays:
-    """Targets from a teacher's move values (`mancala.nn_lib.data.record_positions`)."""
+def teacher_targets(
+    rel: np.ndarray, gains: np.ndarray, mask: np.ndarray, value_scale: float
+) -> Arrays:
+    """Targets from a teacher's move values (`mancala.nn_lib.data.record_positions`), the
+    value on the scale `value_scale` (seeds)."""
     h = mask.shape[1]
     policy = soft_choice(gains, mask, TEACHER_TEMPERATURE)
     margin = np.where(mask, gains, -np.inf).max(axis=1) + (rel[:, h] - rel[:, 2 * h + 1])
-    return rel, policy.astype(np.float32), mask, np.tanh(margin / VALUE_SCALE)
+    return rel, policy.astype(np.float32), mask, np.tanh(margin / value_scale)

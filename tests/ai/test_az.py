@@ -38,6 +38,7 @@ from mancala.learn.az import self_play_game, self_player
 from mancala.learn.data import visit_targets
 from mancala.nn_lib import policy_value
 from mancala.nn_lib.base import NET_GAMES, WeightsError
+from mancala.nn_lib.meta import meta_path
 from mancala.nn_lib.policy_value import AZ_GAMES, PolicyValue, features, weights_file
 
 
@@ -102,7 +103,7 @@ def test_az_finds_the_only_win_even_with_an_untrained_network(
     for seed in range(3):
         az = AZ(seed, simulations=3000, net=nets[1]["kalah"], endgame=endgame)
         assert az.choose_move(state) == winning
-        assert az.evaluate(state)["value"] > 0.5  # a win by 2 seeds: tanh(2 / VALUE_SCALE)
+        assert az.evaluate(state)["value"] > 0.5  # a win by 2 seeds: tanh(2 / 2 seeds)
 
 
 def test_az_counts_visits_of_legal_moves_only(nets):
@@ -242,7 +243,8 @@ def test_a_self_play_record_carries_visits_that_train(nets):
     record = self_play_game(self_player(net, 30, seed=0), start, explore_plies=4, seed=5)
     states = replay(json.loads(json.dumps(record)))
     assert len(record["visits"]) == len(states) - 1 == len(record["moves"])
-    rel, policy, mask, value = visit_targets(record)
+    rel, policy, mask, value = visit_targets(record, net.value_scale)
+    assert net.value_scale == policy_value.VALUE_SCALES["sungka"] != 2.0
     assert np.allclose(policy.sum(1), 1) and not policy[~mask].any()
     final = states[-1].board  # Sungka(7,7): houses 0-6, store 7, houses 8-14, store 15
     margin = sum(final[:8]) - sum(final[8:])
@@ -250,13 +252,13 @@ def test_a_self_play_record_carries_visits_that_train(nets):
     assert winner == (0 if margin > 0 else 1 if margin < 0 else None)
     for state, got in zip(states[:-1], value):
         mine = margin if state.player == 0 else -margin
-        assert got == pytest.approx(np.tanh(mine / policy_value.VALUE_SCALE))
+        assert got == pytest.approx(np.tanh(mine / net.value_scale))
         assert np.sign(got) == (0 if winner is None else 1 if state.player == winner else -1)
     i, house = next((i, m) for i, row in enumerate(mask) for m in range(7) if not row[m])
     bad = json.loads(json.dumps(record))
     bad["visits"][i][house] = 3  # a visit to an empty house
     with pytest.raises(ValueError, match="counts of legal moves"):
-        visit_targets(bad)
+        visit_targets(bad, net.value_scale)
 
 
 def test_selfplay_refuses_bad_input(tmp_path, lab_command):
@@ -409,7 +411,7 @@ def test_a_tak_self_play_record_keeps_visits_of_legal_moves_that_train(nets):
     record = self_play_game(self_player(nets[1][TAK], 20, seed=0), start, 4, seed=2)
     states = replay(json.loads(json.dumps(record)))
     assert [len(row) for row in record["visits"]] == [len(s.legal_moves()) for s in states[:-1]]
-    compact, policy, mask, value = visit_targets(record)
+    compact, policy, mask, value = visit_targets(record, 1.0)
     assert compact.shape == (len(states) - 1, 500) and policy.shape[1] == 3175
     assert np.allclose(policy.sum(1), 1) and not policy[~mask].any()
     winner = record["winner"]
@@ -418,7 +420,7 @@ def test_a_tak_self_play_record_keeps_visits_of_legal_moves_that_train(nets):
     bad = json.loads(json.dumps(record))
     bad["visits"][3].append(1)  # one count more than the position has moves
     with pytest.raises(ValueError, match="counts of legal moves"):
-        visit_targets(bad)
+        visit_targets(bad, 1.0)
 
 
 def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path, lab_command):
@@ -441,3 +443,28 @@ def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path,
     net = PolicyValue(TAK, weights_file(TAK, models)).load()
     start = new_game(TAK, size=5)
     assert AZNet(net=net).choose_move(start) in start.legal_moves()
+
+
+@pytest.mark.parametrize("scale", [2.0, 16.0])
+def test_az_values_exact_margins_on_its_networks_scale(tmp_path, scale):
+    net = PolicyValue("kalah", tmp_path / "az-net.keras").fresh(seed=1)
+    net.value_scale = scale
+    state = GameState.new(board=(0, 0, 0, 0, 0, 1, 20, 1, 0, 0, 0, 0, 0, 26), player=0)
+    _, means, _, margins = AZ(0, simulations=50, net=net, endgame=False).search(state)
+    assert margins[5] == 21 - 27  # the only move ends the game
+    assert means[5] == pytest.approx(np.tanh(-6 / scale))
+
+
+def test_a_network_keeps_the_value_scale_it_learnt(tmp_path):
+    path = tmp_path / "sungka" / "az-net.keras"
+    PolicyValue("sungka", path).fresh(seed=1).save()
+    scale = policy_value.VALUE_SCALES["sungka"]
+    assert json.loads(meta_path(path).read_text())["value_scale"] == scale
+    assert PolicyValue("sungka", path).load().value_scale == scale
+    meta = json.loads(meta_path(path).read_text())
+    del meta["value_scale"]  # weights saved before the scale was written down
+    meta_path(path).write_text(json.dumps(meta))
+    assert PolicyValue("sungka", path).load().value_scale == policy_value.OLD_VALUE_SCALE
+    meta_path(path).write_text(json.dumps({**meta, "value_scale": "wide"}))
+    with pytest.raises(WeightsError, match="value_scale .* is not a number of seeds"):
+        PolicyValue("sungka", path).load()
