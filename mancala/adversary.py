@@ -54,8 +54,16 @@ def _practise(args: argparse.Namespace, began: float, workers) -> int:
         raise ValueError("name two different networks")
     nets, players = make_pool([args.a, args.b], args.models, args.seed)
     recorded = sorted(args.out.parent.glob("*.jsonl"))
-    depth = args.teacher or TEACHER_DEPTH["kalah"]
-    practice = Practice(args.out, depth, args.seed, recorded, args.exact_nodes, workers=workers)
+    depth, simulations = args.teacher or (TEACHER_DEPTH["kalah"], 0)
+    practice = Practice(
+        args.out,
+        depth,
+        args.seed,
+        recorded,
+        args.exact_nodes,
+        workers=workers,
+        teacher_simulations=simulations,
+    )
     print(f"{practice.store.games} annotated game(s) ({len(practice.store)} positions) read")
     batch = 0
     while args.batches is None or batch < args.batches:

@@ -147,15 +147,17 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         nets = {}
     beside = [] if args.out == run.games else args.out.parent.glob("*.jsonl")
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
+    depth, simulations = args.teacher or (TEACHER_DEPTH[args.variant], 0)
     practice = Practice(
         args.out,
-        args.teacher or TEACHER_DEPTH[args.variant],
+        depth,
         args.seed,
         recorded if nets else None,
         args.exact_nodes,
         args.keep,
         game_start,
         workers=workers,
+        teacher_simulations=simulations,
     )
     if nets:
         run.log(

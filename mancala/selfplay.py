@@ -7,10 +7,10 @@
 
 With --from, a new run first learns from teacher-annotated games (recorded by
 `random_train.py`): the policy from the teacher's values of the moves, the value from
-the best one's final margin. Tak has no recorded teacher games: with --teacher-games N
-a new run first plays N games of the Tak alpha-beta (2 plies, every legal move valued)
-and learns the policy from its values, the value from its value of each position. Then each
-round `az` plays --games games against itself with the current best network
+the best one's final margin m, as tanh(m / --value-scale seeds). Tak has no recorded
+teacher games: with --teacher-games N a new run first plays N games of the Tak alpha-beta
+(2 plies, every legal move valued) and learns the policy from its values, the value from
+its value of each position. Then each round `az` plays --games games against itself with the current best network
 (mancala/models/GAME/az-net.keras) with root Dirichlet noise, moves drawn by visits
 for --explore-plies plies, and appends each game, with the search's visit counts of
 every position (`visits`), to the run's games.jsonl. A candidate, the best network
@@ -36,7 +36,7 @@ from mancala.core.cli import command_parser, fail, float_in, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
 from mancala.learn.runs import Run
-from mancala.nn_lib.policy_value import AZ_GAMES
+from mancala.nn_lib.policy_value import AZ_GAMES, VALUE_SCALE
 
 PROG = "selfplay"
 
@@ -57,6 +57,14 @@ def main(argv: list[str] | None = None) -> int:
         type=int_in(1, 100_000),
         metavar="N",
         help="tak: games of its alpha-beta to learn from first (a new run only)",
+    )
+    parser.add_argument(
+        "--value-scale",
+        type=float_in(0.5, 100.0),
+        default=VALUE_SCALE,
+        metavar="SEEDS",
+        help="a new network's value of a final margin m: tanh(m / SEEDS); later rounds keep "
+        f"the network's own ({VALUE_SCALE:g}; sowing games)",
     )
     parser.add_argument(
         "--rounds", type=int_in(0), help="self-play rounds this time (default: until stopped)"

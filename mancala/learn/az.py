@@ -227,8 +227,7 @@ class Loop:
 
     def pretrain(self, sources: list[Path]) -> None:
         """Learn a first candidate from the teacher's values in `sources`; offer it."""
-        scale = PolicyValue(self.game).value_scale  # a new network's
-        data, games, teachers = teacher_examples(sources, self.game, scale)
+        data, games, teachers = teacher_examples(sources, self.game, self.args.value_scale)
         described = describe_data(sources, games, len(data[0]))
         self.learn_first(data, games, ", ".join(teachers), described)
 
@@ -255,6 +254,7 @@ class Loop:
         positions = len(data[0])
         self.run.log(f"pretraining on {positions:,} positions of {games:,} games ...")
         net = PolicyValue(self.game, self.candidate_path()).fresh(self.args.seed)
+        net.value_scale = self.args.value_scale
         loss = net.fit(data, epochs=self.args.epochs)
         net.save(teacher=teacher, data=described)
         self.offer(net, 0, loss)

@@ -46,12 +46,15 @@ class Practice:
         keep: int = KEEP,
         start: GameState | None = None,
         workers: Workers | None = None,
+        teacher_simulations: int = 0,
     ) -> None:
         self.out = Path(out)
         self.start = start or GameState.new()
         self.workers = workers or Workers(1)
         self.sources = list(dict.fromkeys([*(read or []), self.out]))
-        self.teacher = Teacher(teacher_depth, exact_nodes, game=self.start.game)
+        self.teacher = Teacher(
+            teacher_depth, exact_nodes, game=self.start.game, simulations=teacher_simulations
+        )
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.store = PositionStore(keep, seed)
@@ -80,7 +83,8 @@ class Practice:
             for one, two in pairings
             for moves in random_openings(start, games, self.rng, PRACTICE_PLIES, vary=True)[1]
         ]
-        teaching = Teaching(self.teacher.depth, self.teacher.exact_nodes, start.game)
+        teacher = self.teacher
+        teaching = Teaching(teacher.depth, teacher.exact_nodes, start.game, teacher.simulations)
         batches = self.workers.play_batches(seats, jobs, teaching)
         return [record for batch in batches for record in self._keep(batch)]
 
@@ -109,9 +113,21 @@ class Practice:
 
 
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
+MAX_TEACHER_SIMULATIONS = 100_000  # az's, a position
 TEACHER_DEPTH = {"kalah": 10, "sungka": 8, "tak": 3}  # alpha-beta's depth (Kalah: where the
 # solver gives up; Tak: exact windows over every move of a wide tree)
 EXACT_NODES = 20_000  # and the solver's proofs within this many nodes
+
+
+def teacher_arg(text: str) -> tuple[int, int]:
+    """An argparse type: --teacher as (alpha-beta's depth, az's simulations), one of them 0.
+
+    >>> teacher_arg("8"), teacher_arg("az:800")
+    ((8, 0), (0, 800))
+    """
+    if text.startswith("az:"):
+        return 0, int_in(1, MAX_TEACHER_SIMULATIONS)(text[3:])
+    return int_in(1, MAX_TEACHER_DEPTH)(text), 0
 
 
 def practice_arguments(parser: Any, out: Path | None, games: int, least_games: int = 1) -> None:
@@ -122,9 +138,10 @@ def practice_arguments(parser: Any, out: Path | None, games: int, least_games: i
     )
     parser.add_argument(
         "--teacher",
-        type=int_in(1, MAX_TEACHER_DEPTH),
-        help="teacher search depth (Kalah 10, Sungka 8, where Sungka's relay sowing makes "
-        f"each ply dearer, Tak 3; 1..{MAX_TEACHER_DEPTH})",
+        type=teacher_arg,
+        help="teacher: alpha-beta's depth (Kalah 10, Sungka 8, where Sungka's relay sowing "
+        f"makes each ply dearer, Tak 3; 1..{MAX_TEACHER_DEPTH}), or az:SIMULATIONS, az "
+        "guided by the shipped network (Kalah, Sungka)",
     )
     parser.add_argument(
         "--exact-nodes",

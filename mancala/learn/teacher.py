@@ -9,6 +9,14 @@ search that made them. Readers that do not know these keys ignore them.
 differences, the same unit) wherever it proves them within N nodes: the endgame and
 much of the middle game, with the endgame database of `mancala.games.sowing.solver`.
 
+`Teacher(simulations=N)` values instead by `az`, N simulations of its PUCT search guided
+by the current shipped network (the sowing games): a move's value is its final margin
+where the search found it exact, else the search's mean value of it turned back into
+seeds (value_scale * atanh(q)); a move the search did not visit gets the completed value
+of Gumbel AlphaZero (Danihelka et al., 2022), the network's value of the position mixed
+with the mean values of the visited moves, weighted by their priors. As the shipped
+network improves, so do its labels.
+
 A Tak record's "values" give, for every position, one number a legal move in the order of
 `legal_moves()` (increasing action ids; a dense row of 3,175 would be mostly empty):
 the value of the move for the mover by the numba alpha-beta of `mancala.games.tak.search`
@@ -18,9 +26,12 @@ to `depth` plies with exact windows, in the units of `mancala.games.tak.evaluate
 
 from __future__ import annotations
 
+import math
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from mancala.ai.base import is_sowing
 from mancala.ai.minimax import TT_ENTRY_BYTES
@@ -47,7 +58,12 @@ class Teacher:
     TABLE_BYTES = TT_ENTRY_BYTES << 16  # alpha-beta's table: small enough to stay in cache
 
     def __init__(
-        self, depth: int = 8, exact_nodes: int = 0, chain: bool = True, game: str = "kalah"
+        self,
+        depth: int = 8,
+        exact_nodes: int = 0,
+        chain: bool = True,
+        game: str = "kalah",
+        simulations: int = 0,
     ) -> None:
         from mancala.ai.limits import REGISTRY_LIMITS, Limits
         from mancala.ai.minimax import Minimax
@@ -56,10 +72,14 @@ class Teacher:
             raise ValueError(f"exact_nodes must be at least 0, not {exact_nodes}")
         exact_nodes = exact_nodes if game == "kalah" else 0  # the solver plays Kalah only
         self.depth, self.exact_nodes, self.chain = depth, exact_nodes, chain
-        self.name = f"minimax:{depth}" + (f"+solver:n={exact_nodes}" if exact_nodes else "")
+        self.simulations = simulations
+        searcher = f"az:{simulations}" if simulations else f"minimax:{depth}"
+        self.name = searcher + (f"+solver:n={exact_nodes}" if exact_nodes else "")
         limits = Limits(memory=self.TABLE_BYTES) if chain else REGISTRY_LIMITS
         self.game = game
-        self.search = Minimax(depth=depth, limits=limits)  # Tak: its numba alpha-beta
+        self.search: Any = (
+            SearchValues(simulations, game) if simulations else Minimax(depth=depth, limits=limits)
+        )  # Tak: its numba alpha-beta
         self.exact = self.searched = 0  # positions valued each way
         self.known: OrderedDict[GameState, tuple[list[int | None], bool]] = OrderedDict()
 
@@ -114,7 +134,7 @@ class Teacher:
             self.searched += 1
         if not is_sowing(state):
             return [_number(moves[m]) for m in state.legal_moves()], exact
-        return [int(moves[m]) if m in moves else None for m in range(state.houses)], exact
+        return [_number(moves[m]) if m in moves else None for m in range(state.houses)], exact
 
     def _exact_values(self, state: GameState, guess: float) -> dict[int, int] | None:
         if not self.exact_nodes or state.variant != "kalah":
@@ -133,6 +153,62 @@ def _number(value: float) -> float:
     return int(value) if value == int(value) else value
 
 
+class SearchValues:
+    """The values in seeds of every legal move of a sowing game's position by `az` with
+    `simulations` simulations and the shipped network of `game` (see the module's text)."""
+
+    LIMIT = 0.999  # a mean value is cut to this before atanh: at most 3.8 scales
+
+    def __init__(self, simulations: int, game: str) -> None:
+        from mancala.ai.az import AZ, shipped_network
+        from mancala.nn_lib.policy_value import PolicyValue
+
+        if not PolicyValue(game).margins:
+            raise ValueError(f"az teaches the games with final margins (sowing), not {game}")
+        self.az = AZ(0, simulations=simulations, net=shipped_network(game))
+
+    def evaluate(self, state: GameState) -> dict[str, dict[int, float]]:
+        """{"moves": {legal move: value for the mover, final store difference in seeds}}."""
+        from mancala.ai.az import NO_MARGIN
+
+        visits, means, _, margins = self.az.search(state)
+        priors, value = self.az.policy(state)
+        scale = self.az.net_for(state).value_scale
+        completed = completed_value(value, priors, visits, means)
+
+        def seeds(q: float) -> float:
+            return round(scale * math.atanh(max(-self.LIMIT, min(self.LIMIT, q))), 1)
+
+        return {
+            "moves": {
+                m: int(margins[m])
+                if margins[m] != NO_MARGIN
+                else seeds(means[m] if visits[m] > 0 else completed)
+                for m in priors
+            }
+        }
+
+
+def completed_value(
+    value: float, priors: dict[int, float], visits: np.ndarray, means: np.ndarray
+) -> float:
+    """Gumbel AlphaZero's value of an unvisited move (its v_mix): the network's `value` of
+    the position mixed with the visited moves' `means`, weighted by their priors.
+
+    >>> completed_value(0.5, {0: 0.5, 1: 0.5}, np.zeros(2), np.zeros(2))
+    0.5
+    >>> completed_value(0.0, {0: 0.75, 1: 0.25}, np.array([3.0, 0.0]), np.array([0.5, 0.0]))
+    0.375
+    """
+    seen = [m for m in priors if visits[m] > 0]
+    weight = sum(priors[m] for m in seen)
+    total = float(sum(visits[m] for m in seen))
+    if not seen or weight <= 0:
+        return value
+    mean = sum(priors[m] * means[m] for m in seen) / weight
+    return float((value + total * mean) / (1 + total))
+
+
 @dataclass(frozen=True)
 class Teaching:
     """A teacher as plain data, which a worker of `mancala.arena.parallel` makes its own
@@ -141,6 +217,7 @@ class Teaching:
     depth: int
     exact_nodes: int = 0
     game: str = "kalah"
+    simulations: int = 0  # az's; 0: alpha-beta to `depth`
 
     def make(self) -> Teacher:
-        return Teacher(self.depth, self.exact_nodes, game=self.game)
+        return Teacher(self.depth, self.exact_nodes, game=self.game, simulations=self.simulations)

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from mancala.game_state import GameState
-from mancala.games import describe, new_game
+from mancala.games import capabilities, describe, new_game
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak.actions import num_actions
 from mancala.games.tak.planes import channels, planes
@@ -49,11 +49,13 @@ from mancala.nn_lib.meta import UNKNOWN, read_number, write_meta
 
 NAME = "az-net"
 HIDDEN = 256
-# seeds: a new network of a sowing game learns the value tanh(final margin m / its scale);
-# Sungka's margins run to tens of seeds, so at Kalah's scale nearly every value would be +-1
-VALUE_SCALES = {"kalah": 2.0, "sungka": 16.0}
-OLD_VALUE_SCALE = 2.0  # the scale of weights saved before it was written down
-TEACHER_TEMPERATURE = 1.0  # seeds: a move one seed worse than the best gets 1/e its weight
+# seeds: a network of a sowing game learns the value tanh(final margin m / its value scale);
+# this one unless its run says otherwise (`selfplay.py --value-scale`), and files saved
+# before the scale was written down used it
+VALUE_SCALE = 2.0
+# the policy target's temperature, a share of the value scale: at scale 2 a move one seed
+# worse than the best gets 1/e its weight; a wider scale softens the priors alike
+TEMPERATURE_PER_SCALE = 0.5
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # features, policy, mask, value
 AZ_GAMES: dict[str, dict[str, Any]] = {**NET_GAMES, "tak": {"size": 5, "komi": 0}}
 
@@ -133,7 +135,8 @@ class PolicyValue:
         self.path = Path(path) if path is not None else weights_file(game)
         self.model: Any = None
         self.arrays: tuple[np.ndarray, ...] = ()
-        self.value_scale = VALUE_SCALES.get(game, 1.0)  # seeds (sowing); unused on Tak
+        self.value_scale = VALUE_SCALE  # seeds (the sowing games); unused on Tak
+        self.margins = "sowing" in capabilities(new_game(game, **AZ_GAMES[game]))
 
     @property
     def moves(self) -> int:
@@ -161,7 +164,7 @@ class PolicyValue:
         make = f"make it with `{make_command(self.game)}`"
         label = f"{NAME} ({self.game})"
         check_encoding(self.path, self.ENCODING, label, make)
-        scale = read_number(self.path, "value_scale", OLD_VALUE_SCALE)
+        scale = read_number(self.path, "value_scale", VALUE_SCALE)
         if scale is None or not 0 < scale < 1000:
             raise WeightsError(f"{label}: the value_scale of {self.path} is not a number of seeds")
         model = read_model(self.path, label, make)
@@ -178,8 +181,7 @@ class PolicyValue:
                 f"{NAME} ({self.game}): {self.path} maps {got[0]} inputs to {got[1]} moves, "
                 f"but {game_text(self.game)} needs {want[0]} -> {want[1]}; {make}"
             )
-        if self.game in VALUE_SCALES:
-            self.value_scale = float(scale)
+        self.value_scale = float(scale)
         return self
 
     def _use(self, model: Any) -> None:
@@ -196,7 +198,7 @@ class PolicyValue:
         path = Path(path) if path is not None else self.path
         path.parent.mkdir(parents=True, exist_ok=True)
         save_keras(self.model, path)
-        scale = {"value_scale": self.value_scale} if self.game in VALUE_SCALES else {}
+        scale = {"value_scale": self.value_scale} if self.margins else {}
         write_meta(path, teacher=teacher, data=data, encoding=self.ENCODING, **scale)
         return path
 
@@ -237,8 +239,9 @@ def teacher_targets(
     rel: np.ndarray, gains: np.ndarray, mask: np.ndarray, value_scale: float
 ) -> Arrays:
     """Targets from a teacher's move values (`mancala.nn_lib.data.record_positions`), the
-    value on the scale `value_scale` (seeds)."""
+    value on the scale `value_scale` (seeds), the policy a soft choice at a temperature of
+    TEMPERATURE_PER_SCALE of it."""
     h = mask.shape[1]
-    policy = soft_choice(gains, mask, TEACHER_TEMPERATURE)
+    policy = soft_choice(gains, mask, TEMPERATURE_PER_SCALE * value_scale)
     margin = np.where(mask, gains, -np.inf).max(axis=1) + (rel[:, h] - rel[:, 2 * h + 1])
     return rel, policy.astype(np.float32), mask, np.tanh(margin / value_scale)

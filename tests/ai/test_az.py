@@ -243,8 +243,7 @@ def test_a_self_play_record_carries_visits_that_train(nets):
     record = self_play_game(self_player(net, 30, seed=0), start, explore_plies=4, seed=5)
     states = replay(json.loads(json.dumps(record)))
     assert len(record["visits"]) == len(states) - 1 == len(record["moves"])
-    rel, policy, mask, value = visit_targets(record, net.value_scale)
-    assert net.value_scale == policy_value.VALUE_SCALES["sungka"] != 2.0
+    rel, policy, mask, value = visit_targets(record, 16.0)  # the values' scale: 16 seeds
     assert np.allclose(policy.sum(1), 1) and not policy[~mask].any()
     final = states[-1].board  # Sungka(7,7): houses 0-6, store 7, houses 8-14, store 15
     margin = sum(final[:8]) - sum(final[8:])
@@ -252,13 +251,13 @@ def test_a_self_play_record_carries_visits_that_train(nets):
     assert winner == (0 if margin > 0 else 1 if margin < 0 else None)
     for state, got in zip(states[:-1], value):
         mine = margin if state.player == 0 else -margin
-        assert got == pytest.approx(np.tanh(mine / net.value_scale))
+        assert got == pytest.approx(np.tanh(mine / 16.0))
         assert np.sign(got) == (0 if winner is None else 1 if state.player == winner else -1)
     i, house = next((i, m) for i, row in enumerate(mask) for m in range(7) if not row[m])
     bad = json.loads(json.dumps(record))
     bad["visits"][i][house] = 3  # a visit to an empty house
     with pytest.raises(ValueError, match="counts of legal moves"):
-        visit_targets(bad, net.value_scale)
+        visit_targets(bad, 16.0)
 
 
 def test_selfplay_refuses_bad_input(tmp_path, lab_command):
@@ -277,6 +276,8 @@ def test_selfplay_refuses_bad_input(tmp_path, lab_command):
     assert result.returncode == 2 and "no teacher-annotated games of sungka(7,7)" in result.stderr
     result = lab_command("selfplay.py", "--margin", "0.4", *runs)
     assert result.returncode == 2 and "--margin" in result.stderr
+    result = lab_command("selfplay.py", "--value-scale", "0", *runs)
+    assert result.returncode == 2 and "--value-scale: must be 0.5..100.0, not 0" in result.stderr
 
 
 def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_command):
@@ -457,14 +458,29 @@ def test_az_values_exact_margins_on_its_networks_scale(tmp_path, scale):
 
 def test_a_network_keeps_the_value_scale_it_learnt(tmp_path):
     path = tmp_path / "sungka" / "az-net.keras"
-    PolicyValue("sungka", path).fresh(seed=1).save()
-    scale = policy_value.VALUE_SCALES["sungka"]
-    assert json.loads(meta_path(path).read_text())["value_scale"] == scale
-    assert PolicyValue("sungka", path).load().value_scale == scale
+    net = PolicyValue("sungka", path).fresh(seed=1)
+    net.value_scale = 16.0
+    net.save()
+    assert json.loads(meta_path(path).read_text())["value_scale"] == 16.0
+    assert PolicyValue("sungka", path).load().value_scale == 16.0
     meta = json.loads(meta_path(path).read_text())
     del meta["value_scale"]  # weights saved before the scale was written down
     meta_path(path).write_text(json.dumps(meta))
-    assert PolicyValue("sungka", path).load().value_scale == policy_value.OLD_VALUE_SCALE
+    assert PolicyValue("sungka", path).load().value_scale == policy_value.VALUE_SCALE == 2.0
     meta_path(path).write_text(json.dumps({**meta, "value_scale": "wide"}))
     with pytest.raises(WeightsError, match="value_scale .* is not a number of seeds"):
         PolicyValue("sungka", path).load()
+
+
+def test_selfplay_pretrains_a_network_on_the_value_scale_asked(tmp_path, lab_command):
+    models = tmp_path / "models"
+    sample = ROOT / "training" / "sample_kalah.jsonl"
+    result = lab_command(
+        "selfplay.py", "--from", str(sample), "--rounds", "0", "--epochs", "1", "--eval", "0",
+        "--value-scale", "6", "--runs", str(tmp_path / "runs"), "--models", str(models),
+        "--run", "p",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    net = PolicyValue("kalah", weights_file("kalah", models)).load()
+    assert net.value_scale == 6.0
+    assert json.loads(meta_path(net.path).read_text())["teacher"].startswith("minimax:")

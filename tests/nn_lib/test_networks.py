@@ -72,6 +72,35 @@ def test_teacher_values_replay_and_fit_the_game(tmp_path):
     assert back["values"][-1][back["moves"][-1]] == mine - theirs
 
 
+@pytest.mark.parametrize("game", ["kalah", "sungka"])
+def test_the_az_teacher_values_every_legal_move_in_seeds_and_ends_exactly(tmp_path, game):
+    from mancala.ai.registry import make_player
+    from mancala.learn.data import PositionReader
+
+    start = GameState.new(game)
+    record = play_games([make_player("greedy", 1), make_player("luck", 2)], [start])[0]
+    teacher = Teacher(game=game, simulations=50)
+    assert teacher.name == "az:50"
+    teacher.annotate(record)
+    states = replay(record)
+    for state, row in zip(states[:-1], record["values"]):
+        legal = state.legal_moves()
+        assert [m for m, v in enumerate(row) if v is not None] == legal
+        assert all(abs(v) <= 2 * sum(state.board) for v in row if v is not None)
+    last, end = states[-2], states[-1]
+    mine, theirs = end.scores()[last.player], end.scores()[1 - last.player]
+    assert record["values"][-1][record["moves"][-1]] == mine - theirs  # the end is exact
+    assert any(len(set(v for v in row if v is not None)) > 1 for row in record["values"])
+    append_games(tmp_path / "t.jsonl", [record])
+    [chunk] = list(PositionReader([tmp_path / "t.jsonl"]))  # the zoo learns from them too
+    assert len(chunk[0]) == len(record["moves"])
+
+
+def test_the_az_teacher_refuses_a_game_without_margins():
+    with pytest.raises(ValueError, match="az teaches the games with final margins"):
+        Teacher(game="tak", simulations=50)
+
+
 def test_exact_teacher_gives_solver_values_and_falls_back_to_minimax(monkeypatch):
     """Teacher(exact_nodes=N): the solver's exact values where it proves them within N
     nodes, minimax's where it does not; the record names both."""
