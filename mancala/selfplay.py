@@ -10,14 +10,14 @@ With --from, a new run first learns from teacher-annotated games (recorded by
 the best one's final margin m, as tanh(m / --value-scale seeds). Tak has no recorded
 teacher games: with --teacher-games N a new run first plays N games of the Tak alpha-beta
 (2 plies, every legal move valued) and learns the policy from its values, the value from
-its value of each position. Then each round `az` plays --games games against itself with the current best network
-(mancala/models/GAME/az-net.keras) with root Dirichlet noise, moves drawn by visits
-for --explore-plies plies, and appends each game, with the search's visit counts of
-every position (`visits`), to the run's games.jsonl. A candidate, the best network
-refit on the last --window self-play games, then plays the best network
-(--gate-openings random openings, each in both seats); it replaces it only when it
-scores at least --margin, the replaced file kept in mancala/models/replaced/. Where
-there are no weights yet, the first candidate is installed.
+its value of each position. Then each round `az` plays --games games against itself with
+the current best network (mancala/models/GAME/az-net.keras) with root Dirichlet noise,
+moves drawn by visits for --explore-plies plies, and appends each game, with the search's
+visit counts of every position (`visits`), to the run's games.jsonl. A candidate, the
+best network refit on the last --window self-play games, then plays the best network
+(--gate-openings random openings, each in both seats); it replaces it only when it scores
+at least --margin, the replaced file kept in mancala/models/replaced/. Where there are
+no weights yet, the first candidate is installed.
 
 A run lives in runs/<name>/ (mancala/learn/runs.py) and --resume continues it; each
 round prints a line and adds a point to the learning curve (curve.json and .png: win %
