@@ -4,13 +4,15 @@
     python mancala/random_train.py --resume              # continue the last run
     python mancala/random_train.py nn1h128 greedy minimax:4 --explore 0.2 --run small
     python mancala/random_train.py nnx2h256 greedy --record-only --teacher 10
+    python mancala/random_train.py --variant sungka --record-only --teacher az:400
     python mancala/random_train.py --variant tak         # the zoo's Tak networks (5x5)
 
 A run lives in runs/<name>/ (see mancala/learn/runs.py): its games, its candidate
 weights, its learning curve, its gate decisions and its log. Each batch plays random
 pairings of the players (each move a random legal one with probability --explore),
 annotates every game with the teacher's value of each legal move (alpha-beta to
---teacher plies) and appends it to the run's games the moment it ends. Then every
+--teacher plies, or with --teacher az:N az's search of N simulations guided by the shipped
+network) and appends it to the run's games the moment it ends. Then every
 network is refit on the examples recorded so far (a sample of at most --sample of them,
 the run's games and those beside --out) and saved as the run's candidate. Every
 --gate-every batches each candidate meets the promotion gate (mancala/learn/gate.py):
