@@ -26,7 +26,9 @@ Tak: the same players search with `mancala.ai.az_tak` (its own kernel on the Tak
 engine, one prior a legal action id); results are per action id there, per house here.
 
 Weights: mancala/models/<game>/az-net.keras (`mancala.nn_lib.policy_value`); a name plays
-every game it has weights for and refuses the others before a move.
+every game it has weights for and refuses the others before a move. `az-file:PATH[,t=S]`
+(or `,n=SIMULATIONS`) plays the weights of another file, a run's candidate say, of
+whichever game they fit (`az_from_file`): local only, as it reads a path of this machine.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from mancala.games import new_game
 from mancala.games.sowing import engine
 from mancala.games.sowing.solver import Solver, default_max_seeds, relative_board
 from mancala.games.sowing.solver.ranking import binomial_table, rank
+from mancala.nn_lib.base import WeightsError
 from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
 from mancala.nn_lib.policy_value import (
     AZ_GAMES,
@@ -536,3 +539,42 @@ class AZ(AZNet):
             "moves": {m: float(means[m]) for m in moves},
             "visits": {m: int(visits[m]) for m in moves},
         }
+
+
+def az_from_file(seed: int | None = None, spec: str = "") -> AZ:
+    """`az-file:PATH[,t=SECONDS|,n=SIMULATIONS]`: `az` with the policy-value weights at
+    PATH, of the game whose network they fit. ValueError for a bad option; WeightsError
+    when PATH holds no policy-value network of any game."""
+    path, _, options = spec.partition(",")
+    if not path:
+        raise ValueError("az-file needs the weights' path: az-file:PATH[,t=SECONDS|,n=N]")
+    budget: dict[str, float] = {}
+    for option in filter(None, options.split(",")):
+        key, _, value = option.partition("=")
+        try:
+            number = float(value) if key == "t" else int(value)
+        except ValueError:
+            number = -1
+        if key == "t" and 0 < number <= 3600:
+            budget["seconds"] = number
+        elif key == "n" and 1 <= number <= MAX_SIMULATIONS:
+            budget["simulations"] = number
+        else:
+            raise ValueError(
+                f"az-file option {option!r}: t=SECONDS (up to 3600) or n=SIMULATIONS "
+                f"(1..{MAX_SIMULATIONS:,})"
+            )
+    return AZ(seed, net=load_any_game(path), **budget)
+
+
+def load_any_game(path: str | os.PathLike) -> PolicyValue:
+    """The policy-value network at `path`, of the first game whose shapes it fits."""
+    if not os.path.isfile(path):
+        raise WeightsError(f"no weights file {path}")
+    errors = []
+    for game in AZ_GAMES:
+        try:
+            return PolicyValue(game, path).load()
+        except WeightsError as error:
+            errors.append(str(error))
+    raise WeightsError(f"{path} is no policy-value network of any game: {errors[0]}")

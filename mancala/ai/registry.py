@@ -377,6 +377,16 @@ for _net in ZOO:
             describer="mancala.nn_lib.zoo:describe_network",
         ),
     )
+register(  # az with the weights of a file (a run's candidate): from the command line only
+    "az-file",
+    Entry(
+        "mancala.ai.az:az_from_file",
+        summary="AlphaZero-style search with the weights of a file of this machine",
+        variants=tuple(AZ_GAMES),
+        text="spec",
+        local=True,
+    ),
+)
 register(  # an outside engine (mancala/ai/tei.py): tei:PATH, from the command line only
     "tei",
     Entry(

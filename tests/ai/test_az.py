@@ -484,3 +484,27 @@ def test_selfplay_pretrains_a_network_on_the_value_scale_asked(tmp_path, lab_com
     net = PolicyValue("kalah", weights_file("kalah", models)).load()
     assert net.value_scale == 6.0
     assert json.loads(meta_path(net.path).read_text())["teacher"].startswith("minimax:")
+
+
+def test_az_file_plays_the_weights_of_a_file_and_only_from_the_command_line(nets):
+    models, by_game = nets
+    sungka = weights_file("sungka", models)
+    player = make_player(f"az-file:{sungka},n=30", seed=0)
+    assert list(player.networks) == ["sungka"] and player.simulations == 30
+    record = play_game([player, make_player("greedy", seed=1)], GameState.new("sungka"))
+    assert replay(record)[-1].is_over()
+    assert make_player(f"az-file:{sungka},t=0.5").seconds == 0.5
+    assert "az-file" not in available_players(include_interactive=False)  # nor the web
+    for spec, message in [
+        ("az-file:", "needs the weights' path"),
+        (f"az-file:{sungka},t=0", "t=SECONDS"),
+        (f"az-file:{sungka},n=many", "n=SIMULATIONS"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            make_player(spec)
+    with pytest.raises(WeightsError, match="no weights file"):
+        make_player(f"az-file:{models}/none.keras")
+    not_a_network = models / "plain.keras"
+    not_a_network.write_bytes(b"not a keras file")
+    with pytest.raises(WeightsError, match="is no policy-value network of any game"):
+        make_player(f"az-file:{not_a_network}")
