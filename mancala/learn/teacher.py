@@ -79,7 +79,7 @@ class Teacher:
         self.game = game
         self.search: Any = (
             SearchValues(simulations, game) if simulations else Minimax(depth=depth, limits=limits)
-        )  # Tak: its numba alpha-beta
+        )  # Minimax plays Tak with its numba alpha-beta
         self.exact = self.searched = 0  # positions valued each way
         self.known: OrderedDict[GameState, tuple[list[int | None], bool]] = OrderedDict()
 
@@ -171,8 +171,8 @@ class SearchValues:
         """{"moves": {legal move: value for the mover, final store difference in seeds}}."""
         from mancala.ai.az import NO_MARGIN
 
-        visits, means, _, margins = self.az.search(state)
-        priors, value = self.az.policy(state)
+        visits, means, value, margins = self.az.search(state)
+        priors, _ = self.az.policy(state)
         scale = self.az.net_for(state).value_scale
         completed = completed_value(value, priors, visits, means)
 

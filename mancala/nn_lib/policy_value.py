@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from mancala.game_state import GameState
-from mancala.games import capabilities, describe, new_game
+from mancala.games import describe, new_game
+from mancala.games import game as game_entry
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak.actions import num_actions
 from mancala.games.tak.planes import channels, planes
@@ -136,7 +137,11 @@ class PolicyValue:
         self.model: Any = None
         self.arrays: tuple[np.ndarray, ...] = ()
         self.value_scale = VALUE_SCALE  # seeds (the sowing games); unused on Tak
-        self.margins = "sowing" in capabilities(new_game(game, **AZ_GAMES[game]))
+
+    @property
+    def margins(self) -> bool:
+        """Whether the game ends with a margin in seeds (sowing): the value scale's unit."""
+        return "sowing" in game_entry(self.game).capabilities
 
     @property
     def moves(self) -> int:
