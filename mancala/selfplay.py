@@ -36,9 +36,23 @@ from mancala.core.cli import command_parser, fail, float_in, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
 from mancala.learn.runs import Run
-from mancala.nn_lib.policy_value import AZ_GAMES, VALUE_SCALE
+from mancala.nn_lib.policy_value import AZ_GAMES, LEARNING_RATE, VALUE_SCALE
 
 PROG = "selfplay"
+
+
+def player_list(text: str) -> tuple[str, ...]:
+    """An argparse type: comma-separated names of registered players."""
+    from mancala.ai.registry import check_names
+
+    names = tuple(filter(None, text.split(",")))
+    try:
+        if not names:
+            raise ValueError("name at least one player")
+        check_names(names)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return names
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,6 +73,11 @@ def main(argv: list[str] | None = None) -> int:
         help="tak: games of its alpha-beta to learn from first (a new run only)",
     )
     parser.add_argument(
+        "--scratch",
+        action="store_true",
+        help="a new run's first network is untrained: it learns from its own games alone",
+    )
+    parser.add_argument(
         "--value-scale",
         type=float_in(0.5, 100.0),
         default=VALUE_SCALE,
@@ -74,12 +93,54 @@ def main(argv: list[str] | None = None) -> int:
         "--simulations", type=int_in(1, 100_000), default=200, help="az simulations a move (200)"
     )
     parser.add_argument(
-        "--explore-plies", type=int_in(0), default=12, help="plies drawn by visits (12)"
+        "--root",
+        choices=("gumbel", "dirichlet"),
+        help="self-play's root: gumbel (Gumbel AlphaZero's sampling and sequential halving, "
+        "the improved policy as target; the default) or dirichlet (root noise, moves "
+        "drawn by visits for --explore-plies)",
+    )
+    parser.add_argument(
+        "--fast-simulations",
+        type=int_in(0, 100_000),
+        default=0,
+        metavar="N",
+        help="gumbel: playout-cap randomisation, a move searched with N simulations and "
+        "not learnt from, unless it is one of the --full-share full searches (0: off)",
+    )
+    parser.add_argument(
+        "--full-share",
+        type=float_in(0.01, 1.0),
+        default=0.25,
+        help="gumbel with --fast-simulations: the share of full searches (0.25)",
+    )
+    parser.add_argument(
+        "--search-value",
+        type=float_in(0.0, 1.0),
+        default=0.0,
+        metavar="W",
+        help="gumbel: the value target is (1 - W) x the game's outcome + W x the search's "
+        "value of the position (0)",
+    )
+    parser.add_argument(
+        "--explore-plies", type=int_in(0), default=12, help="dirichlet: plies drawn by visits (12)"
     )
     parser.add_argument(
         "--window", type=int_in(1), default=2000, help="latest self-play games refit on (2000)"
     )
     parser.add_argument("--epochs", type=int_in(1, 100), default=2, help="epochs a refit (2)")
+    parser.add_argument(
+        "--refit-from",
+        choices=("candidate", "best"),
+        default="candidate",
+        help="what a round refits: the run's last candidate, so that training goes on "
+        "between promotions (default), or the best network",
+    )
+    parser.add_argument(
+        "--learning-rate",
+        type=float_in(1e-6, 1e-2),
+        default=LEARNING_RATE,
+        help=f"Adam's learning rate of a refit ({LEARNING_RATE:g})",
+    )
     parser.add_argument(
         "--gate-openings", type=int_in(1, 10_000), default=50, help="openings, x2 seats (50)"
     )
@@ -90,6 +151,27 @@ def main(argv: list[str] | None = None) -> int:
         help="score a candidate needs against the best network to replace it (0.55)",
     )
     parser.add_argument("--eval", type=int_in(0), default=20, help="openings vs greedy (20)")
+    parser.add_argument(
+        "--measure",
+        type=int_in(1, 10_000),
+        metavar="PAIRS",
+        help="measure the run's promoted generations instead of training: each as az "
+        "(--simulations, no solver help) in PAIRS game pairs of the shipped opening set "
+        "against the game's anchors and generation 0 (runs/NAME/generations.json, .png)",
+    )
+    parser.add_argument(
+        "--measure-step",
+        type=int_in(1),
+        default=1,
+        metavar="K",
+        help="with --measure: every K-th generation and the last (1)",
+    )
+    parser.add_argument(
+        "--anchors",
+        type=player_list,
+        metavar="P,Q",
+        help="with --measure: the fixed opponents (default: the game's anchors)",
+    )
     parser.add_argument("--run", help="the run's name in runs/ (default: the time)")
     parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
     parser.add_argument("--runs", type=Path, help=argparse.SUPPRESS)  # tests: another runs/
@@ -97,16 +179,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
-        for given, flag in ((args.sources, "--from"), (args.teacher_games, "--teacher-games")):
+        starts = (
+            (args.sources, "--from"),
+            (args.teacher_games, "--teacher-games"),
+            (args.scratch, "--scratch"),
+        )
+        for given, flag in starts:
             if args.resume and given:
                 raise ValueError(f"{flag} starts a new run; a resumed run goes on by self-play")
+        if sum(bool(given) for given, _ in starts) > 1:
+            raise ValueError("--from, --teacher-games or --scratch: one way to start a run")
         if args.teacher_games and args.variant != "tak":
             raise ValueError(
                 f"--teacher-games is for tak; {args.variant} learns first from --from FILE"
             )
-        if args.teacher_games and args.sources:
-            raise ValueError("--teacher-games or --from, not both")
-        run = Run.open(args.run, args.resume, *([args.runs] if args.runs else []))
+        if args.measure and not (args.resume or args.run):
+            raise ValueError("--measure measures a run: name it with --run NAME (or --resume)")
+        resume = args.resume or bool(args.measure)
+        run = Run.open(args.run, resume, *([args.runs] if args.runs else []))
     except ValueError as error:
         return fail(PROG, str(error))
     run.games.touch()
@@ -120,11 +210,23 @@ def main(argv: list[str] | None = None) -> int:
 def _run(args: argparse.Namespace, run: Run) -> int:
     from mancala.learn.az import Loop
 
+    if args.measure:
+        from mancala.learn.generations import measure
+
+        measure(
+            run, args.variant, args.measure, args.simulations, args.measure_step, args.seed,
+            args.anchors,
+        )  # fmt: skip
+        print(f"{PROG}: the curve is in {run.folder / 'generations.png'}")
+        return 0
+
     loop = Loop(run, args)
     if args.sources:
         loop.pretrain(args.sources)
     elif args.teacher_games:
         loop.pretrain_tak(args.teacher_games)
+    elif args.scratch:
+        loop.scratch()
     number = loop.rounds_done
     while args.rounds is None or number < loop.rounds_done + args.rounds:
         number += 1

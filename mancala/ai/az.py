@@ -42,12 +42,19 @@ from numba import njit
 
 from mancala.ai import az_tak
 from mancala.ai.base import Player, require_moves
+from mancala.ai.gumbel import (
+    CONSIDERED,
+    chosen_move,
+    considered_visits,
+    improved_policy,
+)
+from mancala.ai.gumbel import root_move as gumbel_root_move
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.solver import check_fits, database_ready, proved, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.core.tables import pool_nodes
 from mancala.game_state import GameState
-from mancala.games import new_game
+from mancala.games import capabilities, new_game
 from mancala.games.sowing import engine
 from mancala.games.sowing.solver import Solver, default_max_seeds, relative_board
 from mancala.games.sowing.solver.ranking import binomial_table, rank
@@ -142,13 +149,16 @@ def solved_margin(node, board, player, h, children, players, margins):
 @njit(cache=True, nogil=True)
 def puct(
     board0, player0, h, kalah, ec, rl, counter, size,
-    c, fpu, noise, noise_frac, weights, scale, endgame, out,
+    c, fpu, noise, noise_frac, weights, scale, endgame, gumbel, schedule, out,
 ):  # fmt: skip
     """PUCT simulations until counter[0] passes counter[1] (a deadline lowers it to -1) or
     the pool of `size` nodes is full. An unvisited move counts as the node's mean value
     for its player less `fpu`. `noise` (per house) is mixed into the root's priors
-    with weight `noise_frac`. Per root move, visits into out[0] and summed value for the
-    root player into out[1], and its exact final margin into out[2] (NO_MARGIN: not known).
+    with weight `noise_frac`. With a `schedule` (`gumbel.considered_visits`), the root
+    chooses its move as Gumbel AlphaZero's does (`gumbel.root_move`, the noise `gumbel`
+    per house), the tree below it by PUCT. Per root move, visits into out[0], summed
+    value for the root player into out[1], its exact final margin into out[2] (NO_MARGIN:
+    not known) and its prior into out[3].
     A finished game, a position in the endgame database, or a node whose every move has
     an exact value is a leaf of exact value: its margin squashed as the network's value
     target is (tanh(margin / `scale`)). Returns the network's value of the root."""
@@ -176,6 +186,12 @@ def puct(
             priors[0, m] = (1.0 - noise_frac) * priors[0, m] + noise_frac * noise[m]
     visits[0] = 1.0
     used = 1
+    legal0 = np.zeros(h, np.bool_)
+    for m in range(h):
+        legal0[m] = board0[lo + m] > 0
+    root_visits = np.zeros(h, np.float64)
+    root_means = np.zeros(h, np.float64)
+    scratch = np.empty(h, np.float64)
     while counter[0] < counter[1] and used < size:
         counter[0] += 1
         node = 0
@@ -192,7 +208,16 @@ def puct(
             first = own[node] / visits[node] - fpu
             best = -1e300
             move = -1
-            for m in range(h):
+            if node == 0 and schedule.shape[0] > 0:
+                for m in range(h):
+                    child = children[0, m]
+                    root_visits[m] = visits[child] if child >= 0 else 0.0
+                    root_means[m] = values[child] / visits[child] if child >= 0 else 0.0
+                target = schedule[min(int(visits[0]) - 1, schedule.shape[0] - 1)]
+                move = gumbel_root_move(
+                    target, gumbel, root_value, priors[0], root_visits, root_means, legal0, scratch
+                )
+            for m in range(h if move < 0 else 0):
                 if b[lo + m] == 0:
                     continue
                 child = children[node, m]
@@ -243,6 +268,7 @@ def puct(
         out[2, m] = NO_MARGIN
         if child >= 0 and margins[child] != NO_MARGIN:
             out[2, m] = margins[child] if players[child] == player0 else -margins[child]
+        out[3, m] = priors[0, m]
     return root_value
 
 
@@ -434,52 +460,89 @@ class AZ(AZNet):
         alpha = np.full(len(legal), self.alpha)
         noise = self.np_rng.dirichlet(alpha) if self.noise else np.zeros(len(legal))
         seconds = self._move_seconds() if seconds is None else seconds
-        visits, sums, value, margins = self._search(state, self.budget(state.game), seconds, noise)
+        visits, sums, value, margins, _ = self._search(
+            state, self.budget(state.game), seconds, noise
+        )
         means = np.divide(sums, visits, out=np.zeros(len(visits)), where=visits > 0)
         return visits, means, value, margins
 
-    def _search(self, state: GameState, simulations: int, seconds: float, noise: np.ndarray):
-        """(visits, summed values, the network's value, exact margins) of one search, one
-        entry per move id; `noise` has one entry a legal move."""
-        if state.game == "tak":
-            return self._tak(state, simulations, seconds, noise)
-        h = state.houses
-        house_noise = np.zeros(h)
-        house_noise[state.legal_moves()] = noise
-        return self._puct(state, simulations, seconds, house_noise)
+    def _search(
+        self,
+        state: GameState,
+        simulations: int,
+        seconds: float,
+        noise: np.ndarray,
+        gumbel: np.ndarray | None = None,
+    ):
+        """(visits, summed values, the network's value, exact margins, priors) of one
+        search, one entry per move id; `noise` has one entry a legal move, and so has
+        `gumbel`, which makes the root Gumbel AlphaZero's (`mancala.ai.gumbel`)."""
+        legal = state.legal_moves()
+        schedule = np.zeros(0, np.int64)
+        if gumbel is not None:
+            schedule = considered_visits(min(CONSIDERED, len(legal)), simulations)
+        else:
+            gumbel = np.zeros(len(legal))
+        if "sowing" not in capabilities(state):
+            return self._tak(state, simulations, seconds, noise, gumbel, schedule)
+        spread = np.zeros((2, state.houses))
+        spread[:, legal] = noise, gumbel
+        return self._puct(state, simulations, seconds, spread[0], spread[1], schedule)
 
-    def _tak(self, state: GameState, simulations: int, seconds: float, noise: np.ndarray):
+    def _tak(self, state, simulations, seconds, noise, gumbel, schedule):
         net = self.net_for(state)
         counter = np.array([0, simulations], np.int64)
         nodes = az_tak.tree_nodes(simulations, self.limits.memory)
         with Deadline(seconds).stopping(counter):
             out, value = az_tak.search(
                 state, self.tak_weights(net), counter, nodes, self.exploration,
-                self.first_play, noise, self.noise,
+                self.first_play, noise, self.noise, gumbel, schedule,
             )  # fmt: skip
         legal = state.legal_moves()
-        dense = np.zeros((3, state.num_actions))
+        dense = np.zeros((4, state.num_actions))
         dense[2] = NO_MARGIN
         dense[:, legal] = out
         dense[2, legal] = np.where(out[2] == az_tak.UNKNOWN, NO_MARGIN, out[2])
-        return dense[0], dense[1], value, dense[2]
+        return dense[0], dense[1], value, dense[2], dense[3]
 
-    def _puct(self, state: GameState, simulations: int, seconds: float, noise: np.ndarray):
-        """(visits, summed values, the network's value, exact margins) of one search."""
+    def _puct(self, state, simulations, seconds, noise, gumbel, schedule):
         net = self.net_for(state)
         board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
         endgame = NO_ENDGAME
         if self.endgame:
             endgame = endgame_table(state)
         counter = np.array([0, simulations], np.int64)
-        out = np.zeros((3, h))
+        out = np.zeros((4, h))
         size = tree_nodes(simulations, h, self.limits.memory)
         with Deadline(seconds).stopping(counter):
             value = puct(
                 board, player, h, kalah, ec, rl, counter, size, self.exploration,
-                self.first_play, noise, self.noise, net.arrays, net.value_scale, endgame, out,
+                self.first_play, noise, self.noise, net.arrays, net.value_scale, endgame,
+                gumbel, schedule, out,
             )  # fmt: skip
-        return out[0], out[1], float(value), out[2]
+        return out[0], out[1], float(value), out[2], out[3]
+
+    def gumbel_search(
+        self, state: GameState, rng: np.random.Generator, simulations: int | None = None
+    ) -> tuple[int, np.ndarray, np.ndarray, float]:
+        """(the move to play, the improved policy, the visits, the search's value of the
+        position for the mover: the mean of its simulations and the network's value), one
+        entry a move id, of a search whose root is Gumbel AlphaZero's (`mancala.ai.gumbel`)
+        of `simulations` (default: the player's)."""
+        moves = require_moves(state)
+        legal = np.zeros(state.num_actions, bool)
+        legal[moves] = True
+        noise = rng.gumbel(size=len(moves))
+        simulations = simulations or self.budget(state.game)
+        visits, sums, value, _, priors = self._search(
+            state, simulations, self._move_seconds(), np.zeros(len(moves)), noise
+        )
+        means = np.divide(sums, visits, out=np.zeros(len(visits)), where=visits > 0)
+        gumbel = np.zeros(state.num_actions)
+        gumbel[moves] = noise
+        move = chosen_move(gumbel, value, priors, visits, means, legal)
+        searched = (value + sums.sum()) / (1.0 + visits.sum())
+        return move, improved_policy(value, priors, visits, means, legal), visits, searched
 
     def best(
         self, state: GameState, seconds: float | None = None

@@ -24,6 +24,7 @@ import math
 import numpy as np
 from numba import njit
 
+from mancala.ai.gumbel import root_move as gumbel_root_move
 from mancala.core.tables import pool_nodes
 from mancala.games.tak.fast import (
     CAP,
@@ -138,14 +139,19 @@ def solved(node, first, count, edge_child, exact):
 
 
 @njit(cache=True, nogil=True)
-def puct(meta0, colours0, counter, size, c, fpu, noise, noise_frac, weights, out):
+def puct(
+    meta0, colours0, counter, size, c, fpu, noise, noise_frac, weights, gumbel, schedule, out
+):  # fmt: skip
     """PUCT simulations from the position (meta0, colours0), which must not be over,
     until counter[0] passes counter[1] (a deadline lowers it to -1) or the pools of
     `size` nodes and their edges are full. An unvisited move counts as its node's mean
     value less `fpu`; `noise` (one a legal move) is mixed into the root's priors with
-    weight `noise_frac`. Per legal move of the root, in increasing action id: visits
-    into out[0], summed value for the root's mover into out[1], exact value (UNKNOWN:
-    not known) into out[2]. Returns the network's value of the root."""
+    weight `noise_frac`. With a `schedule` (`gumbel.considered_visits`), the root
+    chooses its move as Gumbel AlphaZero's does (`gumbel.root_move`, the noise `gumbel`
+    one a legal move), the tree below it by PUCT. Per legal move of the root, in
+    increasing action id: visits into out[0], summed value for the root's mover into
+    out[1], exact value (UNKNOWN: not known) into out[2], prior into out[3]. Returns the
+    network's value of the root."""
     room = size * EDGES_PER_NODE
     first = np.zeros(size, np.int64)
     count = np.zeros(size, np.int64)
@@ -164,6 +170,7 @@ def puct(meta0, colours0, counter, size, c, fpu, noise, noise_frac, weights, out
     hidden = np.empty(weights[3].shape[0], np.float32)
     meta, colours = meta0.copy(), colours0.copy()
     n = legal_moves(meta0, colours0, moves)
+    n0 = n
     root_value = forward(meta0, colours0, moves, n, weights, logits, hidden)
     softmax_into(logits, n, priors)
     for i in range(n):
@@ -171,6 +178,11 @@ def puct(meta0, colours0, counter, size, c, fpu, noise, noise_frac, weights, out
         edge_prior[i] = (1.0 - noise_frac) * priors[i] + noise_frac * noise[i]
     count[0], visits[0], own[0] = n, 1.0, root_value
     used, used_edges = 1, n
+    legal0 = np.ones(n, np.bool_)
+    root_priors = edge_prior[:n].copy()
+    root_visits = np.zeros(n, np.float64)
+    root_means = np.zeros(n, np.float64)
+    scratch = np.empty(n, np.float64)
     while counter[0] < counter[1] and used < size:
         counter[0] += 1
         meta[:] = meta0
@@ -185,7 +197,17 @@ def puct(meta0, colours0, counter, size, c, fpu, noise, noise_frac, weights, out
             root_n = math.sqrt(visits[node])
             first_play = own[node] / visits[node] - fpu
             best, pick = -1e300, -1
-            for e in range(first[node], first[node] + count[node]):
+            if node == 0 and schedule.shape[0] > 0:
+                for e in range(n0):
+                    child = edge_child[e]
+                    root_visits[e] = visits[child] if child >= 0 else 0.0
+                    root_means[e] = values[child] / visits[child] if child >= 0 else 0.0
+                target = schedule[min(int(visits[0]) - 1, schedule.shape[0] - 1)]
+                pick = gumbel_root_move(
+                    target, gumbel, root_value, root_priors, root_visits, root_means, legal0,
+                    scratch,
+                )  # fmt: skip
+            for e in range(first[node], first[node] + (count[node] if pick < 0 else 0)):
                 child = edge_child[e]
                 q, seen = first_play, 0.0
                 if child >= 0:
@@ -240,6 +262,7 @@ def puct(meta0, colours0, counter, size, c, fpu, noise, noise_frac, weights, out
         out[0, i] = visits[child] if child >= 0 else 0.0
         out[1, i] = values[child] if child >= 0 else 0.0
         out[2, i] = -exact[child] if child >= 0 and exact[child] != UNKNOWN else UNKNOWN
+        out[3, i] = root_priors[i]
     return root_value
 
 
@@ -261,13 +284,19 @@ def search(
     first_play: float,
     noise: np.ndarray,
     noise_frac: float,
+    gumbel: np.ndarray | None = None,
+    schedule: np.ndarray | None = None,
 ) -> tuple[np.ndarray, float]:
-    """(out[3, legal moves] as `puct` fills it, the network's value of the root)."""
+    """(out[4, legal moves] as `puct` fills it, the network's value of the root); with
+    `gumbel` and `schedule` the root is Gumbel AlphaZero's."""
     meta, colours = to_arrays(state)
-    out = np.zeros((3, len(noise)))
+    out = np.zeros((4, len(noise)))
+    if gumbel is None or schedule is None:
+        gumbel, schedule = np.zeros(len(noise)), np.zeros(0, np.int64)
     value = puct(
-        meta, colours, counter, nodes, exploration, first_play, noise, noise_frac, weights, out
-    )
+        meta, colours, counter, nodes, exploration, first_play, noise, noise_frac, weights,
+        gumbel, schedule, out,
+    )  # fmt: skip
     return out, float(value)
 
 

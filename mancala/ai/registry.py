@@ -418,6 +418,13 @@ register(  # the Sungka paper's DQN (mancala/dqn_train.py); the net trained for 
         games=tuple({"variant": v, **DEFAULTS[v]} for v in DEFAULTS),
     ),
 )
+AZ_SEARCH: dict[str, Any] = {  # what az and az-solo share: their budget, and where they play
+    "params": (bounds.count("simulations", 1_000_000, default=5000), bounds.seconds()),
+    "words": {"simulations": "{:,} simulations a move", "seconds": "{:g} s a move"},
+    "available": "mancala.nn_lib.policy_value:has_weights",
+    "variants": tuple(AZ_GAMES),
+    "trained": "mancala.nn_lib.policy_value:trained_games",
+}
 register(  # AlphaZero-style (mancala/ai/az.py); offered for the games with policy-value weights
     "az-net",
     Entry(
@@ -433,11 +440,18 @@ register(
     Entry(
         "mancala.ai.az:AZ",
         summary="AlphaZero-style search (PUCT guided by the policy-value network), {param}",
-        params=(bounds.count("simulations", 1_000_000, default=5000), bounds.seconds()),
-        words={"simulations": "{:,} simulations a move", "seconds": "{:g} s a move"},
         quick="az:1000",
-        available="mancala.nn_lib.policy_value:has_weights",
-        variants=tuple(AZ_GAMES),
-        trained="mancala.nn_lib.policy_value:trained_games",
+        **AZ_SEARCH,
+    ),
+)
+register(  # az without the solver: what the network and its search know alone
+    "az-solo",
+    Entry(
+        "mancala.ai.az:AZ",
+        kwargs={"endgame": False, "prove": False},
+        summary="AlphaZero-style search without the solver's help (no endgame database, "
+        "no proofs), {param}",
+        quick="az-solo:1000",
+        **AZ_SEARCH,
     ),
 )

@@ -66,6 +66,7 @@ class Game:
     search: str | None = None  # "module:attr" of a fast alpha-beta class (see `fast_search`)
     planes: str | None = None  # "module:attr" of (state, seat) -> float32 array in 0..1
     display: str | None = None  # "module:attr" of (state) -> what a board display shows (JSON)
+    anchors: tuple[str, ...] = ("greedy",)  # fixed players a learning run is rated against
 
 
 SOWING = frozenset({"sowing", "fast", "encoders", "frames"})
@@ -79,6 +80,7 @@ GAMES: dict[str, Game] = {
             "mancala.games.sowing.events:store_lead",
             SOWING | {"solver"},
             display="mancala.games.sowing.drawing:display",
+            anchors=("solver:t=0.1", "minimax:t=0.1"),
         ),
         Game(
             "sungka",
@@ -87,6 +89,7 @@ GAMES: dict[str, Game] = {
             "mancala.games.sowing.events:store_lead",
             SOWING,
             display="mancala.games.sowing.drawing:display",
+            anchors=("minimax:t=0.1", "minimax:4"),
         ),
         Game(
             "tak",
@@ -98,6 +101,7 @@ GAMES: dict[str, Game] = {
             search="mancala.games.tak.search:Search",
             planes="mancala.games.tak.planes:planes",
             display="mancala.games.tak.drawing:display",
+            anchors=("minimax:t=0.1", "greedy"),
         ),
     )
 }

@@ -17,6 +17,7 @@ move, the value from its value of the position).
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import time
@@ -35,7 +36,13 @@ from mancala.arena.solved_set import move_quality, shipped_set
 from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.learn.curve import LearningCurve, win_rate
-from mancala.learn.data import concat_examples, record_positions, visit_row, visit_targets
+from mancala.learn.data import (
+    concat_examples,
+    policy_row,
+    record_positions,
+    visit_row,
+    visit_targets,
+)
 from mancala.learn.gate import gate, promote
 from mancala.learn.runs import Run
 from mancala.learn.teacher import Teacher
@@ -53,6 +60,7 @@ from mancala.nn_lib.policy_value import (
     weights_file,
 )
 
+MOST_VALUE = 0.9999  # a search's value is cut to this before atanh makes it seeds
 NOISE = 0.25  # the weight of the Dirichlet noise in the root's priors
 ALPHA = 1.0  # its concentration: about 10 / the number of legal moves, as AlphaZero's
 PROGRESS_SECONDS = 15.0  # a progress line at least this often while games are played
@@ -83,6 +91,38 @@ def self_play_game(player: AZ, start: GameState, explore_plies: int, seed: int) 
     name = f"az:{player.simulations}+noise"
     extra = {} if state.is_over() else {"unfinished": True}
     return make_record(start, [name, name], moves, state, seed, visits=visits, **extra)
+
+
+def gumbel_game(
+    player: AZ, start: GameState, seed: int, fast: int = 0, full_share: float = 1.0
+) -> dict[str, Any]:
+    """One game of `player` against itself from `start`, every move chosen by a search
+    whose root is Gumbel AlphaZero's (its Gumbel noise is the exploration), recorded with
+    its visits and its improved policy (`policy`). Playout-cap randomisation (KataGo):
+    with `fast` simulations, a move is a full search of the player's simulations with
+    chance `full_share`, else a fast one of `fast`, whose position is no policy target
+    (null). `q` is the search's value of each position for its mover: on the sowing
+    games in seeds of final margin (the network's value scale times atanh of the value),
+    else as the value head's (-1 lost .. 1 won)."""
+    rng = np.random.default_rng(seed)
+    state, moves, visits, policies, values = start, [], [], [], []
+    most = ply_limit(start)
+    net = player.net_for(start)
+    while not state.is_over() and len(moves) != most:
+        full = not fast or rng.random() < full_share
+        move, policy, counts, value = player.gumbel_search(state, rng, None if full else fast)
+        visits.append(visit_row(state, counts))
+        policies.append(policy_row(state, policy) if full else None)
+        if net.margins:
+            value = net.value_scale * math.atanh(max(-MOST_VALUE, min(MOST_VALUE, value)))
+        values.append(round(value, 3))
+        moves.append(move)
+        state = state.play(move)
+    name = f"az:{player.simulations}+gumbel" + (f"/{fast}" if fast else "")
+    extra = {} if state.is_over() else {"unfinished": True}
+    return make_record(
+        start, [name, name], moves, state, seed, visits=visits, policy=policies, q=values, **extra
+    )
 
 
 def self_player(net: PolicyValue, simulations: int, seed: int) -> AZ:
@@ -158,17 +198,20 @@ def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Arrays:
 
 
 def visit_examples(
-    path: str | os.PathLike, game: str, window: int, value_scale: float
+    path: str | os.PathLike, game: str, window: int, value_scale: float, search_value: float = 0.0
 ) -> tuple[Arrays, int]:
     """(examples, games) of the last `window` self-play games of `game` in `path`, values
-    on the scale `value_scale`."""
+    on the scale `value_scale` (`search_value`: the weight of the search's values beside
+    the outcome, `mancala.learn.data.visit_targets`)."""
     records = [r for r in GameLog([path]) if _of_game(r, game) and r.get("visits")]
     parts = []
     for record in records[-window:]:
         try:
-            parts.append(visit_targets(record, value_scale))
+            part = visit_targets(record, value_scale, search_value)
         except ValueError:
             continue
+        if part is not None:
+            parts.append(part)
     if not parts:
         raise ValueError(f"no self-play games of {game} with visits in {path}")
     return concat_examples(parts), len(parts)
@@ -225,6 +268,17 @@ class Loop:
     def candidate_path(self) -> Path:
         return self.run.candidate(f"{NAME}-{self.game}")
 
+    def trainee(self) -> PolicyValue:
+        """The network a round refits: the run's last candidate, whether or not it passed
+        the gate (its training goes on, as AlphaGo Zero's did, while self-play uses the
+        best network), else the best network; saved to the candidate's path."""
+        path = self.candidate_path()
+        if self.args.refit_from == "best" or not path.is_file():
+            path = self.best_path
+        net = PolicyValue(self.game, path).load()
+        net.path = self.candidate_path()
+        return net
+
     def pretrain(self, sources: list[Path]) -> None:
         """Learn a first candidate from the teacher's values in `sources`; offer it."""
         data, games, teachers = teacher_examples(sources, self.game, self.args.value_scale)
@@ -248,6 +302,14 @@ class Loop:
         described = f"{games:,} games of it, {len(data[0]):,} positions"
         self.learn_first(data, games, teacher, described)
 
+    def scratch(self) -> None:
+        """Offer untrained weights as the first network (generation 0 of a run that
+        learns from nothing but its own games)."""
+        net = PolicyValue(self.game, self.candidate_path()).fresh(self.args.seed)
+        net.value_scale = self.args.value_scale
+        net.save(teacher="none: untrained weights", data="none")
+        self.offer(net, 0, math.nan)
+
     def learn_first(self, data: Arrays, games: int, teacher: str, described: str) -> None:
         """Fit a fresh network to `data` of `games` games (what `teacher` said,
         `described`); offer it."""
@@ -263,11 +325,20 @@ class Loop:
         """Self-play --games games with the best network, refit, offer the candidate."""
         args = self.args
         best = self.best()
-        player = self_player(best, args.simulations, args.seed + number)
+        gumbel = self.root() == "gumbel"
+        if gumbel:
+            player = AZ(args.seed + number, simulations=args.simulations, net=best)
+        else:
+            player = self_player(best, args.simulations, args.seed + number)
         shown = time.perf_counter()
         for game in range(args.games):
             seed = (args.seed * 1_000_003 + number) * 100_003 + game
-            record = self_play_game(player, self.start, args.explore_plies, seed)
+            if gumbel:
+                record = gumbel_game(
+                    player, self.start, seed, args.fast_simulations, args.full_share
+                )
+            else:
+                record = self_play_game(player, self.start, args.explore_plies, seed)
             append_games(self.run.games, [record])
             if time.perf_counter() - shown >= PROGRESS_SECONDS or game + 1 == args.games:
                 shown = time.perf_counter()
@@ -275,14 +346,23 @@ class Loop:
                     f"round {number}: {game + 1}/{args.games} self-play games, "
                     f"total {self.minutes():.1f} min"
                 )
-        net = PolicyValue(self.game, self.best_path).load()
-        net.path = self.candidate_path()
-        data, games = visit_examples(self.run.games, self.game, args.window, net.value_scale)
-        loss = net.fit(data, epochs=args.epochs)
+        net = self.trainee()
+        data, games = visit_examples(
+            self.run.games, self.game, args.window, net.value_scale, args.search_value
+        )
+        loss = net.fit(data, epochs=args.epochs, learning_rate=args.learning_rate)
         recorded = describe_data([self.run.games], games, len(data[0]))
-        teacher = f"self-play of az:{args.simulations} (refit from the weights it would replace)"
+        teacher = (
+            f"self-play of az:{args.simulations} with a {self.root()} root "
+            f"(refit from the {args.refit_from} network)"
+        )
         net.save(teacher=teacher, data=recorded)
         self.offer(net, number, loss)
+
+    def root(self) -> str:
+        """How self-play explores: `gumbel` (Gumbel AlphaZero's root, the default) or
+        `dirichlet` (AlphaZero's root noise and moves drawn by visits)."""
+        return self.args.root or "gumbel"
 
     def minutes(self) -> float:
         return self.offset + (time.perf_counter() - self.began) / 60
@@ -300,6 +380,9 @@ class Loop:
             score, promoted, reason = None, True, "no weights to replace"
         if promoted:
             promote(net.path, self.best_path, self.best_path.parent.parent / "replaced")
+            network = f"{NAME}-{self.game}"
+            generation = len(self.run.generations(network))
+            promote(net.path, self.run.generation(network, generation), self.run.folder)
         self.run.record_gate(
             f"{NAME}-{self.game}", {"round": number, "promoted": promoted, "reason": reason}
         )

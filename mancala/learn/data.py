@@ -218,9 +218,17 @@ def visit_row(state: Any, counts: np.ndarray) -> list[int]:
     """A position's visit counts (one per action id) as a record keeps them: one a house
     on the sowing games, one a legal move in increasing action id on the others (Tak's
     3,175 ids would mostly be zeros)."""
-    if state.game in SOWN:
-        return [int(c) for c in counts]
-    return [int(counts[m]) for m in state.legal_moves()]
+    return [int(c) for c in _row(state, counts)]
+
+
+def policy_row(state: Any, policy: np.ndarray) -> list[float]:
+    """A position's policy (one probability per action id) as a record keeps it, in the
+    layout of `visit_row`."""
+    return [round(float(p), 5) for p in _row(state, policy)]
+
+
+def _row(state: Any, dense: np.ndarray) -> np.ndarray:
+    return dense if state.game in SOWN else dense[state.legal_moves()]
 
 
 def _visit_counts(states: list, visits: list, mask: np.ndarray) -> np.ndarray:
@@ -240,10 +248,17 @@ def _visit_counts(states: list, visits: list, mask: np.ndarray) -> np.ndarray:
     return counts
 
 
-def visit_targets(record: dict[str, Any], value_scale: float) -> Arrays | None:
+def visit_targets(
+    record: dict[str, Any], value_scale: float, search_value: float = 0.0
+) -> Arrays | None:
     """Targets (`policy_value.features`, policy, mask, value) from a self-play record's
     `visits` and outcome (a sowing game's margin on the scale `value_scale`, seeds); None
-    without visits. ValueError when the visits do not fit."""
+    without visits. Where the record has a `policy` (a Gumbel search's improved policy
+    a position, null where the search was a fast one), only its positions are targets,
+    the policy theirs. With `search_value` w and the search's value of each position (`q`,
+    seeds), where the record has them, the value target is (1 - w) * the outcome's +
+    w * tanh(q / value_scale).
+    ValueError when the visits, the policy or the values do not fit."""
     visits = record.get("visits")
     if visits is None:
         return None
@@ -258,7 +273,39 @@ def visit_targets(record: dict[str, Any], value_scale: float) -> Arrays | None:
     if (counts < 0).any() or (counts.sum(1) <= 0).any():
         raise ValueError("visits are not counts of legal moves")
     policy = counts / counts.sum(1, keepdims=True)
-    return features(states), policy, mask, outcome_values(record, states, value_scale)
+    values = outcome_values(record, states, value_scale)
+    if search_value and "q" in record:
+        searched = _search_values(record, len(states))
+        if states[0].game in SOWN:
+            searched = np.tanh(searched / value_scale)
+        values = (1 - search_value) * values + search_value * searched
+    if "policy" not in record:
+        return features(states), policy, mask, values
+    rows = record["policy"]
+    if not isinstance(rows, list) or len(rows) != len(states):
+        raise ValueError("policy does not match the moves")
+    kept = [k for k, row in enumerate(rows) if row is not None]
+    if not kept:
+        return None
+    try:
+        targets = _visit_counts([states[k] for k in kept], [rows[k] for k in kept], mask[kept])
+    except (TypeError, ValueError):
+        raise ValueError("policy is not a distribution over the legal moves") from None
+    if (targets < 0).any() or not np.allclose(targets.sum(1), 1.0, atol=1e-3):
+        raise ValueError("policy is not a distribution over the legal moves")
+    targets /= targets.sum(1, keepdims=True)
+    return features([states[k] for k in kept]), targets, mask[kept], values[kept]
+
+
+def _search_values(record: dict[str, Any], positions: int) -> np.ndarray:
+    """The record's search values of its positions (`q`, seeds)."""
+    try:
+        values = np.array(record["q"], dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("no search values (q) of the positions") from None
+    if values.shape != (positions,) or not np.isfinite(values).all():
+        raise ValueError("search values (q) do not match the moves")
+    return values
 
 
 def outcome_values(record: dict[str, Any], states: list, value_scale: float) -> np.ndarray:

@@ -62,6 +62,15 @@ class Run:
         """Where the run keeps `network`'s refit weights."""
         return self.candidates / f"{network}.keras"
 
+    def generation(self, network: str, number: int) -> Path:
+        """Where the run keeps `network`'s promoted generation `number` (0: its first)."""
+        return self.folder / "generations" / f"{network}-g{number}.keras"
+
+    def generations(self, network: str) -> list[Path]:
+        """`network`'s promoted generations the run kept, in order."""
+        found = (self.folder / "generations").glob(f"{network}-g*.keras")
+        return sorted(found, key=lambda p: int(p.stem.rpartition("-g")[2]))
+
     def log(self, line: str) -> None:
         """Print `line` and append it to the run's log."""
         print(line, flush=True)

@@ -50,6 +50,7 @@ from mancala.nn_lib.meta import UNKNOWN, read_number, write_meta
 
 NAME = "az-net"
 HIDDEN = 256
+LEARNING_RATE = 1e-3  # Adam's, for a network's first fit (a refit may ask for less)
 # seeds: a network of a sowing game learns the value tanh(final margin m / its value scale);
 # this one unless its run says otherwise (`selfplay.py --value-scale`), and files saved
 # before the scale was written down used it
@@ -78,8 +79,9 @@ def game_text(game: str) -> str:
     return describe(new_game(game, **AZ_GAMES[game]))
 
 
-def trained_games() -> list[dict[str, Any]]:
-    """The rules (variant and options) of each game that has shipped weights."""
+def trained_games(**_player: Any) -> list[dict[str, Any]]:
+    """The rules (variant and options) of each game that has shipped weights (for any
+    player's options: every policy-value player reads the same weights)."""
     return [
         {"variant": game, **options}
         for game, options in AZ_GAMES.items()
@@ -87,8 +89,8 @@ def trained_games() -> list[dict[str, Any]]:
     ]
 
 
-def has_weights() -> bool:
-    """True when some game has shipped policy-value weights."""
+def has_weights(**_player: Any) -> bool:
+    """True when some game has shipped policy-value weights (for any player's options)."""
     return bool(trained_games())
 
 
@@ -220,12 +222,20 @@ class PolicyValue:
         out = self.model.predict_on_batch(encode(self.game, compact))
         return np.asarray(out["policy"]), np.asarray(out["value"])[:, 0]
 
-    def fit(self, data: Arrays, *, epochs: int = 1, batch_size: int = 256) -> float:
-        """Fit both heads to `data` (features, policy, mask, value); the last epoch's loss."""
+    def fit(
+        self,
+        data: Arrays,
+        *,
+        epochs: int = 1,
+        batch_size: int = 256,
+        learning_rate: float = LEARNING_RATE,
+    ) -> float:
+        """Fit both heads to `data` (features, policy, mask, value); the last epoch's loss.
+        The model is compiled at its first fit, with Adam at `learning_rate`."""
         keras = import_keras()
         if not getattr(self.model, "compiled", False):
             self.model.compile(
-                optimizer=keras.optimizers.Adam(1e-3),
+                optimizer=keras.optimizers.Adam(learning_rate),
                 loss={"policy": masked_policy_loss, "value": "mse"},
             )
         compact, policy, mask, value = data
