@@ -23,6 +23,7 @@ import json
 import random
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
@@ -100,10 +101,22 @@ def against_solver(spec: str, starts: list[GameState], seed: int = 0) -> dict[st
 
 
 def the_set(
-    start: GameState, positions: int, seed: int, max_seeds: int | None, progress: bool = True
+    start: GameState,
+    positions: int,
+    seed: int,
+    max_seeds: int | None,
+    progress: bool = True,
+    path: Path | None = None,
 ) -> tuple[str, list[SolvedPosition]]:
-    """(a line saying what the set is, its positions): the shipped whole-game set for
-    Kalah(6,4) when no `max_seeds` is given, else `positions` sampled and solved now."""
+    """(a line saying what the set is, its positions): the solved set at `path` (its
+    rules must be `start`'s), else the shipped whole-game set for Kalah(6,4) when no
+    `max_seeds` is given, else `positions` sampled and solved now."""
+    if path is not None:
+        head, solved = load(path)
+        if head["options"] != start.options:
+            raise ValueError(f"{path} is a set of {head['options']}, not of {start.options}")
+        done = "" if len(solved) == head["positions"] else f" (of {head['positions']})"
+        return f"{path.name}: {len(solved)} positions{done}, `{head['command']}`", solved
     shipped = load(WHOLE_GAME)[0]["options"] if WHOLE_GAME.is_file() else None
     if max_seeds is None and shipped == start.options:
         head, solved = load(WHOLE_GAME)
@@ -130,12 +143,13 @@ def run(
     seed: int = 0,
     max_seeds: int | None = None,
     progress: bool = True,
+    set_path: Path | None = None,
 ) -> dict[str, Any]:
     """The whole measurement as a JSON-safe dict."""
     check_solvable(start)
     if positions < 1 or games < 0:
         raise ValueError("need at least 1 position and 0 or more games")
-    described, solved = the_set(start, positions, seed, max_seeds, progress)
+    described, solved = the_set(start, positions, seed, max_seeds, progress, set_path)
     if games > len(solved):
         raise ValueError(f"--games {games} is more than the {len(solved)} positions")
     results: dict[str, Any] = {}
@@ -207,6 +221,13 @@ def main(argv: list[str] | None = None) -> int:
         type=int_in(1, MAX_SET_SEEDS),
         help=f"sample a set now, at most this many seeds in the houses ({DEFAULT_MAX_SEEDS})",
     )
+    parser.add_argument(
+        "--set",
+        type=Path,
+        metavar="FILE",
+        help="a solved set of solved_set.py to measure on (e.g. the held-out "
+        "mancala/data/kalah-h6-s4-held-out.jsonl)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     add_game_options(parser, variants=("kalah",))
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
@@ -231,6 +252,7 @@ def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int
         games=args.games,
         seed=args.seed,
         max_seeds=args.max_seeds,
+        set_path=args.set,
     )
     if args.json:
         print(json.dumps(result, indent=1))

@@ -127,7 +127,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--window", type=int_in(1), default=2000, help="latest self-play games refit on (2000)"
     )
-    parser.add_argument("--epochs", type=int_in(1, 100), default=2, help="epochs a refit (2)")
+    parser.add_argument(
+        "--epochs",
+        type=int_in(1, 100),
+        default=2,
+        help="self-play: how often a refit learns each position, over the rounds it stays in "
+        "the --window; --from, --teacher-games: epochs of the first fit (2)",
+    )
     parser.add_argument(
         "--refit-from",
         choices=("candidate", "best"),

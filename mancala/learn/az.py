@@ -217,6 +217,27 @@ def visit_examples(
     return concat_examples(parts), len(parts)
 
 
+def replay_sample(data: Arrays, passes: float, seed: int) -> Arrays:
+    """`passes` times the examples of `data`, drawn at random (without repeats within a
+    pass): a refit that learns each position of the replay window about as often, over
+    the rounds it stays there, however large the window.
+
+    >>> data = (np.arange(10), np.arange(10) * 2)
+    >>> [len(replay_sample(data, p, 0)[0]) for p in (2, 0.5, 1.5)]
+    [20, 5, 15]
+    >>> rows, doubled = replay_sample(data, 1, 0)
+    >>> sorted(rows.tolist()) == list(range(10)) and bool((doubled == 2 * rows).all())
+    True
+    """
+    rng = np.random.default_rng(seed)
+    size = len(data[0])
+    whole, part = divmod(passes * size, size)
+    order = [rng.permutation(size) for _ in range(int(whole))]
+    order.append(rng.permutation(size)[: max(1, round(part))] if part or not order else [])
+    rows = np.concatenate(order).astype(np.int64)
+    return tuple(column[rows] for column in data)  # type: ignore[return-value]
+
+
 def head_to_head(
     candidate: PolicyValue,
     incumbent: PolicyValue,
@@ -350,7 +371,8 @@ class Loop:
         data, games = visit_examples(
             self.run.games, self.game, args.window, net.value_scale, args.search_value
         )
-        loss = net.fit(data, epochs=args.epochs, learning_rate=args.learning_rate)
+        sample = replay_sample(data, args.epochs * min(1.0, args.games / games), args.seed + number)
+        loss = net.fit(sample, learning_rate=args.learning_rate)
         recorded = describe_data([self.run.games], games, len(data[0]))
         teacher = (
             f"self-play of az:{args.simulations} with a {self.root()} root "

@@ -508,3 +508,14 @@ def test_az_file_plays_the_weights_of_a_file_and_only_from_the_command_line(nets
     not_a_network.write_bytes(b"not a keras file")
     with pytest.raises(WeightsError, match="is no policy-value network of any game"):
         make_player(f"az-file:{not_a_network}")
+
+
+def test_az_solo_is_az_without_the_solvers_help():
+    solo, helped = make_player("az-solo:50", seed=0), make_player("az:50", seed=0)
+    assert (solo.endgame, solo.prove) == (False, False)
+    assert (helped.endgame, helped.prove) == (True, True)
+    assert "without the solver's help" in describe_player("az-solo:t=0.1")
+    state = GameState.new("kalah", board=(0, 0, 0, 0, 0, 1, 20, 1, 0, 0, 0, 0, 0, 26))
+    assert solo.proof_solver(state) is None and solo.choose_move(state) == 5
+    with pytest.raises(ValueError, match="simulations"):
+        make_player("az-solo:0")

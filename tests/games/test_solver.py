@@ -333,3 +333,19 @@ def test_perfect_play_scores_players_against_the_solver(tmp_path, monkeypatch, c
         assert luck["against_solver"][seat]["margin"] <= solver["against_solver"][seat]["margin"]
         assert luck["against_solver"][seat]["games"] == 5
     assert perfect_play.main(["luck", "--houses", "3", "--games", "50", "--positions", "5"]) == 2
+
+
+def test_perfect_play_measures_on_a_set_file_of_its_rules(tmp_path, monkeypatch, capsys):
+    from mancala import solved_set
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    made = tmp_path / "held-out.jsonl"
+    board = ["--houses", "3", "--seeds", "3"]
+    assert solved_set.main(["--positions", "6", "--seed", "1", "--out", str(made), *board]) == 0
+    capsys.readouterr()
+    assert perfect_play.main(["solver", "luck", *board, "--set", str(made), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["positions"] == 6 and result["set"].startswith("held-out.jsonl: 6 positions")
+    assert result["players"]["solver"]["kept"] == 1.0
+    assert perfect_play.main(["luck", "--houses", "4", "--seeds", "3", "--set", str(made)]) == 2
+    assert "is a set of" in capsys.readouterr().err
