@@ -4,20 +4,24 @@
     python mancala/selfplay.py --variant kalah --rounds 20 --run az1
     python mancala/selfplay.py --resume --run az1
     python mancala/selfplay.py --variant tak --teacher-games 1000 --epochs 8 --rounds 0
+    python mancala/selfplay.py --variant sungka --scratch --rounds 25 --run s1
+    python mancala/selfplay.py --variant sungka --measure 100 --run s1
 
-With --from, a new run first learns from teacher-annotated games (recorded by
-`random_train.py`): the policy from the teacher's values of the moves, the value from
-the best one's final margin m, as tanh(m / --value-scale seeds). Tak has no recorded
-teacher games: with --teacher-games N a new run first plays N games of the Tak alpha-beta
-(2 plies, every legal move valued) and learns the policy from its values, the value from
-its value of each position. Then each round `az` plays --games games against itself with
-the current best network (mancala/models/GAME/az-net.keras) with root Dirichlet noise,
-moves drawn by visits for --explore-plies plies, and appends each game, with the search's
-visit counts of every position (`visits`), to the run's games.jsonl. A candidate, the
-best network refit on the last --window self-play games, then plays the best network
-(--gate-openings random openings, each in both seats); it replaces it only when it scores
-at least --margin, the replaced file kept in mancala/models/replaced/. Where there are
-no weights yet, the first candidate is installed.
+A new run starts from teacher-annotated games (--from, recorded by `random_train.py`:
+the policy from the teacher's values of the moves, the value from the best one's final
+margin m as tanh(m / --value-scale seeds)), from games of the Tak alpha-beta
+(--teacher-games N), from untrained weights (--scratch), or, with none of these, from
+the current best network (mancala/models/GAME/az-net.keras). Each round `az` plays
+--games games against itself with the best network, every move chosen by Gumbel
+AlphaZero's root (--root gumbel; dirichlet: AlphaZero's root noise and moves drawn by
+visits), and appends each game with its search's visit counts, improved policy and
+value of every position to the run's games.jsonl. The run's candidate goes on learning
+from the last --window games; it then plays the best network in game pairs from the
+first --gate-openings openings of the game's shipped opening set, and replaces it only
+when it scores at least --margin, the replaced file kept in mancala/models/replaced/
+and the new one as the run's next generation. Where there are no weights yet, the first
+candidate is installed. --measure PAIRS rates the run's generations against the game's
+anchors and the first generation instead of training (docs/az.md).
 
 A run lives in runs/<name>/ (mancala/learn/runs.py) and --resume continues it; each
 round prints a line and adds a point to the learning curve (curve.json and .png: win %
@@ -148,7 +152,10 @@ def main(argv: list[str] | None = None) -> int:
         help=f"Adam's learning rate of a refit ({LEARNING_RATE:g})",
     )
     parser.add_argument(
-        "--gate-openings", type=int_in(1, 10_000), default=50, help="openings, x2 seats (50)"
+        "--gate-openings",
+        type=int_in(1, 10_000),
+        default=50,
+        help="game pairs of the gate: the shipped opening set's first, random ones beyond it (50)",
     )
     parser.add_argument(
         "--margin",
@@ -217,13 +224,18 @@ def _run(args: argparse.Namespace, run: Run) -> int:
     from mancala.learn.az import Loop
 
     if args.measure:
-        from mancala.learn.generations import measure
+        from mancala.learn.generations import measure, table
 
-        measure(
+        points = measure(
             run, args.variant, args.measure, args.simulations, args.measure_step, args.seed,
             args.anchors,
         )  # fmt: skip
-        print(f"{PROG}: the curve is in {run.folder / 'generations.png'}")
+        title = (
+            f"{run.name}: az:{args.simulations} by generation, score % ± standard error "
+            f"(game pairs of the opening set {args.variant}-a, mean final margin)"
+        )
+        print("\n" + table(points, title).markdown())
+        print(f"\nthe curve: {run.folder / 'generations.png'}")
         return 0
 
     loop = Loop(run, args)

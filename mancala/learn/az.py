@@ -30,7 +30,9 @@ import numpy as np
 from mancala.ai.az import AZ, AZNet
 from mancala.ai.registry import make_player
 from mancala.arena.match import make_record, ply_limit
+from mancala.arena.opening_sets import load_set, set_starts
 from mancala.arena.openings import random_openings
+from mancala.arena.pairs import Pairs, play_pairs
 from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import move_quality, shipped_set
 from mancala.game_state import GameState
@@ -43,7 +45,7 @@ from mancala.learn.data import (
     visit_row,
     visit_targets,
 )
-from mancala.learn.gate import gate, promote
+from mancala.learn.gate import gate_openings, promote
 from mancala.learn.runs import Run
 from mancala.learn.teacher import Teacher
 from mancala.nn_lib.base import soft_choice
@@ -63,6 +65,7 @@ from mancala.nn_lib.policy_value import (
 MOST_VALUE = 0.9999  # a search's value is cut to this before atanh makes it seeds
 NOISE = 0.25  # the weight of the Dirichlet noise in the root's priors
 ALPHA = 1.0  # its concentration: about 10 / the number of legal moves, as AlphaZero's
+GATE_SET = "a"  # the shipped opening set whose first openings the gate plays
 PROGRESS_SECONDS = 15.0  # a progress line at least this often while games are played
 TAK_TEACHER_DEPTH = 2  # plies of the Tak alpha-beta that values every move of its games
 TAK_TEACHER_TEMPERATURE = 1.0  # flats: a move one flat worse than the best gets 1/e its weight
@@ -244,19 +247,22 @@ def head_to_head(
     simulations: int,
     openings: int,
     seed: int,
-) -> float:
-    """The candidate's mean score (win 1, draw 1/2) against the incumbent, both as `az`
-    with `simulations`, from `openings` random openings each played in both seats."""
+) -> Pairs:
+    """The candidate's game pairs against the incumbent, both as `az` with `simulations`:
+    the first `openings` of the game's shipped opening set (distinct, contested), and
+    random openings of 4 plies beyond its size."""
     start = new_game(candidate.game, **AZ_GAMES[candidate.game])
-    result = gate(
+    starts, moves = set_starts(load_set(candidate.game, GATE_SET))
+    starts, moves = starts[:openings], moves[:openings]
+    if openings > len(starts):
+        more = gate_openings(start, openings - len(starts), 4, seed)
+        starts, moves = starts + more[0], moves + more[1]
+    return play_pairs(
         AZ(seed, simulations=simulations, net=candidate),
         AZ(seed, simulations=simulations, net=incumbent),
-        [],
-        start,
-        openings=openings,
-        seed=seed,
+        starts,
+        moves,
     )
-    return result.head_to_head
 
 
 class Loop:
@@ -393,11 +399,15 @@ class Loop:
         """Gate `net` against the best network, promote it if it passes, log, plot."""
         args = self.args
         if self.best_path.is_file():
-            score = head_to_head(
+            pairs = head_to_head(
                 net, self.best(), args.simulations, args.gate_openings, args.seed + number
             )
+            score = pairs.score()
             promoted = score >= args.margin
-            reason = f"scored {score:.1%} against the best network (needs {args.margin:.0%})"
+            reason = (
+                f"scored {score:.1%} ± {pairs.standard_error():.1%} in {len(pairs.points)} game "
+                f"pairs against the best network (needs {args.margin:.0%})"
+            )
         else:
             score, promoted, reason = None, True, "no weights to replace"
         if promoted:

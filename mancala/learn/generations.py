@@ -24,6 +24,7 @@ from mancala.arena.opening_sets import load_set, set_starts
 from mancala.arena.pairs import Pairs, play_pairs
 from mancala.arena.plots import save_figure, subplots
 from mancala.core.atomic import write_json
+from mancala.core.report import Table
 from mancala.core.stopping import signals_held
 from mancala.games import game as game_line
 from mancala.learn.runs import Run
@@ -92,13 +93,33 @@ def measure(
                 pairs.openings += part.openings
                 pairs.points += part.points
                 pairs.margins += part.margins
-                progress(f"generation {number} against {name}: {_said(pairs)}")
+                progress(f"generation {number} against {name}: {_said(pairs.to_dict())}")
             point["against"][name] = pairs.to_dict()
             kept = sorted(points.values(), key=lambda p: p["generation"])
             with signals_held():
                 write_json(path, {**settings, "points": kept})
                 plot(kept, path.with_suffix(".png"), f"{game}: az:{simulations} by generation")
     return sorted(points.values(), key=lambda p: p["generation"])
+
+
+def table(points: list[dict[str, Any]], title: str = "") -> Table:
+    """The points as a table: a row a generation, a column an opponent; a cell is the
+    score % ± its standard error (pairs, mean final margin)."""
+    opponents = sorted({o for p in points for o in p["against"]}, key=lambda o: o == FIRST)
+    out = Table(["generation", *(f"against {o}" for o in opponents)], title=title)
+    for point in points:
+        cells = []
+        for opponent in opponents:
+            figures = point["against"].get(opponent)
+            cells.append("" if figures is None else _cell(figures))
+        out.add(point["generation"], *cells)
+    return out
+
+
+def _cell(figures: dict[str, Any]) -> str:
+    margin = "" if figures["margin"] is None else f", {figures['margin']:+.1f}"
+    score, error = 100 * figures["score"], 100 * figures["standard_error"]
+    return f"{score:.1f} ± {error:.1f} ({figures['pairs']}{margin})"
 
 
 def _read(path: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
@@ -110,8 +131,7 @@ def _read(path: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
     return kept.get("points", []) if same else []
 
 
-def _said(pairs: Any) -> str:
-    figures = pairs.to_dict()
+def _said(figures: dict[str, Any]) -> str:
     margin = "" if figures["margin"] is None else f", margin {figures['margin']:+.2f}"
     return (
         f"{100 * figures['score']:.1f}% ± {100 * figures['standard_error']:.1f} of "

@@ -177,6 +177,7 @@ def test_the_generations_of_a_run_are_measured_against_anchors_and_the_first(tmp
     measure = ["--measure", "2", "--anchors", "greedy,luck", "--simulations", "8"]
     result = lab_command("selfplay.py", *measure, "--run", "g", *where)
     assert result.returncode == 0, result.stderr
+    assert "| generation | against greedy | against luck |" in result.stdout
     curve = json.loads((run / "generations.json").read_text())
     assert curve["set"] == "sungka-a" and curve["simulations"] == 8
     assert [p["generation"] for p in curve["points"]] == list(range(len(files)))
