@@ -50,7 +50,6 @@ from mancala.ai.gumbel import (
 )
 from mancala.ai.gumbel import root_move as gumbel_root_move
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
-from mancala.ai.minimax import Minimax
 from mancala.ai.solver import check_fits, database_ready, proved, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.core.tables import pool_nodes
@@ -78,8 +77,6 @@ FIRST_PLAY = 0.3  # an unvisited move counts as its node's mean value less this
 POOL_PER_SECOND = {"kalah": 2_000_000, "sungka": 2_000_000, "tak": 150_000}
 PROOF_SECONDS = 0.05  # the most a move gives the solver's proof of its position (Kalah)
 PROOF_SEEDS = 40  # no proof is tried with more seeds than this in the houses
-DECIDED_SEEDS = 4.0  # every move won (or lost) by this margin or more: the result is decided
-MARGIN_DEPTH = 8  # plies of the alpha-beta that then plays for seeds (`az:N`)
 
 
 @njit(cache=True, nogil=True)
@@ -423,7 +420,6 @@ class AZ(AZNet):
         endgame: bool = True,
         prove: bool = True,
         solver: Solver | None = None,
-        fight: bool = True,
         **weights,
     ) -> None:
         super().__init__(seed, **weights)
@@ -439,9 +435,6 @@ class AZ(AZNet):
         self.exploration, self.noise, self.alpha = exploration, noise, alpha
         self.first_play = first_play
         self.endgame, self.prove, self.solver = endgame, prove, solver
-        self.fight = fight
-        self._seeds_search: Minimax | None = None
-        self.played_for_seeds = False  # the last move: chosen for seeds, the result decided
         for game in self.networks:  # the database and the kernel loaded now, not in a move
             start = new_game(game, **AZ_GAMES[game])
             self._search(start, 1, math.inf, np.zeros(len(start.legal_moves())))
@@ -598,36 +591,7 @@ class AZ(AZNet):
         proved = self.proved_move(state, proof)
         if proved is not None:
             return proved
-        edge = self.decided_value(state)
-        seconds = move.remaining()
-        if edge is not None and self.seconds is not None and abs(self.policy(state)[1]) >= edge:
-            seconds /= 2  # the network says the result is decided: keep time for the seeds
-        chosen, visits, means = self.best(state, seconds)
-        legal = require_moves(state)
-        self.played_for_seeds = edge is not None and all(visits[m] > 0 for m in legal)
-        if self.played_for_seeds:
-            self.played_for_seeds = min(means[legal]) >= edge or max(means[legal]) <= -edge
-        return self.for_seeds(state, move) if self.played_for_seeds else chosen
-
-    def decided_value(self, state: GameState) -> float | None:
-        """The value beyond which a move's result counts as decided (its margin is
-        `DECIDED_SEEDS` or more), when this player fights for seeds on `state`'s game
-        (the sowing games, whose networks value margins); else None."""
-        net = self.net_for(state)
-        if not self.fight or not net.margins:
-            return None
-        return math.tanh(DECIDED_SEEDS / net.value_scale)
-
-    def for_seeds(self, state: GameState, move: Deadline) -> int:
-        """The move of the best store lead by alpha-beta (`MARGIN_DEPTH` plies, or a timed
-        player's time left): once every move wins, or every move loses, the network's
-        values no longer tell the moves apart, but the seeds still count."""
-        if self._seeds_search is None:  # made once: its table is reused move to move
-            budget = {"depth": MARGIN_DEPTH} if self.seconds is None else {"seconds": 1.0}
-            self._seeds_search = Minimax(self.rng.randrange(2**31), limits=self.limits, **budget)
-        if self.seconds is not None:
-            self._seeds_search.seconds = max(move.remaining(), 1e-3)
-        return self._seeds_search.choose_move(state)
+        return self.best(state, move.remaining())[0]
 
     def evaluate(self, state: GameState) -> dict:
         """{"value", "moves": {move: mean value}, "visits": {move: n}}; mover's view."""

@@ -519,25 +519,3 @@ def test_az_solo_is_az_without_the_solvers_help():
     assert solo.proof_solver(state) is None and solo.choose_move(state) == 5
     with pytest.raises(ValueError, match="simulations"):
         make_player("az-solo:0")
-
-
-@pytest.mark.parametrize(
-    "board",
-    [
-        (1, 0, 2, 0, 3, 1, 0, 1, 1, 0, 2, 0, 1, 36),  # lost: the opponent banked 36 of 48
-        (3, 1, 0, 2, 1, 2, 30, 1, 2, 0, 1, 0, 1, 4),  # won: 30 banked
-    ],
-)
-def test_az_plays_for_seeds_once_the_result_is_decided(board, small_solver):
-    state = GameState.new("kalah", board=board, player=0)
-    values = exact_move_values(small_solver, state)
-    assert len(set(values.values())) > 1  # the moves' margins differ, their results do not
-    az = make_player("az-solo:2000", seed=0)  # the shipped network, no exact values
-    move = az.choose_move(state)
-    assert az.played_for_seeds and values[move] == max(values.values())
-    opening = GameState.new("kalah")
-    az.choose_move(opening)
-    assert not az.played_for_seeds  # an open game is played for the result
-    calm = AZ(0, simulations=2000, endgame=False, prove=False, fight=False)
-    calm.choose_move(state)
-    assert not calm.played_for_seeds
