@@ -18,7 +18,8 @@ visits), and appends each game with its search's visit counts, improved policy a
 value of every position to the run's games.jsonl. The run's candidate goes on learning
 from the last --window games; it then plays the best network in game pairs from the
 first --gate-openings openings of the game's shipped opening set, and replaces it only
-when it scores at least --margin, the replaced file kept in mancala/models/replaced/
+when it scores --lead standard errors above even (and at least --margin), the replaced
+file kept in mancala/models/replaced/
 and the new one as the run's next generation. Where there are no weights yet, the first
 candidate is installed. --measure PAIRS rates the run's generations against the game's
 anchors and the first generation instead of training (docs/az.md).
@@ -160,8 +161,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--margin",
         type=float_in(0.5, 1.0),
-        default=0.55,
-        help="score a candidate needs against the best network to replace it (0.55)",
+        default=0.5,
+        help="the least score a candidate needs against the best network to replace it (0.5)",
+    )
+    parser.add_argument(
+        "--lead",
+        type=float_in(0.0, 10.0),
+        default=2.0,
+        metavar="Z",
+        help="...and a score at least Z standard errors (of its game pairs) above 50%% (2)",
     )
     parser.add_argument("--eval", type=int_in(0), default=20, help="openings vs greedy (20)")
     parser.add_argument(

@@ -402,11 +402,13 @@ class Loop:
             pairs = head_to_head(
                 net, self.best(), args.simulations, args.gate_openings, args.seed + number
             )
-            score = pairs.score()
-            promoted = score >= args.margin
+            score, error = pairs.score(), pairs.standard_error()
+            needs = max(args.margin, 0.5 + args.lead * error)
+            promoted = score >= needs
             reason = (
-                f"scored {score:.1%} ± {pairs.standard_error():.1%} in {len(pairs.points)} game "
-                f"pairs against the best network (needs {args.margin:.0%})"
+                f"scored {score:.1%} ± {error:.1%} in {len(pairs.points)} game pairs against "
+                f"the best network (needs {needs:.1%}: {args.lead:g} standard errors above "
+                f"even, and at least {args.margin:.0%})"
             )
         else:
             score, promoted, reason = None, True, "no weights to replace"
