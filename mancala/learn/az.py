@@ -352,6 +352,9 @@ class Loop:
         """Self-play --games games with the best network, refit, offer the candidate."""
         args = self.args
         best = self.best()
+        network = f"{NAME}-{self.game}"
+        if not self.run.generations(network):  # a run from weights it did not make
+            promote(self.best_path, self.run.generation(network, 0), self.run.folder)
         gumbel = self.root() == "gumbel"
         if gumbel:
             player = AZ(args.seed + number, simulations=args.simulations, net=best)

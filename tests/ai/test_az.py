@@ -315,6 +315,9 @@ def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_comma
     assert [point["round"] for point in curve] == [1]
     gates = [json.loads(line) for line in (tmp_path / "runs" / "t" / "gates.jsonl").open()]
     assert gates[-1]["round"] == 1
+    first = tmp_path / "runs" / "t" / "generations" / "az-net-kalah-g0.keras"
+    begun = weights_file("kalah", models)  # one gate pair: its error unbounded, no promotion
+    assert first.read_bytes() == begun.read_bytes()  # generation 0: the weights it began from
 
 
 def test_az_plays_a_move_of_the_proved_value_without_searching(nets, small_solver):
