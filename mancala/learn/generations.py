@@ -105,7 +105,7 @@ def measure(
 def table(points: list[dict[str, Any]], title: str = "") -> Table:
     """The points as a table: a row a generation, a column an opponent; a cell is the
     score % ± its standard error (pairs, mean final margin)."""
-    opponents = sorted({o for p in points for o in p["against"]}, key=lambda o: o == FIRST)
+    opponents = sorted({o for p in points for o in p["against"]}, key=lambda o: (o == FIRST, o))
     out = Table(["generation", *(f"against {o}" for o in opponents)], title=title)
     for point in points:
         cells = []
@@ -142,7 +142,7 @@ def _said(figures: dict[str, Any]) -> str:
 def plot(points: list[dict[str, Any]], path: Path, title: str) -> None:
     """Score % against each opponent by generation, two standard errors as bars."""
     figure, axes = subplots(figsize=(7, 4))
-    opponents = sorted({o for p in points for o in p["against"]}, key=lambda o: o == FIRST)
+    opponents = sorted({o for p in points for o in p["against"]}, key=lambda o: (o == FIRST, o))
     for opponent in opponents:
         mine = [p for p in points if opponent in p["against"]]
         axes.errorbar(
