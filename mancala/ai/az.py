@@ -451,20 +451,20 @@ class AZ(AZNet):
 
     def search(
         self, state: GameState, seconds: float | None = None
-    ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray]:
+    ) -> tuple[np.ndarray, np.ndarray, float, np.ndarray, np.ndarray]:
         """(visits per move, mean value per move for the mover, the network's value,
-        exact final margin per move for the mover: NO_MARGIN where not known), in at most
-        `seconds` (default: the move's); a move is a house (Kalah, Sungka) or an action id
-        (Tak)."""
+        exact final margin per move for the mover: NO_MARGIN where not known, the
+        network's prior per move), in at most `seconds` (default: the move's); a move is a
+        house (Kalah, Sungka) or an action id (Tak)."""
         legal = require_moves(state)
         alpha = np.full(len(legal), self.alpha)
         noise = self.np_rng.dirichlet(alpha) if self.noise else np.zeros(len(legal))
         seconds = self._move_seconds() if seconds is None else seconds
-        visits, sums, value, margins, _ = self._search(
+        visits, sums, value, margins, priors = self._search(
             state, self.budget(state.game), seconds, noise
         )
         means = np.divide(sums, visits, out=np.zeros(len(visits)), where=visits > 0)
-        return visits, means, value, margins
+        return visits, means, value, margins, priors
 
     def _search(
         self,
@@ -549,7 +549,7 @@ class AZ(AZNet):
     ) -> tuple[int, np.ndarray, np.ndarray]:
         """(the move to play, visits, means) of a search: the best exact margin when every
         move's is known, else the most visited move (the better mean breaks ties)."""
-        visits, means, _, margins = self.search(state, seconds)
+        visits, means, _, margins, _ = self.search(state, seconds)
         moves = require_moves(state)
         known = [m for m in moves if margins[m] != NO_MARGIN]
         won = state.game == "tak" and any(margins[m] > 0 for m in known)  # a win: no margins
@@ -581,7 +581,7 @@ class AZ(AZNet):
         if solver is None:
             return None
         _, value = self.policy(state)
-        guess = self.net_for(state).value_scale * math.atanh(max(-0.999, min(0.999, value)))
+        guess = self.net_for(state).seeds(value)
         found = proved(solver, state, deadline, guess)
         return None if found is None else min(found["best"])
 

@@ -62,7 +62,7 @@ from mancala.nn_lib.policy_value import (
     weights_file,
 )
 
-MOST_VALUE = 0.9999  # a search's value is cut to this before atanh makes it seeds
+Q_MOST = 0.9999  # a search's value is cut to this before it is recorded in seeds (`q`)
 NOISE = 0.25  # the weight of the Dirichlet noise in the root's priors
 ALPHA = 1.0  # its concentration: about 10 / the number of legal moves, as AlphaZero's
 GATE_SET = "a"  # the shipped opening set whose first openings the gate plays
@@ -117,7 +117,7 @@ def gumbel_game(
         visits.append(visit_row(state, counts))
         policies.append(policy_row(state, policy) if full else None)
         if net.margins:
-            value = net.value_scale * math.atanh(max(-MOST_VALUE, min(MOST_VALUE, value)))
+            value = net.seeds(value, Q_MOST)
         values.append(round(value, 3))
         moves.append(move)
         state = state.play(move)

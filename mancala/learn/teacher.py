@@ -26,7 +26,6 @@ to `depth` plies with exact windows, in the units of `mancala.games.tak.evaluate
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from mancala.ai.base import is_sowing
+from mancala.ai.gumbel import mixed_value
 from mancala.ai.minimax import TT_ENTRY_BYTES
 from mancala.arena.records import replay
 from mancala.game_state import GameState
@@ -157,8 +157,6 @@ class SearchValues:
     """The values in seeds of every legal move of a sowing game's position by `az` with
     `simulations` simulations and the shipped network of `game` (see the module's text)."""
 
-    LIMIT = 0.999  # a mean value is cut to this before atanh: at most 3.8 scales
-
     def __init__(self, simulations: int, game: str) -> None:
         from mancala.ai.az import AZ, shipped_network
         from mancala.nn_lib.policy_value import PolicyValue
@@ -171,42 +169,23 @@ class SearchValues:
         """{"moves": {legal move: value for the mover, final store difference in seeds}}."""
         from mancala.ai.az import NO_MARGIN
 
-        visits, means, value, margins = self.az.search(state)
-        priors, _ = self.az.policy(state)
-        scale = self.az.net_for(state).value_scale
-        completed = completed_value(value, priors, visits, means)
+        visits, means, value, margins, priors = self.az.search(state)
+        net = self.az.net_for(state)
+        legal = np.zeros(len(visits), bool)
+        legal[state.legal_moves()] = True
+        completed = mixed_value(value, priors, visits, means, legal)
 
         def seeds(q: float) -> float:
-            return round(scale * math.atanh(max(-self.LIMIT, min(self.LIMIT, q))), 1)
+            return round(net.seeds(q), 1)
 
         return {
             "moves": {
                 m: int(margins[m])
                 if margins[m] != NO_MARGIN
                 else seeds(means[m] if visits[m] > 0 else completed)
-                for m in priors
+                for m in state.legal_moves()
             }
         }
-
-
-def completed_value(
-    value: float, priors: dict[int, float], visits: np.ndarray, means: np.ndarray
-) -> float:
-    """Gumbel AlphaZero's value of an unvisited move (its v_mix): the network's `value` of
-    the position mixed with the visited moves' `means`, weighted by their priors.
-
-    >>> completed_value(0.5, {0: 0.5, 1: 0.5}, np.zeros(2), np.zeros(2))
-    0.5
-    >>> completed_value(0.0, {0: 0.75, 1: 0.25}, np.array([3.0, 0.0]), np.array([0.5, 0.0]))
-    0.375
-    """
-    seen = [m for m in priors if visits[m] > 0]
-    weight = sum(priors[m] for m in seen)
-    total = float(sum(visits[m] for m in seen))
-    if not seen or weight <= 0:
-        return value
-    mean = sum(priors[m] * means[m] for m in seen) / weight
-    return float((value + total * mean) / (1 + total))
 
 
 @dataclass(frozen=True)

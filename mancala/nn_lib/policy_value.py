@@ -20,6 +20,7 @@ its searches read exact margins on the same scale."""
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 from typing import Any
@@ -50,6 +51,7 @@ from mancala.nn_lib.meta import UNKNOWN, read_number, write_meta
 
 NAME = "az-net"
 HIDDEN = 256
+MOST_VALUE = 0.999  # a value is cut to this before it is turned into seeds: 3.8 scales at most
 LEARNING_RATE = 1e-3  # Adam's, for a network's first fit (a refit may ask for less)
 # seeds: a network of a sowing game learns the value tanh(final margin m / its value scale);
 # this one unless its run says otherwise (`selfplay.py --value-scale`), and files saved
@@ -144,6 +146,11 @@ class PolicyValue:
     def margins(self) -> bool:
         """Whether the game ends with a margin in seeds (sowing): the value scale's unit."""
         return "sowing" in game_entry(self.game).capabilities
+
+    def seeds(self, value: float, most: float = MOST_VALUE) -> float:
+        """The final margin in seeds that the value `value` (-1..1) stands for, the inverse
+        of the value target: value_scale * atanh(value), the value cut to ±`most` first."""
+        return self.value_scale * math.atanh(max(-most, min(most, value)))
 
     @property
     def moves(self) -> int:

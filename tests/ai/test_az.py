@@ -454,7 +454,7 @@ def test_az_values_exact_margins_on_its_networks_scale(tmp_path, scale):
     net = PolicyValue("kalah", tmp_path / "az-net.keras").fresh(seed=1)
     net.value_scale = scale
     state = GameState.new(board=(0, 0, 0, 0, 0, 1, 20, 1, 0, 0, 0, 0, 0, 26), player=0)
-    _, means, _, margins = AZ(0, simulations=50, net=net, endgame=False).search(state)
+    _, means, _, margins, _ = AZ(0, simulations=50, net=net, endgame=False).search(state)
     assert margins[5] == 21 - 27  # the only move ends the game
     assert means[5] == pytest.approx(np.tanh(-6 / scale))
 

@@ -68,6 +68,13 @@ def test_the_mixed_value_lies_between_the_network_and_the_visited_means(means, c
         assert mixed == value
 
 
+def test_the_mixed_value_weighs_the_visited_means_by_visits_and_priors():
+    legal = np.ones(2, bool)
+    assert mixed_value(0.5, np.array([0.5, 0.5]), np.zeros(2), np.zeros(2), legal) == 0.5
+    visits, means = np.array([3.0, 0.0]), np.array([0.5, 0.0])
+    assert mixed_value(0.0, np.array([0.75, 0.25]), visits, means, legal) == 0.375
+
+
 def test_the_improved_policy_moves_towards_the_better_values():
     priors = np.array([0.25, 0.25, 0.25, 0.25, 0.0])
     legal = np.array([True, True, True, True, False])
