@@ -111,17 +111,14 @@ def the_set(
     """(a line saying what the set is, its positions): the solved set at `path` (its
     rules must be `start`'s), else the shipped whole-game set for Kalah(6,4) when no
     `max_seeds` is given, else `positions` sampled and solved now."""
-    if path is not None:
-        head, solved = load(path)
-        if head["options"] != start.options:
+    if path is not None or (max_seeds is None and WHOLE_GAME.is_file()):
+        head, solved = load(path or WHOLE_GAME)
+        if head["options"] == start.options:
+            done = "" if len(solved) == head["positions"] else f" (of {head['positions']})"
+            name = path.name if path else "the whole-game set"
+            return f"{name}: {len(solved)} positions{done}, `{head['command']}`", solved
+        if path is not None:
             raise ValueError(f"{path} is a set of {head['options']}, not of {start.options}")
-        done = "" if len(solved) == head["positions"] else f" (of {head['positions']})"
-        return f"{path.name}: {len(solved)} positions{done}, `{head['command']}`", solved
-    shipped = load(WHOLE_GAME)[0]["options"] if WHOLE_GAME.is_file() else None
-    if max_seeds is None and shipped == start.options:
-        head, solved = load(WHOLE_GAME)
-        done = "" if len(solved) == head["positions"] else f" (of {head['positions']})"
-        return f"the whole-game set: {len(solved)} positions{done}, `{head['command']}`", solved
     max_seeds = DEFAULT_MAX_SEEDS if max_seeds is None else max_seeds
     total = 2 * start.houses * start.seeds
     solver = Solver(

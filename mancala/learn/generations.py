@@ -93,7 +93,7 @@ def measure(
                 pairs.openings += part.openings
                 pairs.points += part.points
                 pairs.margins += part.margins
-                progress(f"generation {number} against {name}: {_said(pairs.to_dict())}")
+                progress(f"generation {number} against {name}: {_cell(pairs.to_dict())}")
             point["against"][name] = pairs.to_dict()
             kept = sorted(points.values(), key=lambda p: p["generation"])
             with signals_held():
@@ -105,7 +105,7 @@ def measure(
 def table(points: list[dict[str, Any]], title: str = "") -> Table:
     """The points as a table: a row a generation, a column an opponent; a cell is the
     score % ± its standard error (pairs, mean final margin)."""
-    opponents = sorted({o for p in points for o in p["against"]}, key=lambda o: (o == FIRST, o))
+    opponents = _opponents(points)
     out = Table(["generation", *(f"against {o}" for o in opponents)], title=title)
     for point in points:
         cells = []
@@ -116,7 +116,13 @@ def table(points: list[dict[str, Any]], title: str = "") -> Table:
     return out
 
 
+def _opponents(points: list[dict[str, Any]]) -> list[str]:
+    """Every opponent of the points: the anchors by name, then generation 0."""
+    return sorted({o for p in points for o in p["against"]}, key=lambda o: (o == FIRST, o))
+
+
 def _cell(figures: dict[str, Any]) -> str:
+    """score % ± its standard error (pairs, mean final margin)."""
     margin = "" if figures["margin"] is None else f", {figures['margin']:+.1f}"
     score, error = 100 * figures["score"], 100 * figures["standard_error"]
     return f"{score:.1f} ± {error:.1f} ({figures['pairs']}{margin})"
@@ -131,19 +137,10 @@ def _read(path: Path, settings: dict[str, Any]) -> list[dict[str, Any]]:
     return kept.get("points", []) if same else []
 
 
-def _said(figures: dict[str, Any]) -> str:
-    margin = "" if figures["margin"] is None else f", margin {figures['margin']:+.2f}"
-    return (
-        f"{100 * figures['score']:.1f}% ± {100 * figures['standard_error']:.1f} of "
-        f"{figures['pairs']} pairs{margin}"
-    )
-
-
 def plot(points: list[dict[str, Any]], path: Path, title: str) -> None:
     """Score % against each opponent by generation, two standard errors as bars."""
     figure, axes = subplots(figsize=(7, 4))
-    opponents = sorted({o for p in points for o in p["against"]}, key=lambda o: (o == FIRST, o))
-    for opponent in opponents:
+    for opponent in _opponents(points):
         mine = [p for p in points if opponent in p["against"]]
         axes.errorbar(
             [p["generation"] for p in mine],
