@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Run the project in its environment.
 #
-#   ./deploy/dev.sh mancala/tournament.py 3   runs `python mancala/tournament.py 3`
+#   ./deploy/dev.sh mancala tournament 3      runs the lab's command `mancala tournament 3`
+#   ./deploy/dev.sh mancala/play.py           runs `python mancala/play.py` (any script)
 #   ./deploy/dev.sh --ci                      runs lint (ruff) and every test (pytest + doctests)
 #   ./deploy/dev.sh --quick                   the tests but the slow, browser, Ray and Docker ones
+#   ./deploy/dev.sh --api                     serves the game and API (`mancala serve`)
 #
 # The tests run on every core (pytest-xdist; MANCALA_TEST_WORKERS=1 runs them in one process),
 # each test file on one worker.
@@ -39,7 +41,7 @@ if [ -n "${MANCALA_IN_DOCKER:-}" ]; then
 else
     python="$root/.venv/bin/python"
     stamp="$root/.venv/.requirements.sha256"
-    wanted="$(cat requirements.txt requirements-dev.txt | sha256sum | cut -d' ' -f1)"
+    wanted="$(cat requirements.txt requirements-dev.txt pyproject.toml | sha256sum | cut -d' ' -f1)"
     if [ ! -x "$python" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$wanted" ]; then
         mkdir -p "$root/.venv"
         exec 9>"$root/.venv/.setup.lock"
@@ -48,7 +50,7 @@ else
             echo "dev.sh: setting up .venv from requirements-dev.txt (first use: a few minutes)" >&2
             [ -x "$python" ] || python3 -m venv "$root/.venv"
             "$python" -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
-            # the lab itself, editable: `.venv/bin/python mancala/x.py` runs without PYTHONPATH
+            # the lab itself, editable: imports without PYTHONPATH, and .venv/bin/mancala
             "$python" -m pip install --quiet --disable-pip-version-check --no-deps -e .
             echo "$wanted" > "$stamp"
         fi
@@ -71,10 +73,14 @@ case "${1:-}" in
         ;;
     --api)
         shift
-        exec deploy/serve.sh "$python" "$@"
+        exec "$python" -m mancala serve "$@"
+        ;;
+    mancala)
+        shift
+        exec "$python" -m mancala "$@"
         ;;
     "")
-        echo "usage: ./deploy/dev.sh SCRIPT [ARGS...] | --ci | --quick | --api" >&2
+        echo "usage: ./deploy/dev.sh mancala VERB [ARGS...] | SCRIPT [ARGS...] | --ci | --quick | --api" >&2
         exit 2
         ;;
     *)

@@ -14,12 +14,12 @@ from mancala.core.paths import ROOT  # noqa: E402  (after the thread settings ab
 
 @pytest.fixture
 def lab_command():
-    """Run a command as a user does, `python mancala/SCRIPT ARGS` from the project root:
-    `lab_command("play.py", "luck", input="q\\n")` -> the finished process, output as text."""
+    """Run a command as a user does, `python -m mancala VERB ARGS` from the project root:
+    `lab_command("play", "luck", input="q\\n")` -> the finished process, output as text."""
 
-    def run(script: str, *args: str, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
+    def run(verb: str, *args: str, timeout: float = 300, **kwargs) -> subprocess.CompletedProcess:
         return subprocess.run(
-            [sys.executable, f"mancala/{script}", *args],
+            [sys.executable, "-m", "mancala", verb, *args],
             cwd=ROOT,
             capture_output=True,
             text=True,
@@ -41,7 +41,7 @@ MARKED = {
     "tests/arena/test_parallel.py::test_a_two_node_cluster": ("ray", "slow"),
     "tests/webapi/test_load.py": ("slow",),
     "tests/webapi/test_api_limits.py": ("slow",),
-    "tests/webapi/test_webapi.py::test_serve_sh": ("slow",),
+    "tests/webapi/test_webapi.py::test_mancala_serve": ("slow",),
     "tests/webapi/test_webapi.py::test_network_players_first_made": ("slow",),
     "tests/learn/test_gate.py::test_random_train": ("slow",),
     "tests/learn/test_learning_data.py::test_chained_teacher": ("slow",),

@@ -1,4 +1,4 @@
-"""Gunicorn settings of the app, one place for deploy/serve.sh, the Docker image and tests.
+"""Gunicorn settings of the app, one place for `mancala serve`, the Docker image and tests.
 
     gunicorn -c python:webapi.gunicorn_config 'webapi:create_app()'
 

@@ -1,6 +1,6 @@
 """How strong each player of the page is: ratings from a tournament the project ran.
 
-    python mancala/tournament.py 5 --json > tournament.json   # the page's players, Kalah(6,4)
+    mancala tournament 5 --json > tournament.json   # the page's players, Kalah(6,4)
     python -m webapi.ratings tournament.json --command "..."  # -> webapi/player_ratings.json
 
 The file ships with the app: for each player spec its rating (Elo scale, the pool's mean
@@ -68,7 +68,7 @@ def rating_of(spec: str, path: Path = RATINGS) -> dict[str, Any] | None:
 
 
 def summarise(result: dict[str, Any], command: str, date: str) -> dict[str, Any]:
-    """The small ratings file from a `tournament.py --json` result."""
+    """The small ratings file from a `mancala tournament --json` result."""
     options = result["options"]
     game = f"{result['variant']}({options['houses']},{options['seeds']})"
     games = {a: sum(t["games"] for t in row.values()) for a, row in result["results"].items()}
@@ -87,7 +87,7 @@ def summarise(result: dict[str, Any], command: str, date: str) -> dict[str, Any]
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Make the page's ratings file.")
-    parser.add_argument("result", type=Path, help="the JSON that tournament.py --json printed")
+    parser.add_argument("result", type=Path, help="the JSON that mancala tournament --json printed")
     parser.add_argument("--command", required=True, help="the command that ran the tournament")
     parser.add_argument("--date", default=datetime.date.today().isoformat())
     parser.add_argument("--out", type=Path, default=RATINGS)

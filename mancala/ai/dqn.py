@@ -1,4 +1,4 @@
-"""The `dqn` player: the Sungka paper's deep Q-network, trained by mancala/dqn_train.py.
+"""The `dqn` player: the Sungka paper's deep Q-network, trained by mancala/commands/dqn.py.
 
 One net for each variant and seat, because the paper trains the first and the second
 player apart: `dqn` plays whichever net was trained for the seat it moves in
@@ -17,7 +17,7 @@ it (its input width tells). The legal move with the highest Q-value is played; w
 >>> DQNPlayer(models_dir="/nowhere").choose_move(GameState.new("sungka"))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: no DQN weights at /nowhere/dqn-sungka-first.keras; make them with: python ...
+ValueError: no DQN weights at /nowhere/dqn-sungka-first.keras; make them with: mancala dqn ...
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def weights_path(variant: str, seat: int, models_dir: str | os.PathLike = MODELS
 
 def train_command(variant: str, seat: int) -> str:
     """The command that trains (and saves) the net of `variant` for `seat`."""
-    return f"python mancala/dqn_train.py --variant {variant} --seat {SEATS[seat]}"
+    return f"mancala dqn --variant {variant} --seat {SEATS[seat]}"
 
 
 def has_weights() -> bool:
@@ -70,7 +70,7 @@ ENCODERS = {"houses": encode, "one_hot": encode_one_hot}
 AFTERSTATE = "afterstate"  # a net of one output: the value of the board after a move
 AFTERSTATE_TACTICS = "afterstate_tactics"  # the same, each side's next-move gains beside
 AFTERSTATE_FORMS = (AFTERSTATE, AFTERSTATE_TACTICS)
-FORMS = (*ENCODERS, *AFTERSTATE_FORMS)  # what `dqn_train.py --encoder` offers
+FORMS = (*ENCODERS, *AFTERSTATE_FORMS)  # what `mancala dqn --encoder` offers
 
 
 def afterstate_q(forward, variant: str, rel: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -409,7 +409,7 @@ register(
         needs=frozenset({"solver"}),
     ),
 )
-register(  # the Sungka paper's DQN (mancala/dqn_train.py); the net trained for its seat
+register(  # the Sungka paper's DQN (mancala/commands/dqn.py); the net trained for its seat
     "dqn",
     Entry(
         "mancala.ai.dqn:DQNPlayer",

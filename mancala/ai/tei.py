@@ -1,6 +1,6 @@
 """TEI, the Tak Engine Interface (UCI for Tak), both ways: `TEIEngine` plays an outside
 engine (a program on this machine) as a lab player, and `Session` answers the protocol
-for a lab player (`mancala/tei.py` serves it on standard input and output).
+for a lab player (`mancala/commands/tei.py` serves it on standard input and output).
 
 The protocol, as Tak engines and controllers (racetrack) speak it: `tei` (the engine
 names itself and its options, then `teiok`), `isready` / `readyok`, `setoption name

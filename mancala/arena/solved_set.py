@@ -151,7 +151,7 @@ def load(path: Path = WHOLE_GAME) -> tuple[dict[str, Any], list[SolvedPosition]]
     """(header, solved positions in index order) of the set in `path`. ValueError when
     the file is missing or is not a set; a damaged line is left out."""
     if not path.is_file():
-        raise ValueError(f"no solved set at {path}: make it with `python mancala/solved_set.py`")
+        raise ValueError(f"no solved set at {path}: make it with `mancala solve set`")
     lines = list(read_lines(path))
     if not lines or lines[0].get("format") != FORMAT:
         raise ValueError(f"{path} is not a solved set")

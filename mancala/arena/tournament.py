@@ -1,6 +1,6 @@
 """The tournament as a library: a round robin where every pair of players plays N games
 in each seat (`run_tournament`), its win-rate table and ratings (`python
-mancala/tournament.py` runs and prints it).
+mancala/commands/tournament.py` runs and prints it).
 
 Deterministic players would replay one game forever, so game i of every pairing starts
 from opening i: a few random plies drawn once per tournament from the seed. Both games
@@ -49,7 +49,7 @@ WRITE_EVERY = 100  # finished games appended to --record at once
 
 class Timed:
     """A player seen through a stopwatch: adds its thinking time and moves to `clock`
-    (bench.py's; the tournament's games are timed by mancala.arena.parallel)."""
+    (mancala bench's; the tournament's games are timed by mancala.arena.parallel)."""
 
     def __init__(self, player: Any, clock: dict[str, list[float]]) -> None:
         self.player, self.clock, self.name = player, clock, player.name

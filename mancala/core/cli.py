@@ -1,6 +1,6 @@
 """The command-line convention every command of the lab follows.
 
-* Options and names mix in any order: `train.py cnns1h128 --epochs 10 games.jsonl`.
+* Options and names mix in any order: `mancala fit cnns1h128 --epochs 10 games.jsonl`.
 * Bad input exits 2 with one line `prog: message` (after the usage line).
 * Numbers are checked on the way in, and the message states the allowed range.
 * One name for one thing in every command: `--models DIR` (a weights folder),

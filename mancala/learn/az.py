@@ -164,7 +164,7 @@ def teacher_examples(
             teachers += [teacher] if teacher not in teachers else []
     if not parts:
         record = (
-            f"`python mancala/random_train.py --record-only --variant {game}`"
+            f"`mancala train --record-only --variant {game}`"
             if game != "tak"
             else f"none: learn from the Tak alpha-beta's games with `{make_command(game)}`"
         )
@@ -266,7 +266,7 @@ def head_to_head(
 
 
 class Loop:
-    """The self-play loop of one run (`mancala/selfplay.py` gives its settings as `args`):
+    """The self-play loop of one run (`mancala/commands/selfplay.py` gives its settings as `args`):
     pretraining, rounds of self-play, refit, gate and promotion, the learning curve."""
 
     def __init__(self, run: Run, args: Any) -> None:
@@ -285,7 +285,7 @@ class Loop:
             first = (
                 "--teacher-games N (games of the Tak alpha-beta)"
                 if self.game == "tak"
-                else "--from FILE (teacher-annotated games, recorded by random_train.py)"
+                else "--from FILE (teacher-annotated games, recorded by mancala train)"
             )
             raise ValueError(
                 f"no {NAME} weights for {self.game} at {self.best_path}: start a run with {first}"

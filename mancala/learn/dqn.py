@@ -1,5 +1,5 @@
 """The Sungka paper's DQN ("Mastering the Game of Sungka from Random Play"), trained
-(`python mancala/dqn_train.py`) and measured (`python mancala/dqn_eval.py`).
+(`mancala dqn`) and measured (`mancala measure dqn`).
 
 The paper's setup, in Keras 3: a dense net 2H -> 128 -> 256 -> H (Sungka: 14 -> 7,
 Kalah(6,4): 12 -> 6) over the houses seen from the mover's side; experience replay of

@@ -1,4 +1,4 @@
-"""The training loop shared by random_train.py and adversary.py.
+"""The training loop shared by mancala train and mancala adversary.
 
 Play a batch of games between players (with exploration moves) on N workers
 (`mancala.arena.parallel`), annotate every game with the teacher's move values and append
@@ -131,7 +131,7 @@ def teacher_arg(text: str) -> tuple[int, int]:
 
 
 def practice_arguments(parser: Any, out: Path | None, games: int, least_games: int = 1) -> None:
-    """The options random_train.py and adversary.py share, each checked on the way in."""
+    """The options mancala train and mancala adversary share, each checked on the way in."""
     parser.add_argument("--batches", type=int_in(1), help="stop after this many batches")
     parser.add_argument(
         "--games", type=int_in(least_games), default=games, help=f"games a batch ({games})"

@@ -4,7 +4,7 @@ folder only through the gate (`mancala.learn.gate`), and the decision is recorde
 On Kalah(6,4) the gate also meets the candidate against perfect play, on the solved
 whole-game set (mancala/data/): one not shown to keep the value more often than the
 weights it would replace is refused at once, without the gate's games.
-`random_train.py` puts every refit candidate through this; `promote.py` a network
+`mancala train` puts every refit candidate through this; `mancala promote` a network
 trained by hand.
 """
 

@@ -193,8 +193,8 @@ class Network:
     def load(self) -> Network:
         """Read the weights file; WeightsError naming it and the command that makes it."""
         make = (
-            f"make it with `python mancala/train.py {self.name}` (from recorded games) "
-            f"or `python mancala/random_train.py` (records games and trains the zoo)"
+            f"make it with `mancala fit {self.name}` (from recorded games) "
+            f"or `mancala train` (records games and trains the zoo)"
         )
         check_encoding(self.path, self.ENCODING, f"network {self.name}", make)
         model = read_model(self.path, f"network {self.name}", make)

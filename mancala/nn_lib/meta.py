@@ -50,7 +50,11 @@ def meta_path(weights: str | os.PathLike) -> Path:
 
 
 def current_command() -> str:
-    """The command line of this process, as a person would type it."""
+    """The command line of this process, as a person would type it: `mancala VERB ...` for
+    the lab's command line (its console script or `python -m mancala`)."""
+    program = Path(sys.argv[0])
+    if program.name == "mancala" or program.parts[-2:] == ("mancala", "__main__.py"):
+        return shlex.join(["mancala", *sys.argv[1:]])
     return shlex.join(["python", *sys.argv])
 
 

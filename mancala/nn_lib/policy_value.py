@@ -54,7 +54,7 @@ HIDDEN = 256
 MOST_VALUE = 0.999  # a value is cut to this before it is turned into seeds: 3.8 scales at most
 LEARNING_RATE = 1e-3  # Adam's, for a network's first fit (a refit may ask for less)
 # seeds: a network of a sowing game learns the value tanh(final margin m / its value scale);
-# this one unless its run says otherwise (`selfplay.py --value-scale`), and files saved
+# this one unless its run says otherwise (`mancala selfplay --value-scale`), and files saved
 # before the scale was written down used it
 VALUE_SCALE = 2.0
 # the policy target's temperature, a share of the value scale: at scale 2 a move one seed
@@ -72,8 +72,8 @@ def weights_file(game: str, models: str | os.PathLike | None = None) -> Path:
 def make_command(game: str) -> str:
     """The command that makes the weights of `game` (see docs/az.md)."""
     if game == "tak":  # its teacher is the Tak alpha-beta, run by the command itself
-        return "python mancala/selfplay.py --variant tak --teacher-games 1000 --epochs 8 --rounds 0"
-    return f"python mancala/selfplay.py --variant {game} --from runs/NAME/games.jsonl"
+        return "mancala selfplay --variant tak --teacher-games 1000 --epochs 8 --rounds 0"
+    return f"mancala selfplay --variant {game} --from runs/NAME/games.jsonl"
 
 
 def game_text(game: str) -> str:

@@ -113,14 +113,14 @@ def test_az_counts_visits_of_legal_moves_only(nets):
 
 
 def test_a_missing_weights_file_names_the_command_that_makes_it(tmp_path):
-    with pytest.raises(WeightsError, match="no weights file .*selfplay.py --variant sungka"):
+    with pytest.raises(WeightsError, match="no weights file .*mancala selfplay --variant sungka"):
         AZNet(path=tmp_path / "none.keras", game="sungka")
 
 
 def test_a_damaged_weights_file_is_refused_with_the_command(nets, tmp_path):
     damaged = tmp_path / "az-net.keras"
     damaged.write_bytes(nets[0].joinpath("kalah", "az-net.keras").read_bytes()[:500])
-    with pytest.raises(WeightsError, match="not a readable .*selfplay.py --variant kalah"):
+    with pytest.raises(WeightsError, match="not a readable .*mancala selfplay --variant kalah"):
         AZ(path=damaged)
 
 
@@ -129,7 +129,9 @@ def test_weights_of_one_game_refuse_another(nets):
     with pytest.raises(WeightsError, match=r"maps 194 inputs to 6 moves.*sungka\(7,7\)"):
         AZNet(path=kalah_file, game="sungka")
     player = AZ(path=kalah_file, simulations=10)
-    with pytest.raises(ValueError, match="no weights for sungka.*selfplay.py --variant sungka"):
+    with pytest.raises(
+        ValueError, match="no weights for sungka.*mancala selfplay --variant sungka"
+    ):
         player.choose_move(GameState.new("sungka"))
     with pytest.raises(ValueError, match=r"trained for kalah\(6,4\), not kalah\(6,3\)"):
         player.choose_move(GameState.new("kalah", seeds=3))
@@ -150,7 +152,7 @@ def test_the_registry_offers_az_only_for_games_with_weights(nets, tmp_path, monk
     assert (seat.spec, seat.layers) == ("az:100", None)
     monkeypatch.setattr(policy_value, "MODELS_DIR", tmp_path / "empty")
     assert "az-net" not in available_players() and "az" not in available_players()
-    with pytest.raises(WeightsError, match="selfplay.py --variant kalah"):
+    with pytest.raises(WeightsError, match="mancala selfplay --variant kalah"):
         make_player("az-net")
 
 
@@ -262,21 +264,21 @@ def test_a_self_play_record_carries_visits_that_train(nets):
 
 def test_selfplay_refuses_bad_input(tmp_path, lab_command):
     runs = ["--runs", str(tmp_path / "runs"), "--models", str(tmp_path / "models")]
-    result = lab_command("selfplay.py", "--resume", "--from", "x.jsonl", *runs)
-    assert result.returncode == 2 and "selfplay: --from starts a new run" in result.stderr
-    result = lab_command("selfplay.py", "--from", str(tmp_path / "none.jsonl"), "--run", "a", *runs)
-    assert result.returncode == 2 and "selfplay: --from: no file" in result.stderr
-    result = lab_command("selfplay.py", "--rounds", "1", "--run", "b", *runs)
+    result = lab_command("selfplay", "--resume", "--from", "x.jsonl", *runs)
+    assert result.returncode == 2 and "mancala selfplay: --from starts a new run" in result.stderr
+    result = lab_command("selfplay", "--from", str(tmp_path / "none.jsonl"), "--run", "a", *runs)
+    assert result.returncode == 2 and "mancala selfplay: --from: no file" in result.stderr
+    result = lab_command("selfplay", "--rounds", "1", "--run", "b", *runs)
     assert result.returncode == 2 and "start a run with --from FILE" in result.stderr
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
     result = lab_command(
-        "selfplay.py", "--from", str(empty), "--variant", "sungka", "--run", "c", *runs
+        "selfplay", "--from", str(empty), "--variant", "sungka", "--run", "c", *runs
     )
     assert result.returncode == 2 and "no teacher-annotated games of sungka(7,7)" in result.stderr
-    result = lab_command("selfplay.py", "--margin", "0.4", *runs)
+    result = lab_command("selfplay", "--margin", "0.4", *runs)
     assert result.returncode == 2 and "--margin" in result.stderr
-    result = lab_command("selfplay.py", "--value-scale", "0", *runs)
+    result = lab_command("selfplay", "--value-scale", "0", *runs)
     assert result.returncode == 2 and "--value-scale: must be 0.5..100.0, not 0" in result.stderr
 
 
@@ -288,7 +290,7 @@ def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_comma
     tiny = ["--simulations", "20", "--gate-openings", "1", "--eval", "0"]
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="2")
     process = subprocess.Popen(
-        [sys.executable, "mancala/selfplay.py", "--games", "100000", *tiny, *where],
+        [sys.executable, "-m", "mancala", "selfplay", "--games", "100000", *tiny, *where],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -304,10 +306,10 @@ def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_comma
     process.send_signal(signal.SIGTERM)
     _, stderr = process.communicate(timeout=60)
     assert process.returncode == 143, stderr
-    assert "selfplay: terminated (SIGTERM)" in stderr and "--resume --run t" in stderr
+    assert "mancala selfplay: terminated (SIGTERM)" in stderr and "--resume --run t" in stderr
     lines = games.read_text().splitlines()
     assert len(lines) >= 3 and all("visits" in json.loads(line) for line in lines)
-    result = lab_command("selfplay.py", "--resume", "--rounds", "1", "--games", "2", *tiny, *where)
+    result = lab_command("selfplay", "--resume", "--rounds", "1", "--games", "2", *tiny, *where)
     assert result.returncode == 0, result.stderr
     assert len(games.read_text().splitlines()) == len(lines) + 2
     assert "round 1: 2/2 self-play games" in result.stdout
@@ -401,7 +403,7 @@ def test_tak_weights_are_refused_for_another_game_and_back(nets):
 
 
 def test_a_missing_or_damaged_tak_file_names_the_command_that_makes_it(nets, tmp_path):
-    make = "selfplay.py --variant tak --teacher-games"
+    make = "mancala selfplay --variant tak --teacher-games"
     with pytest.raises(WeightsError, match=f"no weights file .*{make}"):
         AZ(path=tmp_path / "none.keras", game=TAK)
     damaged = tmp_path / "az-net.keras"
@@ -430,13 +432,13 @@ def test_a_tak_self_play_record_keeps_visits_of_legal_moves_that_train(nets):
 def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path, lab_command):
     models = tmp_path / "models"
     where = ["--runs", str(tmp_path / "runs"), "--models", str(models)]
-    result = lab_command("selfplay.py", "--variant", "tak", "--rounds", "1", "--run", "a", *where)
+    result = lab_command("selfplay", "--variant", "tak", "--rounds", "1", "--run", "a", *where)
     assert result.returncode == 2 and "start a run with --teacher-games N" in result.stderr
-    result = lab_command("selfplay.py", "--teacher-games", "2", "--run", "b", *where)
+    result = lab_command("selfplay", "--teacher-games", "2", "--run", "b", *where)
     assert result.returncode == 2 and "--teacher-games is for tak" in result.stderr
     tiny = ["--simulations", "10", "--games", "1", "--gate-openings", "1", "--eval", "0"]
     result = lab_command(
-        "selfplay.py", "--variant", "tak", "--teacher-games", "2", "--rounds", "1",
+        "selfplay", "--variant", "tak", "--teacher-games", "2", "--rounds", "1",
         *tiny, "--run", "c", *where,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -479,7 +481,7 @@ def test_selfplay_pretrains_a_network_on_the_value_scale_asked(tmp_path, lab_com
     models = tmp_path / "models"
     sample = ROOT / "training" / "sample_kalah.jsonl"
     result = lab_command(
-        "selfplay.py", "--from", str(sample), "--rounds", "0", "--epochs", "1", "--eval", "0",
+        "selfplay", "--from", str(sample), "--rounds", "0", "--epochs", "1", "--eval", "0",
         "--value-scale", "6", "--runs", str(tmp_path / "runs"), "--models", str(models),
         "--run", "p",
     )  # fmt: skip

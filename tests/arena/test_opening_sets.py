@@ -10,7 +10,7 @@ from mancala.ai.minimax import Minimax
 from mancala.arena.opening_sets import RECIPES, load_set, make_set, set_starts
 from mancala.arena.openings import opening_value
 from mancala.arena.results import Tally
-from mancala.tournament import main as tournament
+from mancala.commands.tournament import main as tournament
 
 
 @pytest.mark.parametrize("game", sorted(RECIPES))
@@ -29,7 +29,7 @@ def test_a_set_is_distinct_contested_and_repeatable(game):
 @pytest.mark.parametrize("game", sorted(RECIPES))
 def test_the_shipped_sets_are_whole(game):
     shipped = load_set(game, "a")
-    assert shipped["command"].startswith(f"python mancala/opening_set.py {game}")
+    assert shipped["command"].startswith(f"mancala openings {game}")
     assert RECIPES[game].options.items() <= shipped["options"].items()
     assert len({tuple(m) for m in shipped["openings"]}) == len(shipped["openings"]) >= 200
     starts, moves = set_starts(shipped)

@@ -15,12 +15,12 @@ from mancala.ai.network import NetworkPlayer
 from mancala.ai.registry import make_player
 from mancala.arena.parallel import GameJob, Seat, Workers
 from mancala.arena.records import GameLog
+from mancala.commands.tournament import main as tournament
 from mancala.core.paths import ROOT
 from mancala.core.stopping import Terminated, run_command
 from mancala.game_state import GameState
 from mancala.learn.teacher import Teaching
 from mancala.nn_lib.zoo import network
-from mancala.tournament import main as tournament
 
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="2")
 SAME = ("players", "moves", "scores", "winner", "seed", "opening")  # all but time and values
@@ -91,7 +91,7 @@ def test_sigterm_stops_the_workers_and_keeps_every_finished_game(tmp_path):
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 143, err
-    assert "random_train: terminated (SIGTERM) after" in err
+    assert "mancala train: terminated (SIGTERM) after" in err
     log = GameLog([out])
     games = list(log)
     assert games and log.skipped == 0
@@ -139,9 +139,9 @@ def test_a_sigterm_that_a_library_turns_into_a_keyboard_interrupt_still_exits_14
 def test_one_worker_plays_here_without_importing_ray(tmp_path):
     script = (
         "import sys\n"
-        "from mancala import random_train, tournament\n"
+        "from mancala.commands import train, tournament\n"
         "assert tournament.main(['1', 'luck', 'greedy', '--workers', '1']) == 0\n"
-        "assert random_train.main(['luck', 'greedy', '--record-only', '--batches', '1',"
+        "assert train.main(['luck', 'greedy', '--record-only', '--batches', '1',"
         " '--games', '2', '--per-pairing', '2', '--teacher', '2', '--exact-nodes', '0',"
         f" '--out', {str(tmp_path / 'g.jsonl')!r}, '--run', {str(tmp_path / 'run')!r}]) == 0\n"
         "print('ray' in sys.modules)\n"

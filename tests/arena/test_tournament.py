@@ -9,9 +9,9 @@ import pytest
 from mancala.arena.openings import draw_openings
 from mancala.arena.records import GameLog
 from mancala.arena.tournament import run_tournament, win_rate_table
+from mancala.commands.tournament import main
 from mancala.core.paths import ROOT
 from mancala.game_state import GameState
-from mancala.tournament import main
 
 
 def test_results_add_up_and_mirror():
@@ -71,12 +71,16 @@ def test_bad_arguments_exit_2_with_a_message(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["0", "luck", "greedy"])
     assert stop.value.code == 2
-    assert "tournament: argument games: must be >= 1, not 0" in capsys.readouterr().err
+    assert "mancala tournament: argument games: must be >= 1, not 0" in capsys.readouterr().err
     assert main(["2", "luck", "luck"]) == 2
 
 
 def test_runs_as_a_file_and_as_a_module():
-    for command in (["mancala/tournament.py"], ["-m", "mancala.tournament"]):
+    for command in (
+        ["mancala/tournament.py"],
+        ["-m", "mancala.tournament"],
+        ["-m", "mancala", "tournament"],
+    ):
         done = subprocess.run(
             [sys.executable, *command, "1", "luck", "max"],
             capture_output=True,

@@ -15,9 +15,10 @@ import time
 
 import pytest
 
-from mancala import play, random_train, solve, tournament, train
 from mancala.ai.human import parse_move
 from mancala.arena.records import GameLog
+from mancala.commands import COMMANDS, fit, play, solve, tournament, train
+from mancala.commands import main as cli_main
 from mancala.core.cli import MAX_HOUSES
 from mancala.core.paths import ROOT
 from mancala.core.stopping import Terminated, run_command, signals_held, sigterm_as_interrupt
@@ -40,30 +41,43 @@ def refused(main, argv, capsys) -> str:
 # ----- one convention for every command ---------------------------------------------------
 
 
-def commands() -> list[str]:
-    """Every command module: a file directly in mancala/ with main()."""
-    files = sorted((ROOT / "mancala").glob("*.py"))
-    return [
-        ".".join(path.relative_to(ROOT).with_suffix("").parts)
-        for path in files
-        if "\ndef main(argv" in path.read_text()
-    ]
+def command_files() -> set[str]:
+    """Every command module: a file of mancala/commands/ with main()."""
+    files = (ROOT / "mancala" / "commands").glob("*.py")
+    found = {path.stem for path in files if "\ndef main(argv" in path.read_text()}
+    return {f"mancala.commands.{stem}" for stem in found - {"__init__"}}
 
 
-def test_every_command_is_found():
-    assert {"mancala.play", "mancala.tournament", "mancala.solve", "mancala.random_train"} <= set(
-        commands()
-    )
-    assert len(commands()) >= 12
+def test_every_command_module_is_a_verb_of_the_command_line():
+    assert command_files() <= {command.module for command in COMMANDS}
+    assert {"play", "train", "tournament", "measure", "promote", "solve", "bench", "serve"} <= {
+        command.verb for command in COMMANDS
+    }
 
 
-@pytest.mark.parametrize("module", commands())
-def test_every_command_says_prog_colon_message_and_exits_2(module, capsys):
-    main = importlib.import_module(module).main
-    err = refused(main, ["--no-such-option"], capsys)
-    prog = module.split(".")[-1]
-    last = err.splitlines()[-1]  # unrecognized, or a required name missing first
-    assert last.startswith(f"{prog}: ") and ("--no-such-option" in last or "required" in last)
+def test_mancala_help_lists_every_verb_and_a_bad_verb_exits_2(capsys):
+    assert cli_main(["--help"]) == 0
+    shown = capsys.readouterr().out
+    for command in COMMANDS:
+        assert " ".join(filter(None, (command.verb, command.section))) in shown
+    assert cli_main(["nosuch"]) == 2
+    assert "mancala: unknown verb 'nosuch'; the verbs: adversary, bench," in capsys.readouterr().err
+    assert cli_main(["measure", "--json"]) == 2
+    assert "mancala: measure needs a section: perfect, weights, dqn" in capsys.readouterr().err
+    assert cli_main([]) == 2
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=lambda c: " ".join(filter(None, c[:2])))
+def test_every_command_says_prog_colon_message_and_exits_2(command, capsys):
+    words = [word for word in (command.verb, command.section) if word]
+    try:
+        code = cli_main([*words, "--no-such-option"])
+    except SystemExit as stop:
+        code = stop.code
+    assert code == 2
+    last = capsys.readouterr().err.splitlines()[-1]  # unrecognized, or a required name first
+    assert last.startswith(f"mancala {' '.join(words)}: ")
+    assert "--no-such-option" in last or "required" in last
 
 
 def help_text(main, capsys) -> str:
@@ -74,25 +88,25 @@ def help_text(main, capsys) -> str:
 
 
 def test_one_flag_name_for_one_thing_and_old_spellings_still_read(capsys):
-    from mancala import dqn_eval
+    from mancala.commands import measure_dqn
 
-    shown = help_text(dqn_eval.main, capsys)
+    shown = help_text(measure_dqn.main, capsys)
     assert "--models" in shown and "--models-dir" not in shown
-    err = refused(dqn_eval.main, ["--games", "1", "--models-dir", "/nowhere"], capsys)
-    assert "dqn_eval: no DQN weights at /nowhere/dqn-sungka-first.keras" in err
-    shown = help_text(random_train.main, capsys)
+    err = refused(measure_dqn.main, ["--games", "1", "--models-dir", "/nowhere"], capsys)
+    assert "mancala measure dqn: no DQN weights at /nowhere/dqn-sungka-first.keras" in err
+    shown = help_text(train.main, capsys)
     assert "--eval-games" in shown and "--eval " not in shown and "--models" in shown
-    err = refused(random_train.main, ["--eval", "0"], capsys)
-    assert "random_train: argument --eval: must be >= 1, not 0" in err
+    err = refused(train.main, ["--eval", "0"], capsys)
+    assert "mancala train: argument --eval: must be >= 1, not 0" in err
 
 
-TABLE_COMMANDS = ["bench", "bench_networks", "bench_workers", "dqn_eval", "perfect_play"]
+TABLE_COMMANDS = ["bench", "bench_networks", "bench_workers", "measure_dqn", "measure_perfect"]
 TABLE_COMMANDS += ["tournament", "measure_weights", "bench_teachers"]
 
 
 @pytest.mark.parametrize("name", TABLE_COMMANDS)
 def test_every_command_that_prints_a_table_takes_json(name, capsys):
-    module = importlib.import_module(f"mancala.{name}")
+    module = importlib.import_module(f"mancala.commands.{name}")
     with pytest.raises(SystemExit) as stop:
         module.main(["--help"])
     assert stop.value.code == 0
@@ -102,7 +116,7 @@ def test_every_command_that_prints_a_table_takes_json(name, capsys):
 def test_a_table_printed_as_json_has_its_rows(capsys):
     import json
 
-    from mancala import bench
+    from mancala.commands import bench
 
     assert bench.main(["--tak", "3", "--json"]) == 0
     perft, table = json.loads(capsys.readouterr().out)
@@ -118,7 +132,7 @@ def test_a_table_printed_as_json_has_its_rows(capsys):
 def test_measure_weights_reads_a_folder_and_refuses_a_missing_one(tmp_path, capsys):
     import json
 
-    from mancala import measure_weights
+    from mancala.commands import measure_weights
 
     assert measure_weights.main(["--games", "2", "--json"]) == 0
     (table,) = json.loads(capsys.readouterr().out)
@@ -126,14 +140,14 @@ def test_measure_weights_reads_a_folder_and_refuses_a_missing_one(tmp_path, caps
     assert {"nn1h128", "nnx2h256"} <= set(rows)
     assert all(50 < row["keeps value %"] <= 100 for row in rows.values())
     err = refused(measure_weights.main, [str(tmp_path)], capsys)
-    assert f"measure_weights: no weights folder {tmp_path / 'kalah'}" in err
+    assert f"mancala measure weights: no weights folder {tmp_path / 'kalah'}" in err
 
 
 def test_options_before_names_parse(tmp_path, capsys):
-    # train.py's own example: the options between the network and the files
+    # `mancala fit`'s own example: the options between the network and the files
     missing = tmp_path / "games.jsonl"
-    err = refused(train.main, ["cnns1h128", "--epochs", "10", str(missing)], capsys)
-    assert err == f"train: no such file: {missing}\n"
+    err = refused(fit.main, ["cnns1h128", "--epochs", "10", str(missing)], capsys)
+    assert err == f"mancala fit: no such file: {missing}\n"
     # tournament.py: a player after --variant
     argv = ["1", "greedy", "luck", "--variant", "sungka", "max", "--json", "--plies", "0"]
     assert tournament.main(argv) == 0
@@ -146,7 +160,11 @@ def test_options_before_names_parse(tmp_path, capsys):
 @pytest.mark.parametrize(
     "main, argv, message",
     [
-        (play.main, ["greedy", "--houses", "0"], "play: argument --houses: must be 1..20, not 0"),
+        (
+            play.main,
+            ["greedy", "--houses", "0"],
+            "mancala play: argument --houses: must be 1..20, not 0",
+        ),
         (play.main, ["greedy", "--houses", "100"], "argument --houses: must be 1..20, not 100"),
         (play.main, ["greedy", "--seeds", "x"], "--seeds: must be a whole number 1..20, not 'x'"),
         (solve.main, ["--houses", "0"], "solve: argument --houses: must be 1..20, not 0"),
@@ -156,12 +174,12 @@ def test_options_before_names_parse(tmp_path, capsys):
         (solve.main, ["--max-seeds", "-1"], "argument --max-seeds: must be 0..28, not -1"),
         (tournament.main, ["2", "greedy", "luck", "--plies", "-1"], "must be 0..40, not -1"),
         (tournament.main, ["0", "greedy", "luck"], "argument games: must be >= 1, not 0"),
-        (random_train.main, ["--batches", "-3"], "--batches: must be >= 1, not -3"),
-        (random_train.main, ["--explore", "1.5"], "--explore: must be 0.0..1.0, not 1.5"),
-        (random_train.main, ["--teacher", "21"], "--teacher: must be 1..20, not 21"),
-        (random_train.main, ["--teacher", "az:0"], "--teacher: must be 1..100000, not 0"),
-        (random_train.main, ["--teacher", "az:x"], "must be a whole number 1..100000, not 'x'"),
-        (train.main, ["nn1h128", "--learning-rate", "0"], "must be 1e-06..1.0, not 0"),
+        (train.main, ["--batches", "-3"], "--batches: must be >= 1, not -3"),
+        (train.main, ["--explore", "1.5"], "--explore: must be 0.0..1.0, not 1.5"),
+        (train.main, ["--teacher", "21"], "--teacher: must be 1..20, not 21"),
+        (train.main, ["--teacher", "az:0"], "--teacher: must be 1..100000, not 0"),
+        (train.main, ["--teacher", "az:x"], "must be a whole number 1..100000, not 'x'"),
+        (fit.main, ["nn1h128", "--learning-rate", "0"], "must be 1e-06..1.0, not 0"),
         (play.main, ["greedy", "--variant", "sungka", "--empty-capture"], "a Kalah rule"),
     ],
 )
@@ -176,12 +194,12 @@ def test_sizes_and_counts_out_of_range_are_refused(main, argv, message, capsys):
     "main, argv, message",
     [
         (tournament.main, ["3", "nosuchplayer", "greedy"], "unknown player 'nosuchplayer'"),
-        (random_train.main, ["nosuch"], "random_train: unknown player 'nosuch'"),
-        (play.main, ["nobody"], "play: unknown player 'nobody'"),
+        (train.main, ["nosuch"], "mancala train: unknown player 'nosuch'"),
+        (play.main, ["nobody"], "mancala play: unknown player 'nobody'"),
         (
             play.main,
             ["nn1h128", "--variant", "sungka", "--houses", "5"],
-            "play: nn1h128 cannot play sungka(5,7); players that can: luck, greedy,",
+            "mancala play: nn1h128 cannot play sungka(5,7); players that can: luck, greedy,",
         ),
         (play.main, ["nn1h128", "--houses", "4"], "nn1h128 cannot play kalah(4,4)"),
         (play.main, ["dqn", "--houses", "5"], "dqn cannot play kalah(5,4)"),
@@ -191,7 +209,7 @@ def test_sizes_and_counts_out_of_range_are_refused(main, argv, message, capsys):
             ["3", "greedy", "luck", "--variant", "sungka", "--houses", "5", "nn1h128"],
             "tournament: nn1h128 cannot play sungka(5,7)",
         ),
-        (tournament.main, ["1", "human", "greedy"], "`python mancala/play.py PLAYER`"),
+        (tournament.main, ["1", "human", "greedy"], "`mancala play PLAYER`"),
         (
             tournament.main,
             ["1", "nnx2h256", "luck", "--variant", "tak"],
@@ -199,9 +217,9 @@ def test_sizes_and_counts_out_of_range_are_refused(main, argv, message, capsys):
         ),
         (play.main, ["cnns1h128", "--variant", "tak", "--size", "4"], "cannot play tak(size=4"),
         (
-            random_train.main,
+            train.main,
             ["nns1h128", "luck", "--variant", "tak"],
-            "random_train: network nns1h128 does not play tak",
+            "mancala train: network nns1h128 does not play tak",
         ),
     ],
 )
@@ -273,7 +291,7 @@ def test_sigterm_stops_random_train_with_143_and_keeps_every_game(tmp_path):
     process.send_signal(signal.SIGTERM)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 143, err
-    assert "random_train: terminated (SIGTERM) after" in err
+    assert "mancala train: terminated (SIGTERM) after" in err
     assert f"every finished game is in {out}" in err
     log = GameLog([out])
     assert len(list(log)) >= 1 and log.skipped == 0
@@ -345,7 +363,7 @@ def test_no_tensorflow_start_up_lines():
 def test_bench_teachers_scores_each_teacher_by_stage_and_refuses_a_bad_spec(capsys):
     import json
 
-    from mancala import bench_teachers
+    from mancala.commands import bench_teachers
 
     argv = ["2:0", "4:20000", "--networks", "nnx1h128", "--positions", "12", "--json"]
     assert bench_teachers.main(argv) == 0
@@ -358,6 +376,6 @@ def test_bench_teachers_scores_each_teacher_by_stage_and_refuses_a_bad_spec(caps
     for row in (shallow, deep, student):
         assert 0 <= row["keeps value %"] <= 100 and row["seeds lost / move"] >= 0
     err = refused(bench_teachers.main, ["10:lots"], capsys)
-    assert "bench_teachers: a teacher is DEPTH:NODES such as 10:20000, not '10:lots'" in err
+    assert "mancala bench teachers: a teacher is DEPTH:NODES such as 10:20000, not '10:lots'" in err
     err = refused(bench_teachers.main, ["--networks", "nn9"], capsys)
-    assert "bench_teachers: unknown network 'nn9'; the zoo: nn1h128" in err
+    assert "mancala bench teachers: unknown network 'nn9'; the zoo: nn1h128" in err

@@ -1,9 +1,12 @@
 """Every command line that README.md and docs/ show parses as written.
 
-A command line is `python mancala/NAME.py ...`, `python -m mancala.NAME ...` or the same
-after `./deploy/dev.sh`, in a code block or between backticks. Each is handed to its
-module's `main`, whose parser runs and is then stopped: the test checks the options and
-arguments, not the work. Placeholders of the docs' usage lines stand for sample values.
+A command line is `mancala VERB ...` (after `python -m` or `./deploy/dev.sh`, or bare in a
+code block: between backticks in prose a bare `mancala fit` names a command, not a line),
+`python mancala/NAME.py ...` or `python -m mancala.NAME ...` (an entry point), or an
+experiment's `python experiments/NAME.py ...`, in a code block or between backticks. Each
+is handed to its module's `main` (the lab's command line for a verb), whose parser runs and
+is then stopped: the test checks the options and arguments, not the work. Placeholders of
+the docs' usage lines stand for sample values.
 """
 
 from __future__ import annotations
@@ -16,14 +19,19 @@ from pathlib import Path
 
 import pytest
 
+from mancala.commands import COMMANDS
 from mancala.core.cli import CommandParser
 
 ROOT = Path(__file__).resolve().parents[2]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+VERBS = "|".join(sorted({command.verb for command in COMMANDS}))
 COMMAND = re.compile(
-    r"(?:python3?|\./deploy/dev\.sh)\s+(?:-m\s+(mancala(?:\.[a-z_]+)+)|mancala/([a-z_]+)\.py)"
+    r"(?:(?:python3?|\./deploy/dev\.sh)\s+"
+    r"(?:-m\s+(mancala(?:\.[a-z_]+)+)|((?:mancala|experiments)/[a-z_]+)\.py)"
+    rf"|(?<![\w/.-])((?:python3? -m |\./deploy/dev\.sh )?)mancala\s+({VERBS})\b)"
     r"((?:[ \t]+[^\s`|;&<>]+)*)"
 )
+LINE = "mancala.commands"  # the module of `mancala VERB`
 PLACEHOLDERS = {  # the docs' usage words, and what stands for them here
     "N": "3",
     "K": "2",
@@ -43,18 +51,23 @@ def command_lines() -> list[tuple[str, str, list[str]]]:
     """(where, module, argv) of every command line of the docs."""
     found = []
     for page in PAGES:
-        for number, chunk in _code(page.read_text(encoding="utf-8")):
+        for number, chunk, block in _code(page.read_text(encoding="utf-8")):
             chunk = re.sub(r"\s#.*$", "", chunk)  # a comment after the command
             for match in COMMAND.finditer(chunk):
-                module = match[1] or f"mancala.{match[2]}"
+                where = f"{page.name}:{number}"
+                if match[4]:
+                    if block or match[3]:
+                        found.append((where, LINE, [match[4], *_sample_argv(match[5])]))
+                    continue
+                module = match[1] or match[2].replace("/", ".")
                 if module not in PATTERNS:
-                    found.append((f"{page.name}:{number}", module, _sample_argv(match[3])))
+                    found.append((where, module, _sample_argv(match[5])))
     return found
 
 
-def _code(text: str) -> list[tuple[int, str]]:
-    """(line number, text) of the code of a markdown page: each line of a code block,
-    each span between backticks (joined when it wraps over lines)."""
+def _code(text: str) -> list[tuple[int, str, bool]]:
+    """(line number, text, in a block) of the code of a markdown page: each line of a code
+    block, each span between backticks (joined when it wraps over lines)."""
     out, fenced = [], False
     lines = text.splitlines()
     prose: list[tuple[int, str]] = []
@@ -62,13 +75,13 @@ def _code(text: str) -> list[tuple[int, str]]:
         if line.lstrip().startswith("```"):
             fenced = not fenced
         elif fenced or line.startswith("    "):
-            out.append((number, line.replace("\\", " ")))
+            out.append((number, line.replace("\\", " "), True))
         else:
             prose.append((number, line))
     joined = "\n".join(line for _, line in prose)
     for span in re.finditer(r"`([^`]+)`", joined):
         number = prose[joined.count("\n", 0, span.start())][0]
-        out.append((number, span[1].replace("\n", " ")))
+        out.append((number, span[1].replace("\n", " "), False))
     return out
 
 
@@ -97,7 +110,8 @@ LINES = command_lines()
 
 def test_the_docs_show_command_lines():
     assert len(LINES) > 100
-    assert len({module for _, module, _ in LINES}) > 20
+    jobs = {argv[0] if module == LINE else module for _, module, argv in LINES}
+    assert len(jobs) >= 12 and {"train", "tournament", "measure", "solve", "bench"} <= jobs
 
 
 @pytest.mark.parametrize(("where", "module", "argv"), LINES, ids=[w for w, _, _ in LINES])

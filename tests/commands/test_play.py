@@ -9,7 +9,7 @@ def test_a_whole_game_against_greedy_through_stdin(second, lab_command):
     # wrong ones are refused with a reason, the first legal one is played.
     typed = "zz\n0\n99\n\n" + "a\nb\nc\nd\ne\nf\n1\n2\n3\n4\n5\n6\n" * 60
     args = ["greedy", "--seed", "1"] + (["--second"] if second else [])
-    done = lab_command("play.py", *args, timeout=60, input=typed)
+    done = lab_command("play", *args, timeout=60, input=typed)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     assert "greedy plays" in out and "You play" in out
@@ -19,10 +19,10 @@ def test_a_whole_game_against_greedy_through_stdin(second, lab_command):
 
 
 def test_quitting_exits_0_and_end_of_input_abandons_the_game_with_130(lab_command):
-    done = lab_command("play.py", "luck", timeout=60, input="q\n")
+    done = lab_command("play", "luck", timeout=60, input="q\n")
     assert done.returncode == 0 and "You quit" in done.stdout
     for typed in ("", "a\n"):
-        done = lab_command("play.py", "luck", timeout=60, input=typed)
+        done = lab_command("play", "luck", timeout=60, input=typed)
         assert done.returncode == 130
         assert "The input ended: the game is abandoned." in done.stdout
         assert "Traceback" not in done.stderr
@@ -30,12 +30,12 @@ def test_quitting_exits_0_and_end_of_input_abandons_the_game_with_130(lab_comman
 
 def test_sungka_game_to_the_end(lab_command):
     typed = "\n".join("abcdefg1234567" * 80) + "\n"
-    done = lab_command("play.py", "exact", "--variant", "sungka", timeout=60, input=typed)
+    done = lab_command("play", "exact", "--variant", "sungka", timeout=60, input=typed)
     assert done.returncode == 0, done.stderr
     assert done.stdout.rstrip().splitlines()[-1].startswith(("You win", "You lose", "A draw"))
 
 
 def test_unknown_opponent_is_a_clear_error(lab_command):
-    done = lab_command("play.py", "nobody", timeout=60, input="")
+    done = lab_command("play", "nobody", timeout=60, input="")
     assert done.returncode == 2
     assert "unknown player 'nobody'" in done.stderr

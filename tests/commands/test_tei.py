@@ -1,4 +1,4 @@
-"""TEI both ways, through real subprocesses: the lab's engine (`mancala/tei.py`) answers
+"""TEI both ways, through real subprocesses: the lab's engine (`mancala tei`) answers
 the protocol and bad lines without dying, and plays whole games against the lab's `tei:`
 player (which runs it as an outside program) in both colours, with no protocol error."""
 
@@ -21,7 +21,7 @@ from mancala.games.tak.state import new_tak
 def talk(lines: list[str], player: str = "minimax") -> list[str]:
     """The engine's whole answer to `lines` (then the end of input)."""
     done = subprocess.run(
-        [sys.executable, "mancala/tei.py", player],
+        [sys.executable, "-m", "mancala", "tei", player],
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,
@@ -78,7 +78,7 @@ def test_the_engine_answers_the_protocol_and_survives_bad_lines():
 
 def test_a_player_that_cannot_play_tak_is_refused():
     done = subprocess.run(
-        [sys.executable, "mancala/tei.py", "exact"], capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-m", "mancala", "tei", "exact"], capture_output=True, text=True, cwd=ROOT
     )
     assert done.returncode == 2 and "does not play Tak" in done.stderr
 
@@ -87,7 +87,7 @@ def test_a_player_that_cannot_play_tak_is_refused():
 def lab_engine(tmp_path):
     """The lab's engine as a program, as a controller runs it."""
     program = tmp_path / "lab-engine"
-    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{ROOT}/mancala/tei.py" minimax:2\n')
+    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m mancala tei minimax:2\n')
     program.chmod(0o755)
     return program
 

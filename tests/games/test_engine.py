@@ -107,7 +107,7 @@ def test_random_games_count_every_game():
 
 
 def test_bench_verify_compares_moves_and_refuses_bad_counts(capsys):
-    from mancala import bench
+    from mancala.commands import bench
 
     assert bench.main(["--verify", "3000"]) == 0
     assert "3,000 moves" in capsys.readouterr().out

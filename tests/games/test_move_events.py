@@ -1,8 +1,8 @@
 """What a move did (mancala.games.sowing.events), and the terminal game naming it."""
 
+from mancala.commands.play import play_terminal
 from mancala.game_state import GameState
 from mancala.games.sowing.events import MoveEvents, move_events, trace_move
-from mancala.play import play_terminal
 
 
 def test_kalah_events():

@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mancala import perfect_play, solve
 from mancala.ai import make_player
 from mancala.ai.solver import PerfectPlayer
+from mancala.commands import measure_perfect, solve
 from mancala.game_state import GameState
 from mancala.games.sowing.solver import OutOfBudget, Solver, cache_path, database, relative_board
 from mancala.games.sowing.solver.database import HEADER_BYTES, build_database, load_database
@@ -268,7 +268,7 @@ def test_sungka_and_other_rules_are_refused():
 def test_solve_refuses_bad_positions_clearly(position, message, capsys):
     assert solve.main([position]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("solve: ") and message in err
+    assert err.startswith("mancala solve: ") and message in err
 
 
 def test_solve_refuses_sungka(capsys):
@@ -324,7 +324,7 @@ def test_solve_prints_value_best_moves_and_speed(tmp_path, monkeypatch, capsys):
 def test_perfect_play_scores_players_against_the_solver(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
     args = ["solver", "luck", "--houses", "3", "--seeds", "3", "--positions", "30"]
-    assert perfect_play.main([*args, "--games", "5", "--max-seeds", "14", "--json"]) == 0
+    assert measure_perfect.main([*args, "--games", "5", "--max-seeds", "14", "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     solver, luck = result["players"]["solver"], result["players"]["luck"]
     assert solver["kept"] == 1.0 and solver["seeds_lost"] == 0
@@ -332,20 +332,20 @@ def test_perfect_play_scores_players_against_the_solver(tmp_path, monkeypatch, c
     for seat in ("to move", "replying"):  # nobody does better against perfect play
         assert luck["against_solver"][seat]["margin"] <= solver["against_solver"][seat]["margin"]
         assert luck["against_solver"][seat]["games"] == 5
-    assert perfect_play.main(["luck", "--houses", "3", "--games", "50", "--positions", "5"]) == 2
+    assert measure_perfect.main(["luck", "--houses", "3", "--games", "50", "--positions", "5"]) == 2
 
 
 def test_perfect_play_measures_on_a_set_file_of_its_rules(tmp_path, monkeypatch, capsys):
-    from mancala import solved_set
+    from mancala.commands import solve_set
 
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
     made = tmp_path / "held-out.jsonl"
     board = ["--houses", "3", "--seeds", "3"]
-    assert solved_set.main(["--positions", "6", "--seed", "1", "--out", str(made), *board]) == 0
+    assert solve_set.main(["--positions", "6", "--seed", "1", "--out", str(made), *board]) == 0
     capsys.readouterr()
-    assert perfect_play.main(["solver", "luck", *board, "--set", str(made), "--json"]) == 0
+    assert measure_perfect.main(["solver", "luck", *board, "--set", str(made), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["positions"] == 6 and result["set"].startswith("held-out.jsonl: 6 positions")
     assert result["players"]["solver"]["kept"] == 1.0
-    assert perfect_play.main(["luck", "--houses", "4", "--seeds", "3", "--set", str(made)]) == 2
+    assert measure_perfect.main(["luck", "--houses", "4", "--seeds", "3", "--set", str(made)]) == 2
     assert "is a set of" in capsys.readouterr().err

@@ -8,10 +8,10 @@ import pytest
 
 from mancala.ai import make_player
 from mancala.ai import solver as solver_player
+from mancala.commands.solve_book import build_book
 from mancala.game_state import GameState
 from mancala.games.sowing.solver import Solver, store_lead
 from mancala.games.sowing.solver.book import book_key, book_path, load_book, save_book
-from mancala.solver_book import build_book
 
 START = GameState.new(houses=4, seeds=3)
 

@@ -82,7 +82,7 @@ def test_a_record_of_another_position_is_refused_and_kept(tmp_path):
 
 def test_ctrl_c_stops_the_search_at_once_and_keeps_the_record(tmp_path):
     record = tmp_path / "k54.json"
-    command = [sys.executable, "-m", "mancala.solve", "--houses", "5", "--seeds", "4"]
+    command = [sys.executable, "-m", "mancala", "solve", "--houses", "5", "--seeds", "4"]
     command += ["--max-seeds", "8", "--tt-bits", "18", "--save", str(record), "--workers", "2"]
     env = {**os.environ, "MANCALA_CACHE_DIR": str(tmp_path)}
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)

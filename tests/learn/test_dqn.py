@@ -11,9 +11,9 @@ import pytest
 from mancala.ai.dqn import DQNPlayer, encode, has_weights, weights_path
 from mancala.ai.registry import available_players, make_player
 from mancala.arena.match import play_games
-from mancala.dqn_eval import PAPER_WIN
-from mancala.dqn_eval import main as eval_main
-from mancala.dqn_train import main as train_main
+from mancala.commands.dqn import main as train_main
+from mancala.commands.measure_dqn import PAPER_WIN
+from mancala.commands.measure_dqn import main as eval_main
 from mancala.game_state import GameState
 from mancala.learn.dqn import build_model, train
 
@@ -76,7 +76,7 @@ def test_training_from_random_openings_measures_them_too(tmp_path):
 
 
 def test_the_training_command_never_writes_over_the_shipped_weights(tmp_path, monkeypatch):
-    import mancala.dqn_train as command
+    import mancala.commands.dqn as command
 
     monkeypatch.setattr(command, "RUNS_DIR", tmp_path)
     shipped = weights_path("sungka", 0)
@@ -196,7 +196,7 @@ def test_missing_weights_name_the_file_and_the_command(tmp_path):
         dqn.choose_move(GameState.new("kalah").play(0))  # the second seat's net
     message = str(error.value)
     assert str(tmp_path / "dqn-kalah-second.keras") in message
-    assert "python mancala/dqn_train.py --variant kalah --seat second" in message
+    assert "mancala dqn --variant kalah --seat second" in message
     with pytest.raises(ValueError, match="trained for kalah"):
         dqn.choose_move(GameState.new("kalah", houses=4, seeds=3))
 
@@ -272,18 +272,18 @@ def test_training_command_refuses_bad_input(tmp_path, capsys):
     with pytest.raises(SystemExit) as stop:
         train_main(["--episodes", "0", "--out", str(tmp_path / "x.keras")])
     assert stop.value.code == 2
-    assert "dqn_train: argument --episodes: must be >= 1, not 0" in capsys.readouterr().err
+    assert "mancala dqn: argument --episodes: must be >= 1, not 0" in capsys.readouterr().err
     assert train_main(["--opponents", "nobody"]) == 2
     assert train_main(["--out", str(tmp_path / "x.h5"), "--episodes", "1"]) == 2
     err = capsys.readouterr().err
-    assert "dqn_train: unknown player 'nobody'" in err and ".keras" in err
+    assert "mancala dqn: unknown player 'nobody'" in err and ".keras" in err
     with pytest.raises(SystemExit):
         train_main(["--hidden", "128,x", "--out", str(tmp_path / "x.keras")])
     assert "must be sizes such as 128,256, not '128,x'" in capsys.readouterr().err
 
 
 def test_the_promotion_gate_refuses_weaker_nets_and_keeps_what_it_replaces(tmp_path, capsys):
-    from mancala.dqn_promote import main as promote_main
+    from mancala.commands.promote_dqn import main as promote_main
     from mancala.nn_lib.keras_io import save_keras
 
     shipped, weak, same = tmp_path / "models", tmp_path / "weak", tmp_path / "same"

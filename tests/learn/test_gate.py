@@ -1,5 +1,5 @@
 """The promotion gate refuses weaker weights, passes equal ones, and keeps what it replaces;
-random_train.py puts every candidate through it."""
+`mancala train` puts every candidate through it."""
 
 import json
 
@@ -80,13 +80,13 @@ def test_promote_keeps_the_replaced_file(tmp_path):
 
 
 def _train(tmp_path, *extra):
-    from mancala import random_train
+    from mancala.commands import train as main_job
 
     argv = ["nn1h128", "greedy", "--run", str(tmp_path / "run"), "--models"]
     argv += [str(tmp_path / "models"), "--batches", "1", "--games", "4", "--per-pairing", "2"]
     argv += ["--teacher", "2", "--eval-games", "2", "--sample", "2000", "--gate-openings", "20"]
     argv += ["--gate-opponents", "greedy", "--exact-nodes", "0", *extra]
-    return random_train.main(argv)
+    return main_job.main(argv)
 
 
 def _gates(tmp_path):
@@ -100,11 +100,11 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
 ):
     """Refused by the gate's games; or at once, with a solved set, for not keeping the
     value in more of its positions than the shipped weights."""
-    from mancala import random_train
     from mancala.arena.solved_set import load
+    from mancala.commands import train as main_job
 
     solved = load()[1][:100] if screened else []  # the shipped whole-game set, or none
-    monkeypatch.setattr(random_train, "whole_game_set", lambda game: solved)
+    monkeypatch.setattr(main_job, "whole_game_set", lambda game: solved)
     models = tmp_path / "models"
     models.mkdir()
     shipped = models / "kalah" / "nn1h128.keras"
@@ -176,13 +176,13 @@ def test_random_train_reports_a_damaged_weights_file_and_does_not_use_it(tmp_pat
 def test_random_train_trains_and_gates_sungka_networks(tmp_path, capsys):
     """--variant sungka: the first candidate fills models/sungka/, the next one meets it
     in Sungka games; Kalah's weights are left alone."""
-    from mancala import random_train
+    from mancala.commands import train as main_job
 
     argv = ["nn1h128", "greedy", "--variant", "sungka", "--run", str(tmp_path / "run")]
     argv += ["--models", str(tmp_path / "models"), "--batches", "2", "--games", "4"]
     argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "2", "--gate-openings", "3"]
     argv += ["--gate-opponents", "greedy"]
-    assert random_train.main(argv) == 0
+    assert main_job.main(argv) == 0
     first, second = _gates(tmp_path)
     assert first["promoted"] and "no weights" in first["reason"]
     assert second["games"] == 6  # 3 openings, both seats, against the Sungka weights
@@ -195,13 +195,13 @@ def test_random_train_trains_and_gates_tak_networks(tmp_path, capsys):
     """--variant tak: Tak games recorded and valued by the Tak teacher, the first
     candidates fill models/tak/, the next meet them in 5x5 games; a network without a Tak
     encoder is refused before anything runs."""
-    from mancala import random_train
     from mancala.arena.records import GameLog
+    from mancala.commands import train as main_job
 
     argv = ["nn2h80", "cnns1h128", "greedy", "--variant", "tak", "--run", str(tmp_path / "run")]
     argv += ["--models", str(tmp_path / "models"), "--batches", "2", "--games", "4"]
     argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "2", "--gate-openings", "2"]
-    assert random_train.main(argv) == 0
+    assert main_job.main(argv) == 0
     decisions = _gates(tmp_path)
     assert [d["network"] for d in decisions] == ["nn2h80", "cnns1h128"] * 2
     assert all(d["promoted"] and "no weights" in d["reason"] for d in decisions[:2])
@@ -212,11 +212,11 @@ def test_random_train_trains_and_gates_tak_networks(tmp_path, capsys):
     games = list(GameLog([tmp_path / "run" / "games.jsonl"]))
     assert len(games) == 8 and all(g["variant"] == "tak" and g["values"] for g in games)
     assert "teacher minimax:2" in capsys.readouterr().out
-    assert random_train.main([*argv, "--batches", "1", "--resume"]) == 0  # the run goes on
+    assert main_job.main([*argv, "--batches", "1", "--resume"]) == 0  # the run goes on
     out = capsys.readouterr().out
     assert "nn2h80: weights from " + str(tmp_path / "run" / "candidates") in out
     assert "8 annotated game(s)" in out and "batch 1: 4 games recorded (12 in all" in out
-    assert random_train.main(["nnx2h256", "greedy", "--variant", "tak"]) == 2
+    assert main_job.main(["nnx2h256", "greedy", "--variant", "tak"]) == 2
     assert "network nnx2h256 does not play tak" in capsys.readouterr().err
 
 
@@ -224,7 +224,7 @@ def test_promote_gates_a_network_trained_by_hand(tmp_path, capsys):
     """promote.py: an untrained candidate is refused and the shipped file left byte for
     byte; the same weights pass and the file they replace is kept; each decision is
     recorded beside the candidates."""
-    from mancala import promote
+    from mancala.commands import promote
 
     shipped = network("nn1h128").path.read_bytes()
     models = tmp_path / "models"

@@ -115,7 +115,7 @@ def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
     damaged[1]["values"] = {"9": 1}  # a move the position does not have
     path.write_text("\n".join(json.dumps(d) for d in damaged) + "\n")
     assert len(solved_set.load(path)[1]) == 11
-    with pytest.raises(ValueError, match="solved_set.py"):
+    with pytest.raises(ValueError, match="mancala solve set"):
         solved_set.load(tmp_path / "missing.jsonl")
 
 
@@ -146,8 +146,8 @@ def test_a_full_disk_stops_recording_with_a_message_and_whole_lines(tmp_path):
         import resource, signal, sys
         signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
         resource.setrlimit(resource.RLIMIT_FSIZE, (60_000, 60_000))
-        from mancala import random_train
-        sys.exit(random_train.main(["greedy", "luck", "--record-only", "--teacher", "2",
+        from mancala.commands import train
+        sys.exit(train.main(["greedy", "luck", "--record-only", "--teacher", "2",
             "--exact-nodes", "0", "--games", "40", "--run", "{run}"]))
         """
     )

@@ -1,5 +1,5 @@
 """The network zoo: encoders, training from the sample games, save/load, the players,
-the weights-file errors, train.py's corrupt-line count and random_train.py's Ctrl+C."""
+the weights-file errors, `mancala fit`'s corrupt-line count and `mancala train`'s Ctrl+C."""
 
 from __future__ import annotations
 
@@ -195,7 +195,7 @@ def test_network_players_play_legal_moves_in_batches():
 
 def test_missing_or_corrupt_weights_say_which_file_and_how_to_make_it(tmp_path):
     missing = tmp_path / "nn2h80.keras"
-    with pytest.raises(WeightsError, match=r"no weights file .*nn2h80.keras.*train.py nn2h80"):
+    with pytest.raises(WeightsError, match=r"no weights file .*nn2h80.keras.*mancala fit nn2h80"):
         network("nn2h80", missing).load()
     missing.write_bytes(b"not a zip file")
     with pytest.raises(WeightsError, match=r"nn2h80.keras is not a readable Keras file"):
@@ -219,19 +219,19 @@ def test_a_network_refuses_a_game_it_was_not_built_for():
 
 
 def test_train_py_reports_skipped_lines_and_saves(tmp_path, capsys):
-    from mancala import train
+    from mancala.commands import fit
 
     path = tmp_path / "games.jsonl"
     path.write_bytes(SAMPLE.read_bytes() + b"garbage\n{}\n")
-    code = train.main(["nns1h128", str(path), "--epochs", "1", "--models", str(tmp_path)])
+    code = fit.main(["nns1h128", str(path), "--epochs", "1", "--models", str(tmp_path)])
     out = capsys.readouterr().out
     assert code == 0, out
     assert "2 corrupt or invalid line(s) skipped" in out
     network("nns1h128", tmp_path / "kalah" / "nns1h128.keras").load()
-    assert train.main(["nn9", str(path)]) == 2
+    assert fit.main(["nn9", str(path)]) == 2
     assert "unknown network 'nn9'" in capsys.readouterr().err
     sungka = ["nnxa2h512", str(path), "--variant", "sungka", "--models", str(tmp_path)]
-    assert train.main(sungka) == 2  # Kalah games for a Sungka network
+    assert fit.main(sungka) == 2  # Kalah games for a Sungka network
     assert "another board than sungka's (14 pits, not 16)" in capsys.readouterr().err
     assert not (tmp_path / "sungka").exists()
 
@@ -290,7 +290,7 @@ def test_random_train_survives_ctrl_c(tmp_path):
 def test_random_train_record_only_leaves_the_weights_alone(tmp_path, capsys):
     """--record-only: the network plays from its weights file, every game is recorded
     with the teacher's values, and the weights file is not rewritten."""
-    from mancala import random_train
+    from mancala.commands import train
 
     models = tmp_path / "models"
     models.mkdir()
@@ -301,7 +301,7 @@ def test_random_train_record_only_leaves_the_weights_alone(tmp_path, capsys):
     argv = ["nnx1h128", "greedy", "--record-only", "--batches", "1", "--games", "4"]
     argv += ["--per-pairing", "2", "--teacher", "3", "--out", str(out), "--models", str(models)]
     argv += ["--run", str(tmp_path / "run"), "--exact-nodes", "0"]
-    assert random_train.main(argv) == 0
+    assert train.main(argv) == 0
     assert "batch 1: 4 games recorded" in capsys.readouterr().out
     games = list(GameLog([out]))
     assert len(games) == 4 and all(g["teacher"] == "minimax:3" for g in games)
@@ -311,14 +311,14 @@ def test_random_train_record_only_leaves_the_weights_alone(tmp_path, capsys):
 
 
 def test_scripts_refuse_bad_arguments(capsys):
-    from mancala import adversary, random_train
+    from mancala.commands import adversary, train
 
     assert adversary.main(["nn1h128", "nn1h128"]) == 2
     assert adversary.main(["nn1h128", "greedy"]) == 2
     err = capsys.readouterr().err
     assert "name two different networks" in err and "'greedy' is not a network" in err
     with pytest.raises(SystemExit) as stop:
-        random_train.main(["luck", "--explore", "2"])
+        train.main(["luck", "--explore", "2"])
     assert stop.value.code == 2
     assert "argument --explore: must be 0.0..1.0, not 2" in capsys.readouterr().err
 

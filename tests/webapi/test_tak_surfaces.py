@@ -8,10 +8,10 @@ import json
 
 import pytest
 
-from mancala import play, tournament
 from mancala.ai import make_player
 from mancala.arena.match import play_games
 from mancala.arena.records import GameLog, replay
+from mancala.commands import play, tournament
 from mancala.core.cli import GAMES
 from mancala.games import game_names, new_game
 from mancala.games.tak.notation import square_name

@@ -212,7 +212,7 @@ def test_analysis_estimates_where_the_solver_does_not_go(client):
     for state in (sungka, small):
         body = client.post("/api/analyse", json={"state": state.to_dict()}).get_json()
         analysis = body["analysis"]
-        if solver_ready(state):  # a Kalah(4) database cached by `mancala/solve.py --houses 4`
+        if solver_ready(state):  # a Kalah(4) database cached by `mancala solve --houses 4`
             assert analysis["kind"] == "exact"
         else:
             assert analysis["kind"] == "estimate" and analysis["depth"] >= 1
@@ -420,22 +420,23 @@ def test_pool_keeps_players_and_lends_each_to_one_caller_at_a_time():
     assert len(shared) == 200 and not any(shared)
 
 
-def test_serve_sh_prints_the_address_and_serves(tmp_path):
-    """`./deploy/dev.sh --api` runs deploy/serve.sh: gunicorn on PORT, address printed."""
+def test_mancala_serve_prints_the_address_and_serves(tmp_path):
+    """`./deploy/dev.sh --api` runs `mancala serve`: gunicorn on --port, address printed."""
     import os
     import subprocess
     import sys
-    from pathlib import Path
 
     from webapi.serving import ROOT, free_port, wait_healthy
 
     port = free_port()
-    env = dict(os.environ, PORT=str(port), WEB_CONCURRENCY="1", THREADS="1")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
     env.pop("MANCALA_IN_DOCKER", None)
+    env.pop("HOST", None)
     log = tmp_path / "serve.log"
     with open(log, "wb") as out:
         server = subprocess.Popen(
-            [str(Path(ROOT, "deploy", "serve.sh")), sys.executable],
+            [sys.executable, "-m", "mancala", "serve", "--port", str(port), "--workers", "1"]
+            + ["--threads", "1"],
             env=env,
             stdin=subprocess.DEVNULL,
             stdout=out,

@@ -1,7 +1,7 @@
 """A fast engine: the rules of `mancala.game_state` compiled with numba on int arrays.
 
 It agrees with `game_state` move for move (tests/games/test_engine.py replays thousands of
-random games through both; `python mancala/bench.py` compares a million moves). Search
+random games through both; `mancala bench` compares a million moves). Search
 players run their inner loops on it.
 
 A position is a numpy int64 array `board` (the same absolute layout as `GameState.board`)

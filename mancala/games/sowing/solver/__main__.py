@@ -5,8 +5,9 @@
 
 The api image's `database` stage (deploy/Dockerfile.api) runs the first line, from a copy
 of the few files it needs; tests/commands/test_docker_stages.py runs that stage's command
-from the same files, on a small board. Argparse keeps an option's last value, so options
-added after the image's ones replace them. --max-seeds defaults to `default_max_seeds`
+from the same files, on a small board; `mancala solve database` is the same command.
+Argparse keeps an option's last value, so options added after the image's ones replace
+them. --max-seeds defaults to `default_max_seeds`
 (20 for 6 houses), --cache-dir to $MANCALA_CACHE_DIR or <repo>/cache.
 """
 
@@ -23,10 +24,9 @@ from mancala.games.sowing.solver.database import (
 )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m mancala.games.sowing.solver", description=__doc__.split("\n")[0]
-    )
+def main(argv: list[str] | None = None, prog: str = "python -m mancala.games.sowing.solver") -> int:
+    """`mancala solve database` runs this too, under its own name."""
+    parser = argparse.ArgumentParser(prog=prog, description=__doc__.split("\n")[0])
     parser.add_argument("--houses", type=int, default=6, help="houses a side (default 6)")
     parser.add_argument("--max-seeds", type=int, help="seeds in the houses, at most")
     parser.add_argument("--empty-capture", action="store_true", help="the empty-capture rule")

@@ -8,7 +8,7 @@ lead to; as second player, those after every first turn of the opponent. The pla
 there before it searches. Entries are relative boards (the mover's houses, then the
 opponent's) with their value (seeds the mover still gains, perfect play) and best moves.
 
-The books of Kalah(6,4) ship in mancala/models/ (`python -m mancala.solver_book` builds
+The books of Kalah(6,4) ship in mancala/models/ (`mancala solve book` builds
 them). A book is JSON with a header; one that does not parse or is for other rules is
 ignored with a warning, never trusted.
 """

@@ -2,7 +2,7 @@
 database (seeds left) and the transposition table (log2 entries).
 
 Without --max-seeds a command uses the largest database of its rules already cached
-(`python -m mancala.games.sowing.solver --max-seeds 24` builds a bigger one once), never
+(`mancala solve database --max-seeds 24` builds a bigger one once), never
 less than the default, so a bigger database speeds every later solve without a flag.
 The players keep the default size: each process of a server holds its own copy.
 """

@@ -7,7 +7,7 @@ same annotated Tak games in two ways, each then played against greedy.
   on 5x5), illegal ones masked; it learns the teacher's soft choice as the sowing
   networks do, and plays the argmax over the legal ids.
 
-    python mancala/bench_tak_designs.py runs/tak1/games.jsonl --network nn2h80 --openings 50
+    python experiments/tak_designs.py runs/tak1/games.jsonl --network nn2h80 --openings 50
 
 Both learn from the first --games annotated Tak games of the files, --epochs passes,
 and play greedy from --openings random 2-ply 5x5 openings, each in both seats.
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     from mancala.games.tak.actions import num_actions
     from mancala.nn_lib.zoo import network, networks_for
 
-    parser = command_parser("bench_tak_designs", __doc__)
+    parser = command_parser("tak_designs", __doc__)
     parser.add_argument("files", nargs="+", type=Path, help="annotated Tak games (JSONL)")
     parser.add_argument("--network", default="nn2h80", help="a zoo network that plays Tak")
     parser.add_argument("--games", type=int_in(1), default=1000, help="games to learn from")
@@ -119,12 +119,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
     if args.network not in networks_for("tak"):
-        return fail("bench_tak_designs", f"{args.network!r} is no zoo network that plays Tak")
+        return fail("tak_designs", f"{args.network!r} is no zoo network that plays Tak")
     tak = [r for r in GameLog(args.files) if r.get("variant") == "tak" and r.get("values")]
     if not tak:
-        return fail(
-            "bench_tak_designs", "no annotated Tak games in " + ", ".join(map(str, args.files))
-        )
+        return fail("tak_designs", "no annotated Tak games in " + ", ".join(map(str, args.files)))
     records = tak[: args.games]
     scratch = Path(__import__("tempfile").mkdtemp())
     table = Table(["design", "examples", "training (s)", "won vs greedy %", "ms a move"])

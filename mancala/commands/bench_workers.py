@@ -1,7 +1,7 @@
 """Games played 1 way and N ways (mancala/arena/parallel.py): the speed-up and Ray's start-up.
 
-    python mancala/bench_workers.py                      # 1 worker against 2
-    python mancala/bench_workers.py --workers 4 --games 64 --teacher 8
+    mancala bench workers                      # 1 worker against 2
+    mancala bench workers --workers 4 --games 64 --teacher 8
 
 For each worker count, in one run: the seconds from asking for the workers to their first
 game (Ray's start-up: the local Ray, the actors, their imports), then, after an untimed
@@ -33,7 +33,7 @@ PLAYERS = ["nn1h128", "greedy", "minimax:2", "luck"]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("bench_workers", __doc__)
+    parser = command_parser("mancala bench workers", __doc__)
     parser.add_argument("--workers", type=int_in(2), default=2, help="N, against 1 (2)")
     parser.add_argument("--games", type=int_in(1), default=96, help="games recorded (96)")
     parser.add_argument("--teacher", type=int_in(1, 20), default=8, help="teacher depth (8)")
@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
-    return run_command("bench_workers", lambda: _bench(args), "nothing was kept")
+    return run_command("mancala bench workers", lambda: _bench(args), "nothing was kept")
 
 
 def _bench(args: argparse.Namespace) -> int:

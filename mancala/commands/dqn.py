@@ -1,13 +1,13 @@
 """Train the Sungka paper's DQN ("Mastering the Game of Sungka from Random Play").
 
-    python mancala/dqn_train.py                                  # Sungka, first seat, vs luck
-    python mancala/dqn_train.py --seat second --opponents luck,max,exact --episodes 20000
-    python mancala/dqn_train.py --variant kalah --seat first
-    python mancala/dqn_train.py --openings 2      # episodes from 0..2 random first moves
-    python mancala/dqn_train.py --encoder afterstate --hidden 512,512 --init runs/dqn/x.keras
+    mancala dqn                                  # Sungka, first seat, vs luck
+    mancala dqn --seat second --opponents luck,max,exact --episodes 20000
+    mancala dqn --variant kalah --seat first
+    mancala dqn --openings 2      # episodes from 0..2 random first moves
+    mancala dqn --encoder afterstate --hidden 512,512 --init runs/dqn/x.keras
 
 The weights go to `runs/dqn/` (or `--out`), never over the shipped ones in
-`mancala/models/`: `python mancala/dqn_promote.py runs/dqn` puts them there only if its
+`mancala/models/`: `mancala promote dqn runs/dqn` puts them there only if its
 gate shows them stronger. `--init` starts from saved weights of the same form, measured
 at episode 0 so that nothing weaker than them is kept.
 
@@ -31,7 +31,7 @@ from mancala.learn.dqn import KEEP, PAPER_HIDDEN, train
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("dqn_train", __doc__)
+    parser = command_parser("mancala dqn", __doc__)
     parser.add_argument("--variant", choices=("sungka", "kalah"), default="sungka")
     parser.add_argument("--seat", choices=SEATS, default="first", help="the seat it learns")
     parser.add_argument("--episodes", type=int_in(1), default=10_000)
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
     out = args.out or RUNS_DIR / "dqn" / weights_path(args.variant, SEATS.index(args.seat)).name
     kept = f"{out} holds the weights saved at the last kept evaluation, whole"
-    return run_command("dqn_train", lambda: _train(args, opponents, out), kept)
+    return run_command("mancala dqn", lambda: _train(args, opponents, out), kept)
 
 
 def _train(args: argparse.Namespace, opponents: tuple[str, ...], out) -> int:

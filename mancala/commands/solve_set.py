@@ -1,12 +1,12 @@
 """Make (or finish) a set of solved positions from every stage of real Kalah games.
 
-    python mancala/solved_set.py                      # the shipped whole-game set
-    python mancala/solved_set.py --positions 50 --out /tmp/set.jsonl --houses 4 --seeds 3
+    mancala solve set                      # the shipped whole-game set
+    mancala solve set --positions 50 --out /tmp/set.jsonl --houses 4 --seeds 3
 
 Positions are solved from the endgame back to the opening (the early ones take the solver
 minutes each); each is appended the moment it is proved, so Ctrl+C or SIGTERM loses at
 most the one being proved, and running the same command again continues. The set is
-what `perfect_play.py` and the learning curve measure players against (see
+what `mancala measure perfect` and the learning curve measure players against (see
 mancala/arena/solved_set.py for the file's format).
 """
 
@@ -28,7 +28,7 @@ MAX_POSITIONS = 10_000
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("solved_set", __doc__)
+    parser = command_parser("mancala solve set", __doc__)
     parser.add_argument(
         "--positions", type=int_in(1, MAX_POSITIONS), default=500, help="positions (500)"
     )
@@ -43,11 +43,11 @@ def main(argv: list[str] | None = None) -> int:
         start = GameState.new("kalah", **game_options(args))
         check_solvable(start)
     except ValueError as error:
-        return fail("solved_set", str(error))
+        return fail("mancala solve set", str(error))
     argv = sys.argv[1:] if argv is None else argv
-    command = shlex.join(["python", "mancala/solved_set.py", *argv])
+    command = shlex.join(["mancala", "solve", "set", *argv])
     kept = f"every position proved so far is in {args.out}; run the same command to continue"
-    return run_command("solved_set", lambda: _build(args, start, command), kept)
+    return run_command("mancala solve set", lambda: _build(args, start, command), kept)
 
 
 def _build(args, start: GameState, command: str) -> int:
@@ -63,7 +63,7 @@ def _build(args, start: GameState, command: str) -> int:
     try:
         solved = build(args.out, start, args.positions, args.seed, command, solver.solve, shown)
     except ValueError as error:
-        return fail("solved_set", str(error))
+        return fail("mancala solve set", str(error))
     finally:
         bar.close()
     print(f"{solved} position(s) solved now; the set is {args.out}")

@@ -2,8 +2,8 @@
 against Keras `predict_on_batch` of one position on the same network in the same run (the
 ratio column: how many times slower Keras is).
 
-    python -m mancala.bench_networks            # every zoo network with weights
-    python -m mancala.bench_networks nn1h128 --repeat 5000
+    mancala bench networks            # every zoo network with weights
+    mancala bench networks nn1h128 --repeat 5000
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     from mancala.games.sowing.view import mover_views
     from mancala.nn_lib.zoo import ZOO, has_weights
 
-    parser = command_parser("bench_networks", __doc__)
+    parser = command_parser("mancala bench networks", __doc__)
     parser.add_argument("names", nargs="*", help="networks (default: all with weights)")
     parser.add_argument("--repeat", type=int_in(1), default=2000)
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [name for name in args.names if name not in ZOO]
     if unknown:
         zoo = ", ".join(ZOO)
-        return fail("bench_networks", f"{unknown[0]!r} is not a network of the zoo ({zoo})")
+        return fail("mancala bench networks", f"{unknown[0]!r} is not a network of the zoo ({zoo})")
     names = args.names or [name for name in ZOO if has_weights(name)]
     rng = random.Random(0)
     states = [random_opening(GameState.new(), rng.randint(0, 20), rng)[0] for _ in range(400)]

@@ -1,10 +1,10 @@
 """Put newly trained DQN nets in place of the shipped ones, only through the gate.
 
-    python mancala/dqn_promote.py runs/dqn                 # Sungka, both seats
-    python mancala/dqn_promote.py runs/dqn --openings 200
+    mancala promote dqn runs/dqn                 # Sungka, both seats
+    mancala promote dqn runs/dqn --openings 200
 
 The nets of both seats in the folder (dqn-VARIANT-first.keras and -second.keras, as
-`dqn_train.py` saves them) play the shipped pair at the promotion gate
+`mancala dqn` saves them) play the shipped pair at the promotion gate
 (`mancala.learn.gate`): head to head and against luck, max and exact, from `--openings`
 random openings of 2 plies, each in both seats. When the gate promotes, both nets and
 their learning curves are copied into mancala/models/ and the files they replace are kept
@@ -32,7 +32,7 @@ CURVES = (".png", ".json")  # the learning curve beside each net
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("dqn_promote", __doc__)
+    parser = command_parser("mancala promote dqn", __doc__)
     parser.add_argument("folder", type=Path, help="the candidate nets")
     parser.add_argument("--variant", choices=("sungka", "kalah"), default="sungka")
     parser.add_argument("--openings", type=int_in(1, 10_000), default=100, help="x2 seats (100)")
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the shipped nets' folder")
     args = parser.parse_args(argv)
     kept = f"{args.models} is unchanged unless the gate's line says promoted"
-    return run_command("dqn_promote", lambda: _promote(args), kept)
+    return run_command("mancala promote dqn", lambda: _promote(args), kept)
 
 
 def _promote(args: argparse.Namespace) -> int:

@@ -1,11 +1,11 @@
 """Refit one network of the zoo from recorded games (training/*.jsonl, or the given files).
 
-    python mancala/train.py nn1h128                      # from every training/*.jsonl
-    python mancala/train.py cnns1h128 --epochs 10 training/random_train.jsonl
-    python mancala/train.py nn2h80 --fresh               # start from untrained weights
+    mancala fit nn1h128                      # from every training/*.jsonl
+    mancala fit cnns1h128 --epochs 10 training/random_train.jsonl
+    mancala fit nn2h80 --fresh               # start from untrained weights
 
 The examples are the games' positions with the teacher's value of every legal move (the
-"values" key that random_train.py and adversary.py record); games without it are
+"values" key that mancala train and mancala adversary record); games without it are
 counted and left out. Files are streamed in chunks of --chunk positions, so they need not
 fit in memory (one chunk is kept between epochs). Corrupt lines are skipped and counted.
 The network starts from its weights file when there is one (unless --fresh) and is saved
@@ -27,7 +27,7 @@ from mancala.nn_lib.zoo import ZOO, network
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("train", __doc__)
+    parser = command_parser("mancala fit", __doc__)
     parser.add_argument("name", help="the network: " + ", ".join(ZOO))
     parser.add_argument("paths", nargs="*", type=Path, help="JSONL files (default training/)")
     parser.add_argument("--epochs", type=int_in(1), default=5, help="passes over the data (5)")
@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    return run_command("train", lambda: _train(args), "the weights file is left as it was")
+    return run_command("mancala fit", lambda: _train(args), "the weights file is left as it was")
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -98,7 +98,7 @@ def train(net, args: argparse.Namespace) -> int:
                 raise ValueError(
                     f"no annotated games to learn from ({reader.unannotated} game(s) without "
                     f"move values, {reader.skipped} corrupt line(s) skipped); record some "
-                    f"with `python mancala/random_train.py`"
+                    f"with `mancala train`"
                 )
             print(
                 f"{reader.games} annotated game(s), {positions} positions; "

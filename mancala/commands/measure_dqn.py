@@ -1,9 +1,9 @@
 """The Sungka paper's Tables II and III for our DQN: average reward and win % against
 random (luck), max, exact and itself, as the first and as the second player.
 
-    python mancala/dqn_eval.py                       # Sungka, 1000 games a row, epsilon 0.01
-    python mancala/dqn_eval.py --variant kalah --games 200
-    python mancala/dqn_eval.py --openings 2          # each game after 2 random first moves
+    mancala measure dqn                       # Sungka, 1000 games a row, epsilon 0.01
+    mancala measure dqn --variant kalah --games 200
+    mancala measure dqn --openings 2          # each game after 2 random first moves
 
 Every game starts from the opening (with `--openings N`, after N random moves, a new
 draw each game: the paper's figures are for the opening alone); the DQN plays with
@@ -100,7 +100,7 @@ def format_tables(tables: dict, variant: str, games: int, epsilon: float, openin
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("dqn_eval", __doc__)
+    parser = command_parser("mancala measure dqn", __doc__)
     parser.add_argument("--variant", choices=("sungka", "kalah"), default="sungka")
     parser.add_argument(
         "--games", type=int_in(1, MAX_GAMES), default=1000, help="games a row (paper: 1000)"
@@ -114,7 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the numbers as JSON")
     args = parser.parse_args(argv)
-    return run_command("dqn_eval", lambda: _report(args), "nothing is written")
+    return run_command("mancala measure dqn", lambda: _report(args), "nothing is written")
 
 
 def _report(args: argparse.Namespace) -> int:

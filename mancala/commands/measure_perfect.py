@@ -1,11 +1,11 @@
 """Strength against perfect play: how often each player keeps a position's exact value.
 
-    python mancala/perfect_play.py                       # the tournament's default players
-    python -m mancala.perfect_play greedy minimax:t=0.1 --games 20
-    python -m mancala.perfect_play greedy --max-seeds 32 --positions 200   # endgames only
+    mancala measure perfect                       # the tournament's default players
+    mancala measure perfect greedy minimax:t=0.1 --games 20
+    mancala measure perfect greedy --max-seeds 32 --positions 200   # endgames only
 
 The positions are the whole-game set of Kalah(6,4) (mancala/data/, made by
-`solved_set.py`: positions from every stage of real games, solved once), or, with
+`mancala solve set`: positions from every stage of real games, solved once), or, with
 `--max-seeds N` or other board options, a set sampled and solved now: one position from
 each of `--positions` games between randomly paired players of a mixed pool (seeded), at
 a random ply once the houses hold at most N seeds, so that each is solved in a moment.
@@ -205,7 +205,7 @@ def solver_table(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("perfect_play", __doc__)
+    parser = command_parser("mancala measure perfect", __doc__)
     parser.add_argument("players", nargs="*", help="player names (default: the tournament's)")
     parser.add_argument(
         "--positions", type=int_in(1, MAX_POSITIONS), default=100, help="positions in the set"
@@ -222,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         "--set",
         type=Path,
         metavar="FILE",
-        help="a solved set of solved_set.py to measure on (e.g. the held-out "
+        help="a solved set of mancala solve set to measure on (e.g. the held-out "
         "mancala/data/kalah-h6-s4-held-out.jsonl)",
     )
     parser.add_argument("--seed", type=int, default=0)
@@ -235,9 +235,9 @@ def main(argv: list[str] | None = None) -> int:
         check_names(specs)
         check_can_play(specs, start)
     except ValueError as error:
-        return fail("perfect_play", str(error))
+        return fail("mancala measure perfect", str(error))
     kept = "nothing is written until the end"
-    return run_command("perfect_play", lambda: _report(args, specs, start), kept)
+    return run_command("mancala measure perfect", lambda: _report(args, specs, start), kept)
 
 
 def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int:

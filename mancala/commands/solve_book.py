@@ -1,7 +1,7 @@
 """Build the solver's opening book (`mancala.games.sowing.solver.book`).
 
-    python -m mancala.solver_book                    # Kalah(6,4), standard capture
-    python -m mancala.solver_book --empty-capture
+    mancala solve book                    # Kalah(6,4), standard capture
+    mancala solve book --empty-capture
 
 The book holds the exact values and best moves of every position where a player can be
 to move in the game's first two turns, so that the `solver` player need not prove them
@@ -69,7 +69,7 @@ def build_book(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("solver_book", __doc__)
+    parser = command_parser("mancala solve book", __doc__)
     add_game_options(parser, variants=("kalah",))
     parser.add_argument(
         "--turns",
@@ -83,10 +83,10 @@ def main(argv: list[str] | None = None) -> int:
         start = GameState.new("kalah", **game_options(args))
         check_solvable(start)
     except ValueError as error:
-        return fail("solver_book", str(error))
+        return fail("mancala solve book", str(error))
     path = args.out or book_path(start)
     kept = f"every position solved so far is in {path}"
-    return run_command("solver_book", lambda: _build(start, path, args.turns), kept)
+    return run_command("mancala solve book", lambda: _build(start, path, args.turns), kept)
 
 
 def _build(start: GameState, path: Path, turns: int) -> int:

@@ -1,14 +1,14 @@
 """How good and how fast the Kalah training teachers are, on the whole-game set.
 
-    python mancala/bench_teachers.py                         # today's teacher and deeper ones
-    python mancala/bench_teachers.py 10:20000 14:20000 --positions 100 --json
-    python mancala/bench_teachers.py 14:20000 --networks nnxa2h512   # a student beside it
+    mancala bench teachers                         # today's teacher and deeper ones
+    mancala bench teachers 10:20000 14:20000 --positions 100 --json
+    mancala bench teachers 14:20000 --networks nnxa2h512   # a student beside it
 
 A teacher is DEPTH:NODES: the solver's exact values where it proves them within NODES
 nodes, alpha-beta to DEPTH plies elsewhere (`mancala.learn.teacher.Teacher`; the main job's
 default is 10:20000). Each teacher values every legal move of each position of the
 whole-game set of Kalah(6,4) (mancala/data/, positions from every stage of real games,
-solved exactly) on its own, and its best move is scored as `perfect_play.py` scores a
+solved exactly) on its own, and its best move is scored as `mancala measure perfect` scores a
 player: the share that keeps the position's value and the seeds lost a move, overall and
 in each third of the game (the set is in game order). A network taught by a teacher learns
 its values, so the teacher's own figures are about as far as its students can go. Beside
@@ -44,7 +44,7 @@ def teacher_spec(text: str) -> tuple[int, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("bench_teachers", __doc__)
+    parser = command_parser("mancala bench teachers", __doc__)
     parser.add_argument("teachers", nargs="*", help="DEPTH:NODES (" + " ".join(TEACHERS) + ")")
     parser.add_argument(
         "--positions", type=int_in(3), help="every k-th position, about this many (all)"
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         teachers = [teacher_spec(text) for text in args.teachers or TEACHERS]
     except ValueError as error:
         parser.error(str(error))
-    return run_command("bench_teachers", lambda: _bench(teachers, args), "nothing was kept")
+    return run_command("mancala bench teachers", lambda: _bench(teachers, args), "nothing was kept")
 
 
 def _bench(teachers: list[tuple[int, int]], args: argparse.Namespace) -> int:

@@ -1,11 +1,11 @@
 """Speed of the rules, the numba engine, OpenSpiel and the search players, on this machine.
 
-    python mancala/bench.py                 # the table (Kalah(6,4)), about a minute
-    python mancala/bench.py --games 20000   # more random games for the engines' rows
-    python mancala/bench.py --verify        # a million moves through engine and rules
-    python mancala/bench.py --teacher       # positions annotated a second, before and after
-    python mancala/bench.py --tak 5         # Tak: perft by both engines, then the alpha-beta
-    python mancala/bench.py --solve         # the Kalah solver on fixed positions, no book
+    mancala bench                 # the table (Kalah(6,4)), about a minute
+    mancala bench --games 20000   # more random games for the engines' rows
+    mancala bench --verify        # a million moves through engine and rules
+    mancala bench --teacher       # positions annotated a second, before and after
+    mancala bench --tak 5         # Tak: perft by both engines, then the alpha-beta
+    mancala bench --solve         # the Kalah solver on fixed positions, no book
 
 Every number comes from this one run, so the ratios compare like with like on a shared,
 noisy machine. Rates are per second of this process's CPU time (`time.process_time`:
@@ -359,7 +359,7 @@ def tak_search_rates(size: int, plies: tuple[int, ...] = (10, 40, 80), seed: int
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("bench", __doc__)
+    parser = command_parser("mancala bench", __doc__)
     parser.add_argument("--games", type=int_in(1), default=10_000, help="random games per engine")
     parser.add_argument("--timed-games", type=int_in(1), default=1, help="games timed per player")
     parser.add_argument("--seed", type=int, default=0)
@@ -394,7 +394,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
-    return run_command("bench", lambda: _run(args), "nothing is written")
+    return run_command("mancala bench", lambda: _run(args), "nothing is written")
 
 
 def _run(args: argparse.Namespace) -> int:

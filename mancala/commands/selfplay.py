@@ -1,13 +1,13 @@
 """Train the AlphaZero-style network of a game by self-play, promoting only what wins.
 
-    python mancala/selfplay.py --variant kalah --from runs/kalah60/games.jsonl --rounds 0
-    python mancala/selfplay.py --variant kalah --rounds 20 --run az1
-    python mancala/selfplay.py --resume --run az1
-    python mancala/selfplay.py --variant tak --teacher-games 1000 --epochs 8 --rounds 0
-    python mancala/selfplay.py --variant sungka --scratch --rounds 25 --run s1
-    python mancala/selfplay.py --variant sungka --measure 100 --run s1
+    mancala selfplay --variant kalah --from runs/kalah60/games.jsonl --rounds 0
+    mancala selfplay --variant kalah --rounds 20 --run az1
+    mancala selfplay --resume --run az1
+    mancala selfplay --variant tak --teacher-games 1000 --epochs 8 --rounds 0
+    mancala selfplay --variant sungka --scratch --rounds 25 --run s1
+    mancala selfplay --variant sungka --measure 100 --run s1
 
-A new run starts from teacher-annotated games (--from, recorded by `random_train.py`:
+A new run starts from teacher-annotated games (--from, recorded by `mancala train`:
 the policy from the teacher's values of the moves, the value from the best one's final
 margin m as tanh(m / --value-scale seeds)), from games of the Tak alpha-beta
 (--teacher-games N), from untrained weights (--scratch), or, with none of these, from
@@ -43,7 +43,7 @@ from mancala.core.stopping import run_command
 from mancala.learn.runs import Run
 from mancala.nn_lib.policy_value import AZ_GAMES, LEARNING_RATE, VALUE_SCALE
 
-PROG = "selfplay"
+PROG = "mancala selfplay"
 
 
 def player_list(text: str) -> tuple[str, ...]:

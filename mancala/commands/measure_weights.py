@@ -1,8 +1,8 @@
 """How strong the networks of a weights folder are: a run's, or the shipped ones.
 
-    python mancala/measure_weights.py                          # mancala/models/
-    python mancala/measure_weights.py /tmp/from-nothing --json  # a run's --models folder
-    python mancala/measure_weights.py --variant sungka --against greedy,exact,minimax:4
+    mancala measure weights                          # mancala/models/
+    mancala measure weights /tmp/from-nothing --json  # a run's --models folder
+    mancala measure weights --variant sungka --against greedy,exact,minimax:4
 
 For every network with weights in `DIR/GAME/` (GAME the --variant, kalah by default):
 on Kalah(6,4), the share of the whole-game set of solved positions (mancala/data/) where
@@ -71,7 +71,7 @@ def measure(
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("measure_weights", __doc__)
+    parser = command_parser("mancala measure weights", __doc__)
     parser.add_argument("folder", nargs="?", type=Path, default=MODELS_DIR, help="weights")
     parser.add_argument("--games", type=int_in(1, 10_000), default=100, help="openings")
     parser.add_argument("--seed", type=int, default=7)
@@ -80,15 +80,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
     if not (args.folder / args.variant).is_dir():
-        return fail("measure_weights", f"no weights folder {args.folder / args.variant}")
-    return run_command("measure_weights", lambda: _report(args), "nothing is written")
+        return fail("mancala measure weights", f"no weights folder {args.folder / args.variant}")
+    return run_command("mancala measure weights", lambda: _report(args), "nothing is written")
 
 
 def _report(args: argparse.Namespace) -> int:
     against = [name for name in args.against.split(",") if name]
     table = measure(args.folder, args.games, args.seed, args.variant, against)
     if not table.rows:
-        return fail("measure_weights", f"no network of the zoo in {args.folder / args.variant}")
+        return fail(
+            "mancala measure weights", f"no network of the zoo in {args.folder / args.variant}"
+        )
     show([table], args.json)
     return 0
 

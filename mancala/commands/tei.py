@@ -1,9 +1,9 @@
 """Serve a lab player as a Tak engine over TEI, the Tak Engine Interface, on standard
 input and output, for Tak controllers (racetrack) and other engines' tools.
 
-    python mancala/tei.py                 # minimax, timed by each `go`
-    python mancala/tei.py az              # any Tak player of the lab by name
-    python mancala/tei.py minimax:4       # a fixed budget: each `go`'s time is ignored
+    mancala tei                 # minimax, timed by each `go`
+    mancala tei az              # any Tak player of the lab by name
+    mancala tei minimax:4       # a fixed budget: each `go`'s time is ignored
 
 A player whose name takes seconds (minimax, az, the solver) and is named without a
 parameter thinks for 80% of each move's time (`go movetime MS`, or its share of its
@@ -80,14 +80,14 @@ def serve(session: Session, lines: TextIO, out: TextIO) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("tei", __doc__)
+    parser = command_parser("mancala tei", __doc__)
     parser.add_argument("player", nargs="?", default="minimax", help="a Tak player (minimax)")
     args = parser.parse_args(argv)
     try:
         make = player_maker(args.player)
         make(0.01).choose_move(new_tak(5))  # the search kernels compiled before the first go
     except ValueError as error:
-        return fail("tei", str(error))
+        return fail("mancala tei", str(error))
     try:
         serve(Session(args.player, make), sys.stdin, sys.stdout)
     except KeyboardInterrupt:

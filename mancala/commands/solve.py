@@ -1,10 +1,10 @@
 """Solve a Kalah position exactly: its value and best moves, with time, nodes and nodes/s.
 
-    python mancala/solve.py                           # Kalah(6,4), standard capture
-    python -m mancala.solve --empty-capture           # the rule of the published solutions
-    python -m mancala.solve --houses 4 --seeds 3 --all
-    python -m mancala.solve '{"board": [0,5,5,5,5,4,0,4,4,4,4,4,4,0], "player": 1}'
-    python -m mancala.solve --seeds 5 --max-seeds 24 --tt-bits 28 --save kalah65.json
+    mancala solve                           # Kalah(6,4), standard capture
+    mancala solve --empty-capture           # the rule of the published solutions
+    mancala solve --houses 4 --seeds 3 --all
+    mancala solve '{"board": [0,5,5,5,5,4,0,4,4,4,4,4,4,0], "player": 1}'
+    mancala solve --seeds 5 --max-seeds 24 --tt-bits 28 --save kalah65.json
 
 --save FILE proves every move and saves each to FILE as soon as it is proved, with a
 progress line every 15 s; run the same command again after a stop to go on from there.
@@ -81,7 +81,7 @@ def parse_position(text: str | None, options: dict) -> GameState:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("solve", __doc__)
+    parser = command_parser("mancala solve", __doc__)
     parser.add_argument("position", nargs="?", help='JSON: {"board": [...], "player": 0}')
     add_game_options(parser, variants=("kalah",))
     parser.add_argument("--all", action="store_true", help="the exact value of every move")
@@ -99,7 +99,7 @@ def main(argv: list[str] | None = None) -> int:
     kept = "an endgame database is cached only once it is whole"
     if args.save:
         kept = f"every proved move is in {args.save}: the same command goes on from there"
-    return run_command("solve", lambda: _solve(args), kept)
+    return run_command("mancala solve", lambda: _solve(args), kept)
 
 
 def _solve(args: argparse.Namespace) -> int:

@@ -1,7 +1,7 @@
 """Two networks practise against each other: batches of games, seats swapped, both refit.
 
-    python mancala/adversary.py nn1h128 cnns1h128                 # until Ctrl+C
-    python mancala/adversary.py nn2h80 nnx3h80 --batches 5 --games 100
+    mancala adversary nn1h128 cnns1h128                 # until Ctrl+C
+    mancala adversary nn2h80 nnx3h80 --batches 5 --games 100
 
 Each batch plays --games games from random openings, half with each network moving
 first (each move a random legal one with probability --explore); every game is
@@ -26,13 +26,13 @@ from mancala.nn_lib.zoo import ZOO
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("adversary", __doc__)
+    parser = command_parser("mancala adversary", __doc__)
     parser.add_argument("a", help="a network of the zoo")
     parser.add_argument("b", help="another network of the zoo")
     practice_arguments(parser, TRAINING_DIR / "adversary.jsonl", 100, least_games=2)
     args = parser.parse_args(argv)
     kept = f"every finished game is in {args.out}; the weights files are whole"
-    return run_command("adversary", lambda: _run(args, time.perf_counter()), kept)
+    return run_command("mancala adversary", lambda: _run(args, time.perf_counter()), kept)
 
 
 def _run(args: argparse.Namespace, began: float) -> int:

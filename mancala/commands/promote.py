@@ -1,9 +1,9 @@
 """Put networks trained by hand in place of the shipped weights, only through the gate.
 
-    python mancala/promote.py /tmp/mine nnx2h256             # DIR/kalah/nnx2h256.keras
-    python mancala/promote.py /tmp/mine nnxa2h512 --variant sungka --gate-openings 300
+    mancala promote /tmp/mine nnx2h256             # DIR/kalah/nnx2h256.keras
+    mancala promote /tmp/mine nnxa2h512 --variant sungka --gate-openings 300
 
-`train.py NAME --models DIR` writes DIR/GAME/NAME.keras; this meets each named network of
+`mancala fit NAME --models DIR` writes DIR/GAME/NAME.keras; this meets each named network of
 DIR with the main job's promotion (mancala/learn/promotion.py): on Kalah(6,4) a gain
 against perfect play on the whole-game set, then the gate's games against the weights in
 mancala/models/ (or --models) and the fixed opponents, both seats. Only a candidate that
@@ -27,7 +27,7 @@ GATE_OPPONENTS = "greedy,minimax:4"  # the main job's, for Kalah and Sungka
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("promote", __doc__)
+    parser = command_parser("mancala promote", __doc__)
     parser.add_argument("folder", type=Path, help="the candidates' weights folder (DIR)")
     parser.add_argument("names", nargs="+", help="the networks: " + ", ".join(ZOO))
     parser.add_argument("--variant", choices=list(NET_GAMES), default="kalah")
@@ -40,7 +40,7 @@ def main(argv: list[str] | None = None) -> int:
         if name not in ZOO:
             parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}")
     kept = f"{args.models} is unchanged unless a line says promoted"
-    return run_command("promote", lambda: _promote(args), kept)
+    return run_command("mancala promote", lambda: _promote(args), kept)
 
 
 def _promote(args: argparse.Namespace) -> int:

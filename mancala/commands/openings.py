@@ -1,7 +1,7 @@
 """Make a fixed set of distinct, contested openings of a game (mancala/arena/opening_sets.py).
 
-    python mancala/opening_set.py kalah              # mancala/data/openings/kalah-a.json
-    python mancala/opening_set.py tak --count 50 --seed 2 --name b
+    mancala openings kalah              # mancala/data/openings/kalah-a.json
+    mancala openings tak --count 50 --seed 2 --name b
 
 The set is drawn from its seed by the game's recipe, judged by a fixed minimax, and
 written atomically with this command in its first key; it takes a minute or two a game.
@@ -22,16 +22,16 @@ MAX_OPENINGS = 5000
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = command_parser("opening_set", __doc__)
+    parser = command_parser("mancala openings", __doc__)
     parser.add_argument("game", choices=sorted(RECIPES), help="the game")
     parser.add_argument("--count", type=int_in(1, MAX_OPENINGS), default=200, help="openings (200)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (1)")
     parser.add_argument("--name", default="a", help="the set's name: GAME-NAME.json (a)")
     args = parser.parse_args(argv)
     if not args.name.isalnum():
-        return fail("opening_set", f"a set's name is letters and digits, not {args.name!r}")
-    command = shlex.join(["python", "mancala/opening_set.py", *(argv or sys.argv[1:])])
-    return run_command("opening_set", lambda: _make(args, command), "nothing was written")
+        return fail("mancala openings", f"a set's name is letters and digits, not {args.name!r}")
+    command = shlex.join(["mancala", "openings", *(argv or sys.argv[1:])])
+    return run_command("mancala openings", lambda: _make(args, command), "nothing was written")
 
 
 def _make(args, command: str) -> int:

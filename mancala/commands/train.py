@@ -1,0 +1,265 @@
+"""Forever (until Ctrl+C or --batches K): random matches -> JSONL -> refit -> gated promotion.
+
+    mancala train                       # the zoo, luck, greedy, minimax
+    mancala train --resume              # continue the last run
+    mancala train nn1h128 greedy minimax:4 --explore 0.2 --run small
+    mancala train nnx2h256 greedy --record-only --teacher 10
+    mancala train --variant sungka --record-only --teacher az:400
+    mancala train --variant tak         # the zoo's Tak networks (5x5)
+
+A run lives in runs/<name>/ (see mancala/learn/runs.py): its games, its candidate
+weights, its learning curve, its gate decisions and its log. Each batch plays random
+pairings of the players (each move a random legal one with probability --explore),
+annotates every game with the teacher's value of each legal move (alpha-beta to
+--teacher plies, or with --teacher az:N az's search of N simulations guided by the shipped
+network) and appends it to the run's games the moment it ends. Then every
+network is refit on the examples recorded so far (a sample of at most --sample of them,
+the run's games and those beside --out) and saved as the run's candidate. Every
+--gate-every batches each candidate meets the promotion gate (mancala/learn/gate.py):
+only a candidate shown stronger than the weights in mancala/models/ replaces them,
+and the replaced file is kept in mancala/models/replaced/. So a run can only make the
+shipped zoo stronger.
+With --record-only the networks play with their current weights and nothing is refit:
+the games of a chosen network against chosen opponents, annotated by a deeper teacher,
+for `mancala fit` to learn from.
+--workers N plays and annotates the games N ways at once on Ray (--address joins a
+cluster; docs/ray.md); the records do not depend on N, each game being seeded alone.
+Ctrl+C (exit 130) or SIGTERM (exit 143) loses no recorded game and leaves no half-written
+weights file; --resume continues from there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+
+from mancala.ai.registry import check_can_play, check_names
+from mancala.core.cli import add_alias, command_parser, fail, int_in
+from mancala.core.stopping import run_command
+from mancala.games import new_game
+from mancala.learn.pool import make_pool
+from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
+from mancala.learn.promotion import gate_and_promote, value_kept, whole_game_set
+from mancala.learn.runs import Run
+from mancala.learn.scalars import Scalars, flatten
+from mancala.nn_lib.base import ZOO_GAMES
+from mancala.nn_lib.zoo import ZOO, network, networks_for
+
+OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
+TAK_OTHERS = ["luck", "weighted", "greedy", "minimax:2"]  # minimax:4 would be most of a batch
+GATE_OPPONENTS = {"tak": "greedy,minimax:2"}  # else greedy,minimax:4
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = command_parser("mancala train", __doc__)
+    parser.add_argument(
+        "players",
+        nargs="*",
+        help=f"players (default: the zoo and {', '.join(OTHERS)}; Tak: the zoo's Tak networks "
+        f"and {', '.join(TAK_OTHERS)})",
+    )
+    parser.add_argument("--per-pairing", type=int_in(1), default=8, help="games a pairing (8)")
+    parser.add_argument("--epochs", type=int_in(1), default=1, help="epochs over the sample")
+    parser.add_argument(
+        "--eval-games", type=int_in(1), default=20, help="openings a measurement (x2 seats)"
+    )
+    add_alias(parser, "--eval", "eval_games", type=int_in(1))
+    parser.add_argument(
+        "--record-only", action="store_true", help="play and record; refit no network"
+    )
+    parser.add_argument(
+        "--variant",
+        choices=tuple(ZOO_GAMES),
+        default="kalah",
+        help="the game the networks learn: Kalah(6,4), Sungka(7,7) or Tak 5x5, komi 0 (kalah)",
+    )
+    parser.add_argument("--run", help="the run's name in runs/, or a folder (default: the time)")
+    parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
+    parser.add_argument(
+        "--gate-every", type=int_in(1), default=1, help="batches between promotion gates (1)"
+    )
+    parser.add_argument(
+        "--gate-openings",
+        type=int_in(1, 10_000),
+        default=200,
+        help="openings of the gate, each played in both seats (200)",
+    )
+    parser.add_argument(
+        "--gate-opponents",
+        help="fixed opponents of the gate, comma-separated (greedy,minimax:4; Tak: "
+        f"{GATE_OPPONENTS['tak']})",
+    )
+    practice_arguments(parser, None, 240)
+    args = parser.parse_args(argv)
+    tak = args.variant == "tak"
+    specs = args.players or [*networks_for(args.variant), *(TAK_OTHERS if tak else OTHERS)]
+    opponents = args.gate_opponents or GATE_OPPONENTS.get(args.variant, "greedy,minimax:4")
+    args.gate_opponents = [spec for spec in opponents.split(",") if spec]
+    try:
+        check_names(specs + args.gate_opponents)
+        if len(set(specs)) < 2:
+            raise ValueError("name at least two different players")
+        check_players(specs + args.gate_opponents, args.variant)
+        run = Run.open(args.run, args.resume)
+    except ValueError as error:
+        return fail("mancala train", str(error))
+    args.out = args.out or run.games
+    kept = (
+        f"every finished game is in {args.out}; the weights files are whole; "
+        f"continue with --resume --run {run.name}"
+    )
+    return run_command(
+        "mancala train", lambda: _run_on_workers(args, specs, run, time.perf_counter()), kept
+    )
+
+
+def check_players(specs: list[str], variant: str) -> None:
+    """ValueError naming the first player of `specs` that cannot play `variant` (a zoo
+    network: without an encoder for it; weights it may not have yet, it is trained here)."""
+    start = new_game(variant, **ZOO_GAMES[variant])
+    for spec in specs:
+        if spec in ZOO:
+            network(spec, game=variant)
+    check_can_play([spec for spec in specs if spec not in ZOO], start)
+
+
+def _run_on_workers(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> int:
+    """`_run` with its games played on --workers (stopped however the run ends)."""
+    from mancala.arena.parallel import Workers
+
+    with Workers(args.workers, args.address) as workers:
+        return _run(args, specs, run, began, workers)
+
+
+def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, workers) -> int:
+    from mancala.ai.network import NetworkPlayer
+    from mancala.ai.registry import make_player
+    from mancala.arena.parallel import Seat
+    from mancala.core.paths import MODELS_DIR
+    from mancala.learn.curve import LearningCurve, win_rate
+    from mancala.learn.practice import Practice
+
+    run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
+    models = args.models or MODELS_DIR
+    game_start = new_game(args.variant, **ZOO_GAMES[args.variant])
+    nets, players = make_pool(specs, models, args.seed, run, args.variant)
+    if args.record_only:
+        nets = {}
+    beside = [] if args.out == run.games else args.out.parent.glob("*.jsonl")
+    recorded = sorted(path for path in {run.games, *beside} if path.is_file())
+    depth, simulations = args.teacher or (TEACHER_DEPTH[args.variant], 0)
+    practice = Practice(
+        args.out,
+        depth,
+        args.seed,
+        recorded if nets else None,
+        args.exact_nodes,
+        args.keep,
+        game_start,
+        workers=workers,
+        teacher_simulations=simulations,
+    )
+    if nets:
+        run.log(
+            f"{practice.store.games} annotated game(s) ({practice.store.seen} positions) "
+            f"already recorded; teacher {practice.teacher.name}"
+        )
+    curve = LearningCurve(run.curve)
+    scalars = Scalars(run.folder / "tensorboard")
+    offset = curve.points[-1]["minutes"] if curve.points else 0.0
+    rng = random.Random(args.seed)
+    # the fixed opponents every network's win rate is measured against, batch after batch
+    yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
+    solved = whole_game_set(args.variant)
+    batch = 0
+    while args.batches is None or batch < args.batches:
+        batch += 1
+        start = time.perf_counter()
+        seats = {spec: Seat.of(player, args.explore) for spec, player in players.items()}
+        pairings = [rng.sample(specs, 2) for _ in range(max(1, args.games // args.per_pairing))]
+        practice.play([(seats[one], seats[two]) for one, two in pairings], args.per_pairing)
+        played = time.perf_counter() - start
+        if not nets:  # only recording
+            teacher = practice.teacher
+            exact = f", {teacher.exact} of them exact" if teacher.exact_nodes else ""
+            print(
+                f"batch {batch}: {practice.recorded} games recorded "
+                f"({teacher.exact + teacher.searched} positions valued{exact}), {played:.0f} s, "
+                f"total {(time.perf_counter() - began) / 60:.1f} min",
+                flush=True,
+            )
+            continue
+        losses = {name: practice.refit(net, args.sample, args.epochs) for name, net in nets.items()}
+        rates = {
+            label: {
+                name: win_rate(NetworkPlayer(net=net), opponent, args.eval_games, start=game_start)
+                for name, net in nets.items()
+            }
+            for label, opponent in yardsticks.items()
+        }
+        kept = {name: value_kept(net, solved) for name, net in nets.items()} if solved else {}
+        minutes = offset + (time.perf_counter() - began) / 60
+        point = {
+            "batch": batch,
+            "minutes": round(minutes, 2),
+            "games": practice.store.games,
+            "positions": practice.store.seen,
+            "rates": rates,
+            "kept": kept,
+            "loss": losses,
+        }
+        curve.add(point)
+        scalars.write(batch, flatten(point))
+        against = " ".join(f"{n} {r:.0f}" for n, r in rates["greedy"].items()) or "-"
+        keeping = " ".join(f"{n} {k:.1f}" for n, k in kept.items())
+        run.log(
+            f"batch {batch}: {practice.recorded} games recorded ({practice.store.games} in all, "
+            f"{practice.store.seen} positions, {len(practice.store)} kept in memory) | "
+            f"% won vs greedy: {against}"
+            + (f" | % value kept: {keeping}" if kept else "")
+            + f" | play {played:.0f} s, batch {time.perf_counter() - start:.0f} s, "
+            f"total {minutes:.1f} min, peak memory {peak_megabytes():,.0f} MB"
+        )
+        if batch % args.gate_every == 0 or batch == args.batches:
+            for net in nets.values():
+                run.log(
+                    gate_and_promote(
+                        net,
+                        models,
+                        args.gate_opponents,
+                        args.gate_openings,
+                        batch,
+                        gate_recorder(run, scalars, batch),
+                        solved,
+                        game_start,
+                    )  # fmt: skip
+                )
+    return 0
+
+
+def gate_recorder(run: Run, scalars: Scalars, batch: int):
+    """Record a gate's decision in the run's gates.jsonl and its TensorBoard scalars."""
+
+    def record(network: str, decision: dict) -> None:
+        run.record_gate(network, decision)
+        head = decision.get("head_to_head")
+        scalars.write(
+            batch,
+            {f"gate/{network}/promoted": float(decision["promoted"])}
+            | ({f"gate/{network}/head_to_head": head} if head is not None else {}),
+        )
+
+    return record
+
+
+def peak_megabytes() -> float:
+    """The most memory this process has held so far (resident, MB)."""
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+if __name__ == "__main__":
+    sys.exit(main())
