@@ -43,9 +43,11 @@ COMMANDS = (
         "measure", "dqn", "mancala.commands.measure_dqn", "the DQN seat by seat, as its paper did"
     ),
     Command(
-        "promote", None, "mancala.commands.promote", "networks trained by hand, through the gate"
+        "promote",
+        None,
+        "mancala.commands.promote",
+        "hand-trained networks or DQN, through the gate",
     ),
-    Command("promote", "dqn", "mancala.commands.promote_dqn", "DQN nets, through the gate"),
     Command("solve", None, "mancala.commands.solve", "the exact value of a Kalah position"),
     Command("solve", "book", "mancala.commands.solve_book", "the solver's opening book"),
     Command("solve", "set", "mancala.commands.solve_set", "a set of solved positions"),

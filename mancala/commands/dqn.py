@@ -7,7 +7,7 @@
     mancala dqn --encoder afterstate --hidden 512,512 --init runs/dqn/x.keras
 
 The weights go to `runs/dqn/` (or `--out`), never over the shipped ones in
-`mancala/models/`: `mancala promote dqn runs/dqn` puts them there only if its
+`mancala/models/`: `mancala promote runs/dqn dqn --variant sungka` puts them there only if its
 gate shows them stronger. `--init` starts from saved weights of the same form, measured
 at episode 0 so that nothing weaker than them is kept.
 

@@ -2,13 +2,18 @@
 
     mancala promote /tmp/mine nnx2h256             # DIR/kalah/nnx2h256.keras
     mancala promote /tmp/mine nnxa2h512 --variant sungka --gate-openings 300
+    mancala promote runs/dqn dqn --variant sungka   # the DQN's two nets, one a seat
 
 `mancala fit NAME --models DIR` writes DIR/GAME/NAME.keras; this meets each named network of
 DIR with the main job's promotion (mancala/learn/promotion.py): on Kalah(6,4) a gain
 against perfect play on the whole-game set, then the gate's games against the weights in
 mancala/models/ (or --models) and the fixed opponents, both seats. Only a candidate that
 passes replaces them, and the replaced file is kept in mancala/models/replaced/GAME/.
-Either way the decision is appended to DIR/gates.jsonl.
+The name `dqn` stands for the DQN's pair (DIR/dqn-GAME-first.keras and -second.keras, as
+`mancala dqn` saves them), which meets the shipped pair and luck, max and exact from
+random 2-ply openings; both nets and their learning curves move together, the replaced
+ones kept in mancala/models/replaced/. Either way the decision is appended to
+DIR/gates.jsonl.
 """
 
 from __future__ import annotations
@@ -24,12 +29,13 @@ from mancala.nn_lib.base import NET_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO
 
 GATE_OPPONENTS = "greedy,minimax:4"  # the main job's, for Kalah and Sungka
+DQN = "dqn"  # the name of the DQN's pair of nets
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala promote", __doc__)
     parser.add_argument("folder", type=Path, help="the candidates' weights folder (DIR)")
-    parser.add_argument("names", nargs="+", help="the networks: " + ", ".join(ZOO))
+    parser.add_argument("names", nargs="+", help=f"the networks: {', '.join(ZOO)}, or {DQN}")
     parser.add_argument("--variant", choices=list(NET_GAMES), default="kalah")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the shipped weights")
     parser.add_argument("--gate-openings", type=int_in(1, 10_000), default=200, help="x2 seats")
@@ -37,8 +43,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for name in args.names:
-        if name not in ZOO:
-            parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}")
+        if name not in ZOO and name != DQN:
+            parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}; or {DQN}")
     kept = f"{args.models} is unchanged unless a line says promoted"
     return run_command("mancala promote", lambda: _promote(args), kept)
 
@@ -46,19 +52,30 @@ def main(argv: list[str] | None = None) -> int:
 def _promote(args: argparse.Namespace) -> int:
     from mancala.ai.registry import check_names
     from mancala.game_state import GameState
-    from mancala.learn.promotion import gate_and_promote, record_to, whole_game_set
+    from mancala.learn.promotion import (
+        gate_and_promote,
+        gate_and_promote_dqn,
+        record_to,
+        whole_game_set,
+    )
     from mancala.nn_lib.zoo import network
 
     opponents = [spec for spec in args.gate_opponents.split(",") if spec]
     check_names(opponents)
-    paths = {name: weights_path(name, args.variant, args.folder) for name in args.names}
+    zoo = [name for name in args.names if name != DQN]
+    paths = {name: weights_path(name, args.variant, args.folder) for name in zoo}
     missing = [str(path) for path in paths.values() if not path.is_file()]
     if missing:
         raise ValueError(f"no weights at {', '.join(missing)}")
     nets = [network(name, path, args.variant).load() for name, path in paths.items()]
-    solved = whole_game_set(args.variant)
-    start = GameState.new(args.variant, **NET_GAMES[args.variant])
     record = record_to(args.folder / "gates.jsonl")
+    if DQN in args.names:
+        lines = gate_and_promote_dqn(
+            args.folder, args.models, args.variant, args.gate_openings, args.seed, record
+        )
+        print("\n".join(lines), flush=True)
+    solved = whole_game_set(args.variant) if nets else []
+    start = GameState.new(args.variant, **NET_GAMES[args.variant])
     for net in nets:
         line = gate_and_promote(
             net, args.models, opponents, args.gate_openings, args.seed, record, solved, start

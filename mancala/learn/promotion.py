@@ -5,7 +5,8 @@ On Kalah(6,4) the gate also meets the candidate against perfect play, on the sol
 whole-game set (mancala/data/): one not shown to keep the value more often than the
 weights it would replace is refused at once, without the gate's games.
 `mancala train` puts every refit candidate through this; `mancala promote` a network
-trained by hand.
+trained by hand, or the DQN's pair of nets (one a seat), which meet the Sungka paper's
+fixed opponents.
 """
 
 from __future__ import annotations
@@ -28,6 +29,52 @@ def record_to(path: Path) -> Record:
         append_games(path, [line | decision])  # the records' whole-line append
 
     return record
+
+
+DQN_OPPONENTS = ("luck", "max", "exact")
+DQN_CURVES = (".png", ".json")  # the learning curve beside each DQN net
+
+
+def gate_and_promote_dqn(
+    folder: Path, models: Path, variant: str, openings: int, seed: int, record: Record
+) -> list[str]:
+    """Put the DQN nets of both seats in `folder` through the gate against those in
+    `models`, head to head and against `DQN_OPPONENTS`, from `openings` random 2-ply
+    openings in both seats; promote both (with their learning curves) when they pass,
+    keeping the replaced files in `models`/replaced/. The lines saying what was decided;
+    ValueError when a net is missing."""
+    from mancala.ai.dqn import SEATS, DQNPlayer, weights_path
+    from mancala.game_state import GameState
+    from mancala.learn.gate import gate, promote
+
+    paths = [
+        (weights_path(variant, seat, folder), weights_path(variant, seat, models))
+        for seat in range(len(SEATS))
+    ]
+    missing = [str(path) for pair in paths for path in pair if not path.is_file()]
+    if missing:
+        raise ValueError(f"no DQN weights at {', '.join(missing)}")
+    candidate = DQNPlayer(seed=seed, models_dir=folder)
+    incumbent = DQNPlayer(seed=seed, models_dir=models)
+    candidate.name = incumbent.name = "dqn"
+    start = GameState.new(variant)
+    result = gate(candidate, incumbent, DQN_OPPONENTS, start, openings=openings, plies=2, seed=seed)
+    decision = {"variant": variant, **result.to_dict(), "folder": str(folder)}
+    if result.promoted:
+        keep = models / "replaced"
+        for new, old in paths:
+            decision.setdefault("kept", []).append(str(promote(new, old, keep)))
+            for suffix in DQN_CURVES:
+                if new.with_suffix(suffix).is_file():
+                    promote(new.with_suffix(suffix), old.with_suffix(suffix), keep)
+    record("dqn", decision)
+    verdict = "promoted" if result.promoted else "kept the shipped nets"
+    lines = [f"gate dqn {variant}: {verdict}: {result.reason}"]
+    for spec, row in result.against.items():
+        lines.append(
+            f"  against {spec}: candidate {row['candidate']:.3f}, shipped {row['incumbent']:.3f}"
+        )
+    return lines
 
 
 def whole_game_set(game: str) -> list:

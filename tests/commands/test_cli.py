@@ -17,7 +17,7 @@ import pytest
 
 from mancala.ai.human import parse_move
 from mancala.arena.records import GameLog
-from mancala.commands import COMMANDS, fit, play, solve, tournament, train
+from mancala.commands import COMMANDS, fit, play, solve, tournament, train, usage
 from mancala.commands import main as cli_main
 from mancala.core.cli import MAX_HOUSES
 from mancala.core.paths import ROOT
@@ -379,3 +379,9 @@ def test_bench_teachers_scores_each_teacher_by_stage_and_refuses_a_bad_spec(caps
     assert "mancala bench teachers: a teacher is DEPTH:NODES such as 10:20000, not '10:lots'" in err
     err = refused(bench_teachers.main, ["--networks", "nn9"], capsys)
     assert "mancala bench teachers: unknown network 'nn9'; the zoo: nn1h128" in err
+
+
+def test_the_commands_page_shows_what_mancala_help_prints():
+    page = (ROOT / "docs" / "commands.md").read_text()
+    shown = "\n".join(f"    {line}" if line else "" for line in usage().splitlines())
+    assert shown in page

@@ -283,7 +283,7 @@ def test_training_command_refuses_bad_input(tmp_path, capsys):
 
 
 def test_the_promotion_gate_refuses_weaker_nets_and_keeps_what_it_replaces(tmp_path, capsys):
-    from mancala.commands.promote_dqn import main as promote_main
+    from mancala.commands.promote import main as promote
     from mancala.nn_lib.keras_io import save_keras
 
     shipped, weak, same = tmp_path / "models", tmp_path / "weak", tmp_path / "same"
@@ -295,16 +295,16 @@ def test_the_promotion_gate_refuses_weaker_nets_and_keeps_what_it_replaces(tmp_p
         shutil.copy(path, same / path.name)
         save_keras(build_model(7), weak / path.name)  # untrained: weaker
     before = {p.name: p.read_bytes() for p in shipped.iterdir()}
-    args = ["--openings", "5", "--models", str(shipped)]
-    assert promote_main([str(weak), *args]) == 0
+    args = ["dqn", "--variant", "sungka", "--gate-openings", "5", "--models", str(shipped)]
+    assert promote([str(weak), *args]) == 0
     assert "kept the shipped nets" in capsys.readouterr().out
     assert {p.name: p.read_bytes() for p in shipped.iterdir()} == before
     record = json.loads((weak / "gates.jsonl").read_text().splitlines()[-1])
     assert record["promoted"] is False and record["network"] == "dqn"
-    assert promote_main([str(same), *args]) == 0  # identical nets pass, the old ones kept
+    assert promote([str(same), *args]) == 0  # identical nets pass, the old ones kept
     assert "promoted" in capsys.readouterr().out
     replaced = sorted((shipped / "replaced").iterdir())
     assert [p.name.rsplit("-", 1)[0] for p in replaced] == ["dqn-sungka-first", "dqn-sungka-second"]
     assert [p.read_bytes() for p in replaced] == [before[n] for n in sorted(before)]
-    assert promote_main([str(tmp_path / "nowhere"), *args]) == 2  # a usage error
+    assert promote([str(tmp_path / "nowhere"), *args]) == 2  # a usage error
     assert "no DQN weights at" in capsys.readouterr().err
