@@ -10,6 +10,7 @@ under `if TYPE_CHECKING:` too, so a lazy import cannot hide a dependency.
 """
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -129,3 +130,22 @@ def test_the_walk_finds_wrong_imports(tmp_path, monkeypatch):
 @pytest.mark.parametrize("path", sources(), ids=lambda path: str(path.relative_to(ROOT)))
 def test_imports_point_down(path):
     assert wrong_imports(path) == []
+
+
+NAME_TEST = re.compile(r"""[!=]=\s*["'](kalah|sungka|tak)["']""")
+
+
+def test_shared_code_asks_a_game_for_traits_not_its_name():
+    """Outside mancala/games/ (and the readable rules of the sowing family, whose Kalah and
+    Sungka differ rule by rule) no line compares a game's name: it asks the registry of
+    games for a capability or a trait (docs/architecture.md, "The game protocol")."""
+    assert NAME_TEST.search('if state.game != "tak":')  # the check can fail
+    rules = ROOT / "mancala" / "game_state.py"
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sources()
+        if "games" not in path.relative_to(ROOT).parts[:2] and path != rules
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        if NAME_TEST.search(line)
+    ]
+    assert found == []

@@ -41,7 +41,7 @@ import numpy as np
 from numba import njit
 
 from mancala.ai import az_tak
-from mancala.ai.base import Player, require_moves
+from mancala.ai.base import Player, is_sowing, require_moves
 from mancala.ai.gumbel import (
     CONSIDERED,
     chosen_move,
@@ -281,7 +281,7 @@ _LOADING = threading.Lock()
 def endgame_table(state: GameState) -> EndgameTable:
     """(values, binomials, most seeds) of the endgame database of `state`'s Kalah board,
     the one the process's `solver` uses, when it is cached; else NO_ENDGAME."""
-    if state.game != "kalah" or not database_ready(state.houses, state.empty_capture):
+    if "solver" not in capabilities(state) or not database_ready(state.houses, state.empty_capture):
         return NO_ENDGAME
     most = default_max_seeds(state.houses)
     if default_max_seeds(state.houses, sum(state.board)) != most:  # a smaller game's own
@@ -368,7 +368,7 @@ class AZNet(Player):
         """({legal move: prior}, value for the mover) of the network, without search."""
         moves = require_moves(state)
         net = self.net_for(state)
-        if state.game == "tak":
+        if not is_sowing(state):
             legal, priors, value = az_tak.policy(state, self.tak_weights(net))
             return {m: float(p) for m, p in zip(legal, priors)}, value
         board, player, (h, *_) = engine.to_arrays(state)
@@ -552,7 +552,7 @@ class AZ(AZNet):
         visits, means, _, margins, _ = self.search(state, seconds)
         moves = require_moves(state)
         known = [m for m in moves if margins[m] != NO_MARGIN]
-        won = state.game == "tak" and any(margins[m] > 0 for m in known)  # a win: no margins
+        won = "margin" not in capabilities(state) and any(margins[m] > 0 for m in known)
         if len(known) == len(moves) or won:
             move = max(known, key=lambda m: (margins[m], visits[m]))
         else:
@@ -562,7 +562,9 @@ class AZ(AZNet):
 
     def proof_solver(self, state: GameState) -> Solver | None:
         """The solver that may prove `state` within the limits, if any."""
-        if not self.prove or state.game != "kalah" or sum(relative_board(state)) > PROOF_SEEDS:
+        if not self.prove or "solver" not in capabilities(state):
+            return None
+        if sum(relative_board(state)) > PROOF_SEEDS:
             return None
         if self.solver is not None:
             return self.solver

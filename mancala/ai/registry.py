@@ -360,7 +360,7 @@ register(
         words={"simulations": "{:,} simulations a move"},
         requires=("pyspiel",),
         quick="openspiel-mcts:5000",
-        variants=("kalah",),
+        needs=frozenset({"openspiel"}),
         games=({"variant": "kalah", "houses": 6, "seeds": 4},),
     ),
 )
@@ -392,9 +392,9 @@ register(  # an outside engine (mancala/ai/tei.py): tei:PATH, from the command l
     Entry(
         "mancala.ai.tei:TEIEngine",
         summary="An outside Tak engine, a program of this machine spoken to over TEI",
-        variants=("tak",),
         text="engine",
         local=True,
+        needs=frozenset({"tei"}),
     ),
 )
 register(

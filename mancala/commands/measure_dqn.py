@@ -37,6 +37,7 @@ from mancala.learn.dqn import match_stats
 MAX_GAMES = 1_000_000  # games a row
 OPPONENTS = {"random": "luck", "max": "max", "exact": "exact", "self": "dqn"}
 # The paper's win % (Tables II and III); None where the paper gives no figure.
+PAPER_GAME = "sungka"  # the game of the paper whose figures stand beside ours
 PAPER_WIN = {
     "first": {"random": 99.4, "max": 99.5, "exact": 97.9, "self": 98.6},
     "second": {"random": 73.5, "max": 0.0, "exact": 0.0, "self": None},
@@ -87,7 +88,7 @@ def format_tables(tables: dict, variant: str, games: int, epsilon: float, openin
         )
         table = Table(["opponent", "average reward", "win %", "draw %", "paper win %"], title=title)
         for label, stats in tables[seat_name].items():
-            paper = PAPER_WIN[seat_name][label] if variant == "sungka" and not opening else None
+            paper = PAPER_WIN[seat_name][label] if variant == PAPER_GAME and not opening else None
             table.add(
                 label,
                 f"{stats['reward']:+.1f}",

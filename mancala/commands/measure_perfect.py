@@ -33,10 +33,12 @@ from mancala.arena.match import play_games
 from mancala.arena.results import Tally
 from mancala.arena.solved_set import WHOLE_GAME, SolvedPosition, load, seeds_in_houses
 from mancala.arena.solved_set import move_quality as chosen_quality
-from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.report import Table
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
+from mancala.games import games_with, new_game
+from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.solver import Solver, check_solvable, default_max_seeds
 
 MAX_POSITIONS = 10_000  # positions in the set (each one solved exactly)
@@ -226,11 +228,11 @@ def main(argv: list[str] | None = None) -> int:
         "mancala/data/kalah-h6-s4-held-out.jsonl)",
     )
     parser.add_argument("--seed", type=int, default=0)
-    add_game_options(parser, variants=("kalah",))
+    add_game_options(parser, games_with("solver"))
     parser.add_argument("--json", action="store_true", help="print the full result as JSON")
     args = parser.parse_args(argv)
     try:
-        start = GameState.new("kalah", **game_options(args))
+        start = new_game(args.variant, **game_options(args))
         specs = args.players or [s for s in tournament_players("kalah") if s != "solver"]
         check_names(specs)
         check_can_play(specs, start)

@@ -19,10 +19,11 @@ from collections.abc import Callable
 
 from mancala.ai.human import Human, InputEnded, Quit, read_line
 from mancala.ai.registry import check_can_play, make_player
-from mancala.core.cli import GAMES, add_game_options, command_parser, fail, game_options
+from mancala.core.cli import command_parser, fail
 from mancala.core.stopping import exit_code, sigterm_as_interrupt
 from mancala.game_state import GameState
-from mancala.games import capabilities, new_game
+from mancala.games import capabilities, game_names, new_game
+from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.drawing import draw_board, house_choices, house_label
 from mancala.games.sowing.events import trace_move
 
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala play", __doc__)
     parser.add_argument("player", help="the opponent, e.g. greedy, minimax:6, nn1h128")
     parser.add_argument("--second", action="store_true", help="let the computer move first")
-    add_game_options(parser, variants=GAMES)
+    add_game_options(parser, game_names())
     parser.add_argument("--seed", type=int, help="random seed of the computer player")
     args = parser.parse_args(argv)
     seat = 1 if args.second else 0

@@ -28,7 +28,6 @@ from mancala.core.stopping import run_command
 from mancala.nn_lib.base import NET_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO
 
-GATE_OPPONENTS = "greedy,minimax:4"  # the main job's, for Kalah and Sungka
 DQN = "dqn"  # the name of the DQN's pair of nets
 
 
@@ -39,7 +38,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--variant", choices=list(NET_GAMES), default="kalah")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the shipped weights")
     parser.add_argument("--gate-openings", type=int_in(1, 10_000), default=200, help="x2 seats")
-    parser.add_argument("--gate-opponents", default=GATE_OPPONENTS, help="comma-separated")
+    parser.add_argument(
+        "--gate-opponents", help="comma-separated (the main job's gate of the game)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for name in args.names:
@@ -52,6 +53,7 @@ def main(argv: list[str] | None = None) -> int:
 def _promote(args: argparse.Namespace) -> int:
     from mancala.ai.registry import check_names
     from mancala.game_state import GameState
+    from mancala.games import game
     from mancala.learn.promotion import (
         gate_and_promote,
         gate_and_promote_dqn,
@@ -60,7 +62,8 @@ def _promote(args: argparse.Namespace) -> int:
     )
     from mancala.nn_lib.zoo import network
 
-    opponents = [spec for spec in args.gate_opponents.split(",") if spec]
+    given = args.gate_opponents or ",".join(game(args.variant).gate)
+    opponents = [spec for spec in given.split(",") if spec]
     check_names(opponents)
     zoo = [name for name in args.names if name != DQN]
     paths = {name: weights_path(name, args.variant, args.folder) for name in zoo}

@@ -40,6 +40,7 @@ from pathlib import Path
 from mancala.core.cli import command_parser, fail, float_in, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
+from mancala.games import game
 from mancala.learn.runs import Run
 from mancala.nn_lib.policy_value import AZ_GAMES, LEARNING_RATE, VALUE_SCALE
 
@@ -210,9 +211,11 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError(f"{flag} starts a new run; a resumed run goes on by self-play")
         if sum(bool(given) for given, _ in starts) > 1:
             raise ValueError("--from, --teacher-games or --scratch: one way to start a run")
-        if args.teacher_games and args.variant != "tak":
+        if args.teacher_games and not game(args.variant).search:
+            searched = ", ".join(name for name in AZ_GAMES if game(name).search)
             raise ValueError(
-                f"--teacher-games is for tak; {args.variant} learns first from --from FILE"
+                f"--teacher-games plays the game's own alpha-beta ({searched}); "
+                f"{args.variant} learns first from --from FILE"
             )
         if args.measure and not (args.resume or args.run):
             raise ValueError("--measure measures a run: name it with --run NAME (or --resume)")

@@ -25,10 +25,11 @@ import time
 from pathlib import Path
 
 from mancala.ai.minimax import Minimax
-from mancala.core.cli import add_game_options, command_parser, game_options, int_in
+from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.games import game, game_names
+from mancala.games import games_with
+from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.drawing import house_label
 from mancala.games.sowing.solver import Solver, check_solvable
 from mancala.games.sowing.solver.book import GUESS_DEPTH, first_guess
@@ -61,7 +62,7 @@ def parse_position(text: str | None, options: dict) -> GameState:
     if unknown:
         raise ValueError(f"unknown key(s) in the position: {', '.join(sorted(unknown))}")
     variant = data.get("variant", "kalah")
-    solvable = [name for name in game_names() if "solver" in game(name).capabilities]
+    solvable = games_with("solver")
     if variant not in solvable:
         raise ValueError(f"the solver plays {', '.join(solvable)}, not {variant!r}")
     board = data.get("board")
@@ -83,7 +84,7 @@ def parse_position(text: str | None, options: dict) -> GameState:
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala solve", __doc__)
     parser.add_argument("position", nargs="?", help='JSON: {"board": [...], "player": 0}')
-    add_game_options(parser, variants=("kalah",))
+    add_game_options(parser, games_with("solver"))
     parser.add_argument("--all", action="store_true", help="the exact value of every move")
     parser.add_argument(
         "--save", metavar="FILE", help="resumable: every move, each saved to FILE when proved"

@@ -17,9 +17,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from mancala.ai.minimax import Minimax
-from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
+from mancala.games import games_with, new_game
+from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.solver import TT_BITS, Solver, check_solvable, store_lead
 from mancala.games.sowing.solver.book import (
     GUESS_DEPTH,
@@ -70,7 +72,7 @@ def build_book(
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala solve book", __doc__)
-    add_game_options(parser, variants=("kalah",))
+    add_game_options(parser, games_with("solver"))
     parser.add_argument(
         "--turns",
         type=int_in(1, MAX_TURNS),
@@ -80,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, help="the book's path (default mancala/models/)")
     args = parser.parse_args(argv)
     try:
-        start = GameState.new("kalah", **game_options(args))
+        start = new_game(args.variant, **game_options(args))
         check_solvable(start)
     except ValueError as error:
         return fail("mancala solve book", str(error))

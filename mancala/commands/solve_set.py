@@ -19,9 +19,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from mancala.arena.solved_set import WHOLE_GAME, build
-from mancala.core.cli import add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
+from mancala.games import games_with, new_game
+from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.solver.options import add_solver_options, solver_for
 
 MAX_POSITIONS = 10_000
@@ -34,13 +36,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=WHOLE_GAME, help="the set's file")
-    add_game_options(parser, variants=("kalah",))
+    add_game_options(parser, games_with("solver"))
     add_solver_options(parser)
     args = parser.parse_args(argv)
     try:
         from mancala.games.sowing.solver import check_solvable
 
-        start = GameState.new("kalah", **game_options(args))
+        start = new_game(args.variant, **game_options(args))
         check_solvable(start)
     except ValueError as error:
         return fail("mancala solve set", str(error))

@@ -39,18 +39,19 @@ from mancala.arena.tournament import (
     run_tournament,
     win_rate_table,
 )
-from mancala.core.cli import GAMES, add_game_options, command_parser, fail, game_options, int_in
+from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.games import describe, new_game
+from mancala.games import describe, game_names, new_game
+from mancala.games.options import add_game_options, game_options
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala tournament", __doc__)
     parser.add_argument("games", type=int_in(1), help="games per pair of players in each seat")
     parser.add_argument("players", nargs="*", help="player names (default: every available)")
-    add_game_options(parser, variants=GAMES)
+    add_game_options(parser, game_names())
     parser.add_argument("--seed", type=int, default=0, help="random seed (openings, players)")
     parser.add_argument(
         "--plies", type=int_in(0, MAX_PLIES), default=4, help="random plies of each opening"

@@ -38,7 +38,7 @@ import time
 from mancala.ai.registry import check_can_play, check_names
 from mancala.core.cli import add_alias, command_parser, fail, int_in
 from mancala.core.stopping import run_command
-from mancala.games import new_game
+from mancala.games import game, new_game
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.learn.promotion import gate_and_promote, value_kept, whole_game_set
@@ -47,18 +47,15 @@ from mancala.learn.scalars import Scalars, flatten
 from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.zoo import ZOO, network, networks_for
 
-OTHERS = ["luck", "greedy", "minimax:2", "minimax:4", "minimax:6"]
-TAK_OTHERS = ["luck", "weighted", "greedy", "minimax:2"]  # minimax:4 would be most of a batch
-GATE_OPPONENTS = {"tak": "greedy,minimax:2"}  # else greedy,minimax:4
-
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala train", __doc__)
     parser.add_argument(
         "players",
         nargs="*",
-        help=f"players (default: the zoo and {', '.join(OTHERS)}; Tak: the zoo's Tak networks "
-        f"and {', '.join(TAK_OTHERS)})",
+        help="players (default: the zoo's networks of the game and its practice players: "
+        + "; ".join(f"{name}: {', '.join(game(name).practice)}" for name in ZOO_GAMES)
+        + ")",
     )
     parser.add_argument("--per-pairing", type=int_in(1), default=8, help="games a pairing (8)")
     parser.add_argument("--epochs", type=int_in(1), default=1, help="epochs over the sample")
@@ -88,14 +85,14 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--gate-opponents",
-        help="fixed opponents of the gate, comma-separated (greedy,minimax:4; Tak: "
-        f"{GATE_OPPONENTS['tak']})",
+        help="fixed opponents of the gate, comma-separated ("
+        + "; ".join(f"{name}: {','.join(game(name).gate)}" for name in ZOO_GAMES)
+        + ")",
     )
     practice_arguments(parser, None, 240)
     args = parser.parse_args(argv)
-    tak = args.variant == "tak"
-    specs = args.players or [*networks_for(args.variant), *(TAK_OTHERS if tak else OTHERS)]
-    opponents = args.gate_opponents or GATE_OPPONENTS.get(args.variant, "greedy,minimax:4")
+    specs = args.players or [*networks_for(args.variant), *game(args.variant).practice]
+    opponents = args.gate_opponents or ",".join(game(args.variant).gate)
     args.gate_opponents = [spec for spec in opponents.split(",") if spec]
     try:
         check_names(specs + args.gate_opponents)

@@ -6,8 +6,8 @@
 * One name for one thing in every command: `--models DIR` (a weights folder),
   `--eval-games N`, `--out PATH`, `--json`; an old spelling stays readable, hidden
   (`add_alias`).
-* The game options (--variant, --houses, --seeds, --empty-capture; --size and --komi for
-  Tak) are declared once, here, with the sizes the lab admits. --variant names the game.
+* The game options (--variant and each game's rule options) are declared once, from the
+  registry of games: `mancala.games.options`.
 
 >>> parser = command_parser("demo")
 >>> _ = parser.add_argument("names", nargs="*")
@@ -27,17 +27,6 @@ import argparse
 import sys
 from collections.abc import Callable
 from typing import Any, NoReturn
-
-# The rules allow any size; the lab stops where the terminal drawing still reads (houses
-# label a..p, then by number) and where the work of one game stays bounded.
-MAX_HOUSES = 20
-MAX_SEEDS = 20
-VARIANTS = ("kalah", "sungka")  # the sowing games: the default of add_game_options
-GAMES = (*VARIANTS, "tak")  # every game (mancala.games.game_names; a test keeps them equal)
-TAK_SIZES = (3, 8)
-MAX_KOMI = 128  # half points
-SOWING_FLAGS = {"houses": "--houses", "seeds": "--seeds", "empty_capture": "--empty-capture"}
-TAK_FLAGS = {"size": "--size", "komi": "--komi"}
 
 
 class CommandParser(argparse.ArgumentParser):
@@ -107,58 +96,3 @@ def layer_sizes(text: str) -> tuple[int, ...]:
     if not all(1 <= size <= 4096 for size in sizes):
         raise argparse.ArgumentTypeError(f"each size must be 1..4096, not {text}")
     return sizes
-
-
-def add_game_options(
-    parser: argparse.ArgumentParser,
-    variants: tuple[str, ...] = VARIANTS,
-    default: str | None = None,
-    max_houses: int = MAX_HOUSES,
-    max_seeds: int = MAX_SEEDS,
-) -> None:
-    """--variant, --houses, --seeds and --empty-capture (and --size and --komi when Tak
-    is among `variants`), each checked on the way in."""
-    parser.add_argument(
-        "--variant", choices=variants, default=default or variants[0], help="the game"
-    )
-    if "tak" in variants:
-        low, high = TAK_SIZES
-        parser.add_argument(
-            "--size", type=int_in(low, high), help=f"Tak: board size ({low}..{high}, default 5)"
-        )
-        parser.add_argument(
-            "--komi",
-            type=int_in(-MAX_KOMI, MAX_KOMI),
-            help="Tak: half points added to black's flats (default 0)",
-        )
-    parser.add_argument(
-        "--houses", type=int_in(1, max_houses), help=f"houses a side (1..{max_houses})"
-    )
-    parser.add_argument(
-        "--seeds", type=int_in(1, max_seeds), help=f"seeds a house at the start (1..{max_seeds})"
-    )
-    parser.add_argument("--empty-capture", action="store_true", help="Kalah: capture lone seeds")
-
-
-def game_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The rule options of `add_game_options`'s arguments, for `mancala.games.new_game`;
-    ValueError for an option of another game."""
-    if getattr(args, "empty_capture", False) and args.variant == "sungka":
-        raise ValueError(f"--empty-capture is a Kalah rule; {args.variant} has no such option")
-    given = {key for key in {**SOWING_FLAGS, **TAK_FLAGS} if _given(args, key)}
-    theirs = SOWING_FLAGS if args.variant == "tak" else TAK_FLAGS
-    for key in sorted(given & set(theirs)):
-        raise ValueError(f"{theirs[key]} is not a rule of {args.variant}")
-    keys = ("size", "komi") if args.variant == "tak" else ("houses", "seeds")
-    options: dict[str, Any] = {
-        key: value for key in keys if (value := getattr(args, key, None)) is not None
-    }
-    if getattr(args, "empty_capture", False):
-        options["empty_capture"] = True
-    return options
-
-
-def _given(args: argparse.Namespace, key: str) -> bool:
-    """Whether the option `key` was given (a number, or a flag that is set)."""
-    value = getattr(args, key, None)
-    return value is not None and value is not False

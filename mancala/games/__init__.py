@@ -31,7 +31,13 @@ A game may offer more, named by its capabilities, which players and commands che
 - `fast`: a numba engine of its own (Tak: `mancala.games.tak.fast`);
 - `encoders`: network encoders in `mancala.nn_lib`;
 - `solver`: the exact solver and its endgame database (`mancala.games.sowing.solver`);
-- `frames`: seed-by-seed animation of a move (`mancala.games.sowing.events.trace_move`).
+- `frames`: seed-by-seed animation of a move (`mancala.games.sowing.events.trace_move`);
+- `margin`: a finished game has a margin (seeds in the stores) beside its result;
+- `tei`: its moves are spoken over the Tak Engine Interface (`mancala.ai.tei`);
+- `openspiel`: OpenSpiel plays it too (its standard board: `mancala.ai.openspiel_mcts`).
+
+A line also states the rule options its commands take (`options`: `--houses`, `--size`,
+..., read by `mancala.games.options`), and the fixed players of its learning runs.
 
 Adding a game is a folder under `mancala/games/` and one line in `GAMES`.
 """
@@ -49,6 +55,32 @@ from mancala.games.tak.state import new_tak
 from mancala.games.tak.state import state_from_dict as tak_from_dict
 
 WIN_VALUE = 1_000_000.0  # an evaluator's value of a won game (searches prefer sooner wins)
+# The rules allow any size; the lab stops where the terminal drawing still reads (houses
+# label a..p, then by number) and where the work of one game stays bounded.
+MAX_HOUSES = 20
+MAX_SEEDS = 20
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option as the commands take it: `new_game`'s keyword `key`, given as
+    --key-with-dashes, a whole number in low..high, or a switch when `low` is None."""
+
+    key: str
+    help: str
+    low: int | None = None
+    high: int | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.key.replace("_", "-")
+
+
+HOUSES = Option("houses", "houses a side", 1, MAX_HOUSES)
+SEEDS = Option("seeds", "seeds a house at the start", 1, MAX_SEEDS)
+EMPTY_CAPTURE = Option("empty_capture", "Kalah: capture lone seeds")
+SIZE = Option("size", "Tak: board size (default 5)", 3, 8)
+KOMI = Option("komi", "Tak: half points added to black's flats (default 0)", -128, 128)
 
 
 @dataclass(frozen=True)
@@ -67,9 +99,14 @@ class Game:
     planes: str | None = None  # "module:attr" of (state, seat) -> float32 array in 0..1
     display: str | None = None  # "module:attr" of (state) -> what a board display shows (JSON)
     anchors: tuple[str, ...] = ("greedy",)  # fixed players a learning run is rated against
+    options: tuple[Option, ...] = ()  # the rule options its commands take
+    practice: tuple[str, ...] = ("luck", "greedy")  # the main job's players beside the zoo
+    gate: tuple[str, ...] = ("greedy",)  # the fixed opponents of the main job's gate
 
 
-SOWING = frozenset({"sowing", "fast", "encoders", "frames"})
+SOWING = frozenset({"sowing", "fast", "encoders", "frames", "margin"})
+SOWING_PRACTICE = ("luck", "greedy", "minimax:2", "minimax:4", "minimax:6")
+SOWING_GATE = ("greedy", "minimax:4")
 GAMES: dict[str, Game] = {
     game.name: game
     for game in (
@@ -78,9 +115,12 @@ GAMES: dict[str, Game] = {
             partial(GameState.new, "kalah"),
             GameState.from_dict,
             "mancala.games.sowing.events:store_lead",
-            SOWING | {"solver"},
+            SOWING | {"solver", "openspiel"},
             display="mancala.games.sowing.drawing:display",
             anchors=("solver:t=0.1", "minimax:t=0.1"),
+            options=(HOUSES, SEEDS, EMPTY_CAPTURE),
+            practice=SOWING_PRACTICE,
+            gate=SOWING_GATE,
         ),
         Game(
             "sungka",
@@ -90,18 +130,24 @@ GAMES: dict[str, Game] = {
             SOWING,
             display="mancala.games.sowing.drawing:display",
             anchors=("minimax:t=0.1", "minimax:4"),
+            options=(HOUSES, SEEDS),
+            practice=SOWING_PRACTICE,
+            gate=SOWING_GATE,
         ),
         Game(
             "tak",
             new_tak,
             tak_from_dict,
             "mancala.games.tak.evaluate:value",
-            frozenset({"fast"}),
+            frozenset({"fast", "tei"}),
             rollout="mancala.games.tak.evaluate:random_playout",
             search="mancala.games.tak.search:Search",
             planes="mancala.games.tak.planes:planes",
             display="mancala.games.tak.drawing:display",
             anchors=("minimax:t=0.1", "greedy"),
+            options=(SIZE, KOMI),
+            practice=("luck", "weighted", "greedy", "minimax:2"),  # minimax:4: most of a batch
+            gate=("greedy", "minimax:2"),
         ),
     )
 }
@@ -139,6 +185,16 @@ def state_from_dict(data: dict[str, Any]) -> Any:
 def capabilities(state: Any) -> frozenset[str]:
     """What `state`'s game offers beyond the protocol (see the module text)."""
     return game(state.game).capabilities
+
+
+def offers(name: str, capability: str) -> bool:
+    """Whether game `name` offers `capability` (see the module text)."""
+    return capability in game(name).capabilities
+
+
+def games_with(capability: str) -> list[str]:
+    """The names of the games that offer `capability`, in registry order."""
+    return [name for name in GAMES if offers(name, capability)]
 
 
 def evaluator(name: str) -> Callable[[Any], float]:
@@ -194,6 +250,7 @@ __all__ = [
     "WIN_VALUE",
     "Game",
     "IllegalMove",
+    "Option",
     "capabilities",
     "describe",
     "display",
@@ -201,7 +258,9 @@ __all__ = [
     "fast_search",
     "game",
     "game_names",
+    "games_with",
     "new_game",
+    "offers",
     "planes",
     "rollout",
     "state_from_dict",

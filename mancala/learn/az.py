@@ -36,6 +36,7 @@ from mancala.arena.pairs import Pairs, play_pairs
 from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import move_quality, shipped_set
 from mancala.game_state import GameState
+from mancala.games import game as game_entry
 from mancala.games import new_game
 from mancala.learn.curve import LearningCurve, win_rate
 from mancala.learn.data import (
@@ -165,8 +166,8 @@ def teacher_examples(
     if not parts:
         record = (
             f"`mancala train --record-only --variant {game}`"
-            if game != "tak"
-            else f"none: learn from the Tak alpha-beta's games with `{make_command(game)}`"
+            if not game_entry(game).search
+            else f"none: learn from its alpha-beta's games with `{make_command(game)}`"
         )
         raise ValueError(
             f"--from: no teacher-annotated games of {game_text(game)} in "
@@ -283,8 +284,8 @@ class Loop:
         """The current best network; ValueError (naming what to do) when there is none."""
         if not self.best_path.is_file():
             first = (
-                "--teacher-games N (games of the Tak alpha-beta)"
-                if self.game == "tak"
+                "--teacher-games N (games of its own alpha-beta)"
+                if game_entry(self.game).search
                 else "--from FILE (teacher-annotated games, recorded by mancala train)"
             )
             raise ValueError(

@@ -20,6 +20,7 @@ from typing import Any
 import numpy as np
 
 from mancala.arena.records import GameLog, replay
+from mancala.games import GAMES, games_with
 from mancala.games.masks import legal_mask
 from mancala.games.sowing import engine
 from mancala.games.sowing.view import mover_views
@@ -28,7 +29,8 @@ from mancala.nn_lib.policy_value import features
 
 log = logging.getLogger(__name__)
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # inputs (mover's side), gains, mask
-SOWN = ("kalah", "sungka")  # the games whose records these examples are made from
+SOWN = tuple(games_with("sowing"))  # the games whose records are valued house by house
+PLANED = tuple(name for name in GAMES if GAMES[name].planes)  # valued by afterstate planes
 TAK_CHILDREN = 16  # Tak: examples a position (its best moves and random others)
 TAK_BEST = 4  # of which the best valued moves
 
@@ -39,7 +41,7 @@ def record_positions(record: dict[str, Any]) -> Arrays | None:
     ValueError when the values do not fit the game (wrong length, illegal moves)."""
     values = record.get("values")
     variant = record.get("variant", "kalah")
-    if values is not None and variant == "tak":
+    if values is not None and variant in PLANED:
         return tak_positions(record)
     if values is None or variant not in SOWN:
         return None

@@ -37,6 +37,7 @@ from mancala.ai.gumbel import mixed_value
 from mancala.ai.minimax import TT_ENTRY_BYTES
 from mancala.arena.records import replay
 from mancala.game_state import GameState
+from mancala.games import capabilities, offers
 
 
 class Teacher:
@@ -70,7 +71,7 @@ class Teacher:
 
         if exact_nodes < 0:
             raise ValueError(f"exact_nodes must be at least 0, not {exact_nodes}")
-        exact_nodes = exact_nodes if game == "kalah" else 0  # the solver plays Kalah only
+        exact_nodes = exact_nodes if offers(game, "solver") else 0
         self.depth, self.exact_nodes, self.chain = depth, exact_nodes, chain
         self.simulations = simulations
         searcher = f"az:{simulations}" if simulations else f"minimax:{depth}"
@@ -137,7 +138,7 @@ class Teacher:
         return [_number(moves[m]) if m in moves else None for m in range(state.houses)], exact
 
     def _exact_values(self, state: GameState, guess: float) -> dict[int, int] | None:
-        if not self.exact_nodes or state.variant != "kalah":
+        if not self.exact_nodes or "solver" not in capabilities(state):
             return None
         from mancala.ai.solver import shared_solver
         from mancala.games.sowing.solver import OutOfBudget

@@ -30,9 +30,8 @@ import numpy as np
 from mancala.game_state import GameState
 from mancala.games import describe, new_game
 from mancala.games import game as game_entry
+from mancala.games import planes as planes_of
 from mancala.games.sowing.view import mover_views
-from mancala.games.tak.actions import num_actions
-from mancala.games.tak.planes import channels, planes
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import (
     MODELS_DIR,
@@ -71,8 +70,8 @@ def weights_file(game: str, models: str | os.PathLike | None = None) -> Path:
 
 def make_command(game: str) -> str:
     """The command that makes the weights of `game` (see docs/az.md)."""
-    if game == "tak":  # its teacher is the Tak alpha-beta, run by the command itself
-        return "mancala selfplay --variant tak --teacher-games 1000 --epochs 8 --rounds 0"
+    if game_entry(game).search:  # its teacher is its own alpha-beta, run by the command
+        return f"mancala selfplay --variant {game} --teacher-games 1000 --epochs 8 --rounds 0"
     return f"mancala selfplay --variant {game} --from runs/NAME/games.jsonl"
 
 
@@ -98,31 +97,29 @@ def has_weights(**_player: Any) -> bool:
 
 def input_width(game: str) -> int:
     """The network input's width for `game` (its rules in AZ_GAMES)."""
-    if game == "tak":
-        size = AZ_GAMES[game]["size"]
-        return channels(size) * size * size
+    if game_entry(game).planes:
+        return int(features([new_game(game, **AZ_GAMES[game])]).shape[1])
     return 2 * AZ_GAMES[game]["houses"] * encoders.ONE_HOT_BINS + 2
 
 
 def policy_width(game: str) -> int:
     """One logit per move of `game`: a house, or a Tak action id."""
-    if game == "tak":
-        return num_actions(AZ_GAMES[game]["size"])
-    return AZ_GAMES[game]["houses"]
+    return new_game(game, **AZ_GAMES[game]).num_actions
 
 
 def features(states: list) -> np.ndarray:
     """The compact inputs of positions of one game, each from its mover's side: the
     sowing boards (`mover_views`, int16; `encode` makes them one-hot), or Tak's planes
     flattened (float32, the input itself)."""
-    if states[0].game == "tak":
-        return np.stack([planes(s, s.player).ravel() for s in states])
+    seen = planes_of(states[0].game)
+    if seen:
+        return np.stack([seen(s, s.player).ravel() for s in states])
     return mover_views(states).astype(np.int16)
 
 
 def encode(game: str, compact: np.ndarray) -> np.ndarray:
     """The network input of `features`' rows."""
-    return compact if game == "tak" else encoders.one_hot(compact)
+    return compact if game_entry(game).planes else encoders.one_hot(compact)
 
 
 class PolicyValue:

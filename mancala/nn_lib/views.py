@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from mancala.game_state import GameState
-from mancala.games import WIN_VALUE
+from mancala.games import GAMES, WIN_VALUE
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.afterstates import afterstates
 from mancala.games.sowing.engine import rules_of
@@ -200,6 +200,6 @@ def with_tactics(
 def view_for(game: str, options: dict[str, Any], afterstate: bool = False) -> View:
     """The view of the networks of `game` with rule `options`; on a sowing game, the
     afterstate view for the networks that value boards after a move."""
-    if game == "tak":
+    if GAMES[game].planes:  # seen as planes (Tak)
         return TakView(options)
     return AfterstateView(game, options) if afterstate else SowingView(game, options)

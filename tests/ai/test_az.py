@@ -435,7 +435,10 @@ def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path,
     result = lab_command("selfplay", "--variant", "tak", "--rounds", "1", "--run", "a", *where)
     assert result.returncode == 2 and "start a run with --teacher-games N" in result.stderr
     result = lab_command("selfplay", "--teacher-games", "2", "--run", "b", *where)
-    assert result.returncode == 2 and "--teacher-games is for tak" in result.stderr
+    assert (
+        result.returncode == 2
+        and "--teacher-games plays the game's own alpha-beta (tak)" in result.stderr
+    )
     tiny = ["--simulations", "10", "--games", "1", "--gate-openings", "1", "--eval", "0"]
     result = lab_command(
         "selfplay", "--variant", "tak", "--teacher-games", "2", "--rounds", "1",

@@ -19,10 +19,10 @@ from mancala.ai.human import parse_move
 from mancala.arena.records import GameLog
 from mancala.commands import COMMANDS, fit, play, solve, tournament, train, usage
 from mancala.commands import main as cli_main
-from mancala.core.cli import MAX_HOUSES
 from mancala.core.paths import ROOT
 from mancala.core.stopping import Terminated, run_command, signals_held, sigterm_as_interrupt
 from mancala.game_state import GameState
+from mancala.games import MAX_HOUSES
 from mancala.games.sowing.drawing import house_label
 
 ENV = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1")
@@ -180,7 +180,7 @@ def test_options_before_names_parse(tmp_path, capsys):
         (train.main, ["--teacher", "az:0"], "--teacher: must be 1..100000, not 0"),
         (train.main, ["--teacher", "az:x"], "must be a whole number 1..100000, not 'x'"),
         (fit.main, ["nn1h128", "--learning-rate", "0"], "must be 1e-06..1.0, not 0"),
-        (play.main, ["greedy", "--variant", "sungka", "--empty-capture"], "a Kalah rule"),
+        (play.main, ["greedy", "--variant", "sungka", "--empty-capture"], "not a rule of sungka"),
     ],
 )
 def test_sizes_and_counts_out_of_range_are_refused(main, argv, message, capsys):
@@ -360,10 +360,17 @@ def test_no_tensorflow_start_up_lines():
         assert noise not in done.stderr, done.stderr
 
 
-def test_bench_teachers_scores_each_teacher_by_stage_and_refuses_a_bad_spec(capsys):
+def test_bench_teachers_scores_each_teacher_by_stage_and_refuses_a_bad_spec(
+    tmp_path, monkeypatch, capsys
+):
     import json
 
     from mancala.commands import bench_teachers
+    from mancala.games.sowing.solver.database import DEFAULT_MAX_SEEDS
+
+    # a database of 12 seeds, made here in seconds, stands for the players' 20 (minutes)
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
+    monkeypatch.setitem(DEFAULT_MAX_SEEDS, 6, 12)
 
     argv = ["2:0", "4:20000", "--networks", "nnx1h128", "--positions", "12", "--json"]
     assert bench_teachers.main(argv) == 0

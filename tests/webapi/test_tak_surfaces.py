@@ -12,13 +12,8 @@ from mancala.ai import make_player
 from mancala.arena.match import play_games
 from mancala.arena.records import GameLog, replay
 from mancala.commands import play, tournament
-from mancala.core.cli import GAMES
-from mancala.games import game_names, new_game
+from mancala.games import new_game
 from mancala.games.tak.notation import square_name
-
-
-def test_the_commands_game_list_is_the_registry_of_games():
-    assert list(GAMES) == game_names()
 
 
 def test_a_tak_tournament_prints_its_tables_and_records_games_that_replay(tmp_path, capsys):
