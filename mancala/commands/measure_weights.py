@@ -8,7 +8,7 @@ For every network with weights in `DIR/GAME/` (GAME the --variant, kalah by defa
 on Kalah(6,4), the share of the whole-game set of solved positions (mancala/data/) where
 its move keeps the position's value and the seeds it loses a move; and its win % against
 each player of `--against` (greedy) over `--games` openings of 2 random plies, each
-played in both seats.
+played in both seats (`mancala.arena.pairs`).
 """
 
 from __future__ import annotations
@@ -35,8 +35,8 @@ def measure(
     """The table of the networks in `folder/variant/`."""
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
-    from mancala.arena.match import play_games
     from mancala.arena.openings import random_openings
+    from mancala.arena.pairs import play_pairs
     from mancala.arena.results import Tally
     from mancala.arena.solved_set import move_quality, shipped_set
     from mancala.game_state import GameState
@@ -60,12 +60,8 @@ def measure(
             quality = move_quality(me.choose_moves, positions)
             row += [round(100 * quality["kept"], 1), round(quality["seeds_lost"], 2)]
         for opponent in against:
-            tally = Tally()
-            for seat in (0, 1):
-                other = make_player(opponent, seed=seed)
-                seated = [me, other] if seat == 0 else [other, me]
-                tally.add_records(play_games(seated, starts, openings=openings, seed=seed), seat)
-            row.append(round(tally.win_percent(), 1))
+            pairs = play_pairs(me, make_player(opponent, seed=seed), starts, openings, seed)
+            row.append(round(sum(pairs.seats(), Tally()).win_percent(), 1))
         table.add(*row)
     return table
 
