@@ -199,9 +199,16 @@ def test_random_train_trains_and_gates_tak_networks(tmp_path, capsys):
     from mancala.commands import train as main_job
 
     argv = ["nn2h80", "cnns1h128", "greedy", "--variant", "tak", "--run", str(tmp_path / "run")]
-    argv += ["--models", str(tmp_path / "models"), "--batches", "2", "--games", "4"]
+    argv += ["--models", str(tmp_path / "models"), "--batches", "1", "--games", "4"]
     argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "2", "--gate-openings", "2"]
     assert main_job.main(argv) == 0
+    games = list(GameLog([tmp_path / "run" / "games.jsonl"]))
+    assert len(games) == 4 and all(g["variant"] == "tak" and g["values"] for g in games)
+    assert "teacher minimax:2" in capsys.readouterr().out
+    assert main_job.main([*argv, "--resume"]) == 0  # the run goes on: its second batch
+    out = capsys.readouterr().out
+    assert "nn2h80: weights from " + str(tmp_path / "run" / "candidates") in out
+    assert "4 annotated game(s)" in out and "batch 1: 4 games recorded (8 in all" in out
     decisions = _gates(tmp_path)
     assert [d["network"] for d in decisions] == ["nn2h80", "cnns1h128"] * 2
     assert all(d["promoted"] and "no weights" in d["reason"] for d in decisions[:2])
@@ -209,13 +216,6 @@ def test_random_train_trains_and_gates_tak_networks(tmp_path, capsys):
     assert set(decisions[2]["against"]) == {"greedy", "minimax:2"}  # Tak's gate opponents
     for name in ("nn2h80", "cnns1h128"):
         network(name, tmp_path / "models" / "tak" / f"{name}.keras", "tak").load()
-    games = list(GameLog([tmp_path / "run" / "games.jsonl"]))
-    assert len(games) == 8 and all(g["variant"] == "tak" and g["values"] for g in games)
-    assert "teacher minimax:2" in capsys.readouterr().out
-    assert main_job.main([*argv, "--batches", "1", "--resume"]) == 0  # the run goes on
-    out = capsys.readouterr().out
-    assert "nn2h80: weights from " + str(tmp_path / "run" / "candidates") in out
-    assert "8 annotated game(s)" in out and "batch 1: 4 games recorded (12 in all" in out
     assert main_job.main(["nnx2h256", "greedy", "--variant", "tak"]) == 2
     assert "network nnx2h256 does not play tak" in capsys.readouterr().err
 
