@@ -1,8 +1,9 @@
 """A Keras model's forward pass in plain numpy, for deciding one position in microseconds.
 
-Keras `predict` costs about 60 ms a call and `predict_on_batch` about 0.5 ms; the same
-small network evaluated with numpy over its weights costs a few microseconds. Networks
-train with Keras and play with `NumpyForward(model)`, which copies the weights once.
+A Keras call carries a fixed cost far above what a small network's arithmetic takes, so
+one position at a time is decided here, in numpy over the weights (docs/networks.md has
+the figures: `mancala bench networks`). Networks train with Keras and play with
+`NumpyForward(model)`, which copies the weights once.
 
 Supported layers (what the zoo uses): InputLayer, Dense, Conv1D and Conv2D (strides 1,
 "valid" or "same" padding, channels last), Flatten, Reshape, Dropout, Activation, in a
