@@ -70,7 +70,10 @@ def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game(
             assert same(done.record) == same(here[done.index].record)
         assert sorted(seen) == list(range(48))  # each game once: none lost, none twice
         assert pool.actors[0] is not first  # the dead worker was replaced
-        ray.kill(pool.actors[1])  # dead before its next games: they are surely replayed
+        dead = pool.actors[1]
+        ray.kill(dead)  # dead before its next games (a kill lands later): they are replayed
+        with pytest.raises(ray.exceptions.RayActorError):
+            ray.get(dead.cpu_seconds.remote(), timeout=60)
         again = {d.index: d.record for d in pool.play(seats, jobs[:8])}
         assert {k: same(r) for k, r in again.items()} == {k: same(here[k].record) for k in range(8)}
         assert pool.replayed >= 1
