@@ -1,7 +1,7 @@
 """Every command line that README.md and docs/ show parses as written.
 
-A command line is `mancala VERB ...` (after `python -m` or `./deploy/dev.sh`, or bare in a
-code block: between backticks in prose a bare `mancala fit` names a command, not a line),
+A command line is `mancala VERB ...` (bare, after `python -m` or after `./deploy/dev.sh`;
+between backticks in prose, `mancala fit` alone names a command, with arguments it is a line),
 `python mancala/NAME.py ...` or `python -m mancala.NAME ...` (an entry point), or an
 experiment's `python experiments/NAME.py ...`, in a code block or between backticks. Each
 is handed to its module's `main` (the lab's command line for a verb), whose parser runs and
@@ -43,6 +43,11 @@ PLACEHOLDERS = {  # the docs' usage words, and what stands for them here
     "PATH": "/bin/true",
     "S": "0",
     "GAME": "kalah",
+    "PAIRS": "3",
+    "E": "2",
+    "L": "0.001",
+    "SIZE": "5",
+    "...": "greedy",
 }
 PATTERNS = {"mancala.x"}  # "python -m mancala.x": the form of every command, not one
 
@@ -56,7 +61,7 @@ def command_lines() -> list[tuple[str, str, list[str]]]:
             for match in COMMAND.finditer(chunk):
                 where = f"{page.name}:{number}"
                 if match[4]:
-                    if block or match[3]:
+                    if block or match[3] or match[5].strip():  # not a name alone
                         found.append((where, LINE, [match[4], *_sample_argv(match[5])]))
                     continue
                 module = match[1] or match[2].replace("/", ".")
