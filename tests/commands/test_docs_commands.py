@@ -133,3 +133,19 @@ def test_each_documented_command_line_parses(where, module, argv, monkeypatch, c
         except SystemExit as stop:
             pytest.fail(f"{where}: {module} {shlex.join(argv)}: {capsys.readouterr().err}")
             raise AssertionError from stop
+
+
+RUN_AS_WRITTEN = [  # documented lines whose work is small: run whole, as a user would
+    ["tournament", "1", "luck", "greedy"],
+    ["tournament", "3", "luck", "greedy", "max", "exact"],
+    ["tournament", "3", "dqn", "greedy", "--variant", "sungka"],
+]
+
+
+@pytest.mark.parametrize("argv", RUN_AS_WRITTEN, ids=" ".join)
+def test_a_listed_subset_of_the_documented_lines_runs(argv, capsys):
+    from mancala.commands import main
+
+    assert any(module == LINE and shown == argv for _, module, shown in LINES)  # in the docs
+    assert main(argv) == 0
+    assert "| greedy |" in capsys.readouterr().out
