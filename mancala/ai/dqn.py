@@ -131,21 +131,15 @@ def q_function(forward, state: GameState):
 
 
 def load_forward(path: Path, variant: str, seat: int):
-    """A NumpyForward of the .keras file at `path`; ValueError naming what to run if absent."""
-    if not path.is_file():
-        raise ValueError(
-            f"no DQN weights at {path}; make them with: {train_command(variant, seat)}"
-        )
-    from mancala.nn_lib.keras_io import import_keras
+    """A NumpyForward of the .keras file at `path`; ValueError (a WeightsError) naming the
+    command that makes it when the file is missing or unreadable."""
     from mancala.nn_lib.numpy_forward import NumpyForward
+    from mancala.nn_lib.saved import read_model
 
-    keras = import_keras()
-
-    try:
-        model = keras.models.load_model(path, compile=False)
-    except Exception as error:  # a damaged or foreign file
-        raise ValueError(f"cannot load DQN weights {path}: {error}") from None
-    return NumpyForward(model)
+    make = f"make them with: {train_command(variant, seat)}"
+    if not path.is_file():
+        raise ValueError(f"no DQN weights at {path}; {make}")
+    return NumpyForward(read_model(path, f"DQN ({variant}, {SEATS[seat]} seat)", make))
 
 
 class DQNPlayer(Player):

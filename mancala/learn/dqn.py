@@ -222,11 +222,11 @@ class Learner:
     def _load_init(self, path: Path) -> None:
         """Start from the weights of the .keras file `path`; ValueError unless it holds a
         net of this run's form."""
-        keras = import_keras()
-        try:
-            weights = keras.models.load_model(path, compile=False).get_weights()
-        except Exception as error:  # absent, damaged or foreign
-            raise ValueError(f"cannot load the initial weights {path}: {error}") from None
+        from mancala.nn_lib.saved import read_model
+
+        weights = read_model(
+            path, "the initial weights", "give a .keras file of a DQN"
+        ).get_weights()
         shapes = [w.shape for w in self.model.get_weights()]
         if [w.shape for w in weights] != shapes:
             raise ValueError(

@@ -30,8 +30,11 @@ from mancala.nn_lib import encoders
 from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.keras_io import import_keras, save_keras
 from mancala.nn_lib.losses import masked_mse, masked_policy_loss
-from mancala.nn_lib.meta import UNKNOWN, read_encoding, write_meta
 from mancala.nn_lib.numpy_forward import NumpyForward
+from mancala.nn_lib.saved import (
+    SavedModel,
+    WeightsError,
+)
 from mancala.nn_lib.views import TARGET_SCALE, view_for  # TARGET_SCALE: still importable here
 
 __all__ = [  # import_keras, save_keras, masked_argmax, soft_choice: still importable here
@@ -74,44 +77,6 @@ def game_label(variant: str, **options: Any) -> str:
     return f"{variant}({options['houses']},{options['seeds']}{extra})"
 
 
-class WeightsError(ValueError):
-    """A network's weights file is missing, unreadable or of the wrong shape."""
-
-
-def read_model(path: Path, label: str, make: str) -> Any:
-    """The Keras model in `path`; WeightsError naming `label`, the file and `make` (how to
-    make it) when the file is missing or unreadable."""
-    if not path.is_file():
-        raise WeightsError(f"{label}: no weights file {path}; {make}")
-    keras = import_keras()
-    try:
-        return keras.models.load_model(path, compile=False)
-    except Exception as error:  # Keras raises many kinds on a damaged or foreign file
-        raise WeightsError(
-            f"{label}: {path} is not a readable Keras file ({type(error).__name__}: {error}); "
-            f"{make}"
-        ) from None
-
-
-def check_encoding(path: Path, wanted: int, label: str, make: str) -> None:
-    """WeightsError unless the weights `path` were saved with input encoding `wanted`."""
-    found = read_encoding(path)
-    if found != wanted:
-        raise WeightsError(
-            f"{label}: {path} was trained on inputs of encoding version {found}, but this "
-            f"version of the lab encodes version {wanted}: the weights would read the "
-            f"wrong inputs; {make}"
-        )
-
-
-def untrained_model(build: Callable[[], Any], seed: int | None) -> Any:
-    """`build()` with untrained weights, drawn from `seed` when one is given."""
-    keras = import_keras()
-    if seed is not None:
-        keras.utils.set_random_seed(seed)
-    return build()
-
-
 def check_game(made_for: str, game: str, options: dict[str, Any], state: GameState) -> None:
     """ValueError unless `state` is of `game` with `options`; the message begins with
     `made_for` ("network nn1h128 was built for")."""
@@ -120,7 +85,7 @@ def check_game(made_for: str, game: str, options: dict[str, Any], state: GameSta
         raise ValueError(f"{made_for} {wanted}, not {got}")
 
 
-class Network:
+class Network(SavedModel):
     """One network of the zoo: what it sees (`encode`), its shape (`hidden`), its weights.
 
     `load()` reads `path` (mancala/models/GAME/NAME.keras by default) and raises WeightsError
@@ -183,21 +148,19 @@ class Network:
         """ValueError unless `state` is the game this network was built for."""
         check_game(f"network {self.name} was built for", self.variant, self.options, state)
 
-    # ----- weights -------------------------------------------------------------------
+    # ----- weights (SavedModel: fresh, load, load_or_fresh, save) ------------------------
 
-    def fresh(self, seed: int | None = None) -> Network:
-        """Start from untrained weights."""
-        self._use(untrained_model(self.build, seed))
-        return self
+    @property
+    def label(self) -> str:
+        return f"network {self.name}"
 
-    def load(self) -> Network:
-        """Read the weights file; WeightsError naming it and the command that makes it."""
-        make = (
+    def make(self) -> str:
+        return (
             f"make it with `mancala fit {self.name}` (from recorded games) "
             f"or `mancala train` (records games and trains the zoo)"
         )
-        check_encoding(self.path, self.ENCODING, f"network {self.name}", make)
-        model = read_model(self.path, f"network {self.name}", make)
+
+    def _adopt(self, model: Any, make: str) -> None:
         want_in, want_out = self.input_shape(), (self.outputs,)
         got_in, got_out = tuple(model.input_shape[1:]), tuple(model.output_shape[1:])
         if (got_in, got_out) != (want_in, want_out):
@@ -206,29 +169,10 @@ class Network:
                 f"{self.name} needs {want_in} -> {want_out}; {make}"
             )
         self._use(model)
-        return self
-
-    def load_or_fresh(self, seed: int | None = None) -> tuple[Network, bool]:
-        """Load the weights when the file exists, else fresh ones; (self, loaded?)."""
-        if self.path.is_file():
-            return self.load(), True
-        return self.fresh(seed), False
 
     def _use(self, model: Any) -> None:
         self.model = model
         self.forward = NumpyForward(model)
-
-    def save(
-        self, path: str | os.PathLike | None = None, *, teacher: str = UNKNOWN, data: str = UNKNOWN
-    ) -> Path:
-        """Write the model atomically (a temp file in the same folder, then a rename), and
-        beside it the metadata of what trained it (`meta.write_meta`), always, so an old
-        description never stays beside new weights."""
-        path = Path(path) if path is not None else self.path
-        save_keras(self.model, path)
-        write_meta(path, teacher=teacher, data=data, encoding=self.ENCODING)
-        self.forward = NumpyForward(self.model)
-        return path
 
     # ----- use -----------------------------------------------------------------------
 

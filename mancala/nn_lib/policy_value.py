@@ -36,17 +36,13 @@ from mancala.nn_lib import encoders
 from mancala.nn_lib.base import (
     MODELS_DIR,
     NET_GAMES,
-    WeightsError,
-    check_encoding,
     import_keras,
     masked_policy_loss,
-    read_model,
-    save_keras,
     soft_choice,
-    untrained_model,
     weights_path,
 )
-from mancala.nn_lib.meta import UNKNOWN, read_number, write_meta
+from mancala.nn_lib.meta import read_number
+from mancala.nn_lib.saved import SavedModel, WeightsError
 
 NAME = "az-net"
 HIDDEN = 256
@@ -122,7 +118,7 @@ def encode(game: str, compact: np.ndarray) -> np.ndarray:
     return compact if game_entry(game).planes else encoders.one_hot(compact)
 
 
-class PolicyValue:
+class PolicyValue(SavedModel):
     """The policy-value network of `game` (weights at `path`, the shipped file by default).
 
     `load()` raises WeightsError naming the file and the command that makes it.
@@ -165,25 +161,24 @@ class PolicyValue:
         }
         return keras.Model(inputs, outputs, name=f"az-net-{self.game}")
 
-    def fresh(self, seed: int | None = None) -> PolicyValue:
-        """Start from untrained weights."""
-        self._use(untrained_model(self.build, seed))
-        return self
+    @property
+    def label(self) -> str:
+        return f"{NAME} ({self.game})"
 
-    def load(self) -> PolicyValue:
-        """Read the weights file; WeightsError naming it and the command that makes it."""
-        make = f"make it with `{make_command(self.game)}`"
-        label = f"{NAME} ({self.game})"
-        check_encoding(self.path, self.ENCODING, label, make)
+    def make(self) -> str:
+        return f"make it with `{make_command(self.game)}`"
+
+    def _adopt(self, model: Any, make: str) -> None:
         scale = read_number(self.path, "value_scale", VALUE_SCALE)
         if scale is None or not 0 < scale < 1000:
-            raise WeightsError(f"{label}: the value_scale of {self.path} is not a number of seeds")
-        model = read_model(self.path, label, make)
+            raise WeightsError(
+                f"{self.label}: the value_scale of {self.path} is not a number of seeds"
+            )
         try:
             self._use(model)
         except Exception as error:  # another Keras model: its layers are not these
             raise WeightsError(
-                f"{label}: {self.path} is not a policy-value network ({error}); {make}"
+                f"{self.label}: {self.path} is not a policy-value network ({error}); {make}"
             ) from None
         got = (self.arrays[0].shape[0], self.arrays[4].shape[1])
         want = (input_width(self.game), self.moves)
@@ -193,7 +188,6 @@ class PolicyValue:
                 f"but {game_text(self.game)} needs {want[0]} -> {want[1]}; {make}"
             )
         self.value_scale = float(scale)
-        return self
 
     def _use(self, model: Any) -> None:
         self.model = model
@@ -202,16 +196,8 @@ class PolicyValue:
         weights[6] = weights[6][:, 0]  # the value head's kernel as a vector
         self.arrays = tuple(np.ascontiguousarray(w, dtype=np.float32) for w in weights)
 
-    def save(
-        self, path: str | os.PathLike | None = None, *, teacher: str = UNKNOWN, data: str = UNKNOWN
-    ) -> Path:
-        """Write the model atomically, and beside it the metadata of what trained it."""
-        path = Path(path) if path is not None else self.path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        save_keras(self.model, path)
-        scale = {"value_scale": self.value_scale} if self.margins else {}
-        write_meta(path, teacher=teacher, data=data, encoding=self.ENCODING, **scale)
-        return path
+    def _metadata(self) -> dict[str, Any]:
+        return {"value_scale": self.value_scale} if self.margins else {}
 
     def check_state(self, state: GameState) -> None:
         """ValueError unless `state` is the game this network was built for."""

@@ -244,7 +244,7 @@ def test_a_run_can_start_from_saved_weights_and_keeps_them_unless_beaten(trained
     assert same == (worst[1] < worst[0])  # the start's weights, unless episode 2 scored as high
     with pytest.raises(ValueError, match="not a net of this run's form"):
         train("sungka", 0, episodes=1, out=out, hidden=(8, 8), init=start)
-    with pytest.raises(ValueError, match="cannot load the initial weights"):
+    with pytest.raises(ValueError, match="the initial weights: no weights file"):
         train("sungka", 0, episodes=1, out=out, init=tmp_path / "absent.keras")
 
 
