@@ -2,7 +2,7 @@
 
 One net for each variant and seat, because the paper trains the first and the second
 player apart: `dqn` plays whichever net was trained for the seat it moves in
-(mancala/models/dqn-VARIANT-first.keras or dqn-VARIANT-second.keras). The paper's net
+(mancala/models/GAME/dqn-first.keras or dqn-second.keras). The paper's net
 sees the houses only, from the mover's side (its own in sowing order, then the
 opponent's, divided by the opening seeds a house); a net may read the zoo's one-hot
 counts and stores instead (its input width tells which), or be an afterstate net (one
@@ -17,7 +17,7 @@ it (its input width tells). The legal move with the highest Q-value is played; w
 >>> DQNPlayer(models_dir="/nowhere").choose_move(GameState.new("sungka"))  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: no DQN weights at /nowhere/dqn-sungka-first.keras; make them with: mancala dqn ...
+ValueError: no DQN weights at /nowhere/sungka/dqn-first.keras; make them with: mancala dqn ...
 """
 
 from __future__ import annotations
@@ -42,8 +42,18 @@ SEATS = ("first", "second")
 
 
 def weights_path(variant: str, seat: int, models_dir: str | os.PathLike = MODELS_DIR) -> Path:
-    """Where the net of `variant` for `seat` (0 first, 1 second) lives."""
-    return Path(models_dir) / f"dqn-{variant}-{SEATS[seat]}.keras"
+    """Where the net of `variant` for `seat` (0 first, 1 second) lives: in the game's
+    folder, as every network of the lab (models/GAME/dqn-SEAT.keras)."""
+    return Path(models_dir) / variant / f"dqn-{SEATS[seat]}.keras"
+
+
+def weights_file(variant: str, seat: int, models_dir: str | os.PathLike = MODELS_DIR) -> Path:
+    """The net of `variant` for `seat` to read from `models_dir`: `weights_path`, or where
+    a folder made before the nets moved into the game's folder holds it
+    (dqn-GAME-SEAT.keras beside the others), when only that file is there."""
+    path = weights_path(variant, seat, models_dir)
+    old = Path(models_dir) / f"dqn-{variant}-{SEATS[seat]}.keras"
+    return old if not path.is_file() and old.is_file() else path
 
 
 def train_command(variant: str, seat: int) -> str:
@@ -174,7 +184,7 @@ class DQNPlayer(Player):
             )
         key = (state.variant, state.player)
         if key not in self.forwards:
-            path = weights_path(state.variant, state.player, self.models_dir)
+            path = weights_file(state.variant, state.player, self.models_dir)
             self.forwards[key] = load_forward(path, state.variant, state.player)
         return self.forwards[key]
 

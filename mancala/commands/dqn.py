@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
-    out = args.out or RUNS_DIR / "dqn" / weights_path(args.variant, SEATS.index(args.seat)).name
+    out = args.out or weights_path(args.variant, SEATS.index(args.seat), RUNS_DIR / "dqn")
     kept = f"{out} holds the weights saved at the last kept evaluation, whole"
     return run_command("mancala dqn", lambda: _train(args, opponents, out), kept)
 

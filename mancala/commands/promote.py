@@ -9,7 +9,7 @@ DIR with the main job's promotion (mancala/learn/promotion.py): on Kalah(6,4) a 
 against perfect play on the whole-game set, then the gate's games against the weights in
 mancala/models/ (or --models) and the fixed opponents, both seats. Only a candidate that
 passes replaces them, and the replaced file is kept in mancala/models/replaced/GAME/.
-The name `dqn` stands for the DQN's pair (DIR/dqn-GAME-first.keras and -second.keras, as
+The name `dqn` stands for the DQN's pair (DIR/GAME/dqn-first.keras and dqn-second.keras, as
 `mancala dqn` saves them), which meets the shipped pair and luck, max and exact from
 random 2-ply openings; both nets and their learning curves move together, the replaced
 ones kept in mancala/models/replaced/. Either way the decision is appended to

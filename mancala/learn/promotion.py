@@ -41,14 +41,14 @@ def gate_and_promote_dqn(
     """Put the DQN nets of both seats in `folder` through the gate against those in
     `models`, head to head and against `DQN_OPPONENTS`, from `openings` random 2-ply
     openings in both seats; promote both (with their learning curves) when they pass,
-    keeping the replaced files in `models`/replaced/. The lines saying what was decided;
+    keeping the replaced files in `models`/replaced/GAME/. The lines saying what was decided;
     ValueError when a net is missing."""
-    from mancala.ai.dqn import SEATS, DQNPlayer, weights_path
+    from mancala.ai.dqn import SEATS, DQNPlayer, weights_file, weights_path
     from mancala.game_state import GameState
     from mancala.learn.gate import gate, promote
 
     paths = [
-        (weights_path(variant, seat, folder), weights_path(variant, seat, models))
+        (weights_file(variant, seat, folder), weights_path(variant, seat, models))
         for seat in range(len(SEATS))
     ]
     missing = [str(path) for pair in paths for path in pair if not path.is_file()]
@@ -61,7 +61,7 @@ def gate_and_promote_dqn(
     result = gate(candidate, incumbent, DQN_OPPONENTS, start, openings=openings, plies=2, seed=seed)
     decision = {"variant": variant, **result.to_dict(), "folder": str(folder)}
     if result.promoted:
-        keep = models / "replaced"
+        keep = models / "replaced" / variant
         for new, old in paths:
             decision.setdefault("kept", []).append(str(promote(new, old, keep)))
             for suffix in DQN_CURVES:

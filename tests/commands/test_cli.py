@@ -93,7 +93,7 @@ def test_one_flag_name_for_one_thing_and_old_spellings_still_read(capsys):
     shown = help_text(measure_dqn.main, capsys)
     assert "--models" in shown and "--models-dir" not in shown
     err = refused(measure_dqn.main, ["--games", "1", "--models-dir", "/nowhere"], capsys)
-    assert "mancala measure dqn: no DQN weights at /nowhere/dqn-sungka-first.keras" in err
+    assert "mancala measure dqn: no DQN weights at /nowhere/sungka/dqn-first.keras" in err
     shown = help_text(train.main, capsys)
     assert "--eval-games" in shown and "--eval " not in shown and "--models" in shown
     err = refused(train.main, ["--eval", "0"], capsys)

@@ -8,7 +8,7 @@ import shutil
 import numpy as np
 import pytest
 
-from mancala.ai.dqn import DQNPlayer, encode, has_weights, weights_path
+from mancala.ai.dqn import SEATS, DQNPlayer, encode, has_weights, weights_path
 from mancala.ai.registry import available_players, make_player
 from mancala.arena.match import play_games
 from mancala.commands.dqn import main as train_main
@@ -83,7 +83,7 @@ def test_the_training_command_never_writes_over_the_shipped_weights(tmp_path, mo
     before = shipped.read_bytes()
     args = ["--episodes", "1", "--eval-every", "1", "--eval-games", "1", "--openings", "1"]
     assert train_main(args) == 0
-    assert (tmp_path / "dqn" / "dqn-sungka-first.keras").is_file()
+    assert (tmp_path / "dqn" / "sungka" / "dqn-first.keras").is_file()
     assert shipped.read_bytes() == before
 
 
@@ -195,7 +195,7 @@ def test_missing_weights_name_the_file_and_the_command(tmp_path):
     with pytest.raises(ValueError) as error:
         dqn.choose_move(GameState.new("kalah").play(0))  # the second seat's net
     message = str(error.value)
-    assert str(tmp_path / "dqn-kalah-second.keras") in message
+    assert str(tmp_path / "kalah" / "dqn-second.keras") in message
     assert "mancala dqn --variant kalah --seat second" in message
     with pytest.raises(ValueError, match="trained for kalah"):
         dqn.choose_move(GameState.new("kalah", houses=4, seeds=3))
@@ -210,6 +210,7 @@ def test_registry_offers_dqn_only_with_its_weights():
 
 
 def test_evaluation_prints_the_papers_tables(trained, tmp_path, capsys):
+    (tmp_path / "sungka").mkdir()
     for seat in (0, 1):  # the three-episode net stands in for both seats
         shutil.copy(trained[0], weights_path("sungka", seat, tmp_path))
     assert eval_main(["--games", "3", "--models", str(tmp_path)]) == 0
@@ -287,24 +288,24 @@ def test_the_promotion_gate_refuses_weaker_nets_and_keeps_what_it_replaces(tmp_p
     from mancala.nn_lib.keras_io import save_keras
 
     shipped, weak, same = tmp_path / "models", tmp_path / "weak", tmp_path / "same"
-    for folder in (shipped, weak, same):
-        folder.mkdir()
+    for folder in (shipped / "sungka", weak / "sungka", same):
+        folder.mkdir(parents=True)
     for seat in (0, 1):
         path = weights_path("sungka", seat)
-        shutil.copy(path, shipped / path.name)
-        shutil.copy(path, same / path.name)
-        save_keras(build_model(7), weak / path.name)  # untrained: weaker
-    before = {p.name: p.read_bytes() for p in shipped.iterdir()}
+        shutil.copy(path, weights_path("sungka", seat, shipped))
+        shutil.copy(path, same / f"dqn-sungka-{SEATS[seat]}.keras")  # a folder made before
+        save_keras(build_model(7), weights_path("sungka", seat, weak))  # untrained: weaker
+    before = {p.name: p.read_bytes() for p in (shipped / "sungka").iterdir()}
     args = ["dqn", "--variant", "sungka", "--gate-openings", "5", "--models", str(shipped)]
     assert promote([str(weak), *args]) == 0
     assert "kept the shipped nets" in capsys.readouterr().out
-    assert {p.name: p.read_bytes() for p in shipped.iterdir()} == before
+    assert {p.name: p.read_bytes() for p in (shipped / "sungka").iterdir()} == before
     record = json.loads((weak / "gates.jsonl").read_text().splitlines()[-1])
     assert record["promoted"] is False and record["network"] == "dqn"
     assert promote([str(same), *args]) == 0  # identical nets pass, the old ones kept
     assert "promoted" in capsys.readouterr().out
-    replaced = sorted((shipped / "replaced").iterdir())
-    assert [p.name.rsplit("-", 1)[0] for p in replaced] == ["dqn-sungka-first", "dqn-sungka-second"]
+    replaced = sorted((shipped / "replaced" / "sungka").iterdir())
+    assert [p.name.rsplit("-", 1)[0] for p in replaced] == ["dqn-first", "dqn-second"]
     assert [p.read_bytes() for p in replaced] == [before[n] for n in sorted(before)]
     assert promote([str(tmp_path / "nowhere"), *args]) == 2  # a usage error
     assert "no DQN weights at" in capsys.readouterr().err
