@@ -51,9 +51,7 @@ COMMANDS = (
     Command("solve", None, "mancala.commands.solve", "the exact value of a Kalah position"),
     Command("solve", "book", "mancala.commands.solve_book", "the solver's opening book"),
     Command("solve", "set", "mancala.commands.solve_set", "a set of solved positions"),
-    Command(
-        "solve", "database", "mancala.games.sowing.solver.__main__", "build the endgame database"
-    ),
+    Command("solve", "database", "mancala.commands.solve_database", "build the endgame database"),
     Command("bench", None, "mancala.commands.bench", "speed: rules, engines, search, solver"),
     Command(
         "bench", "workers", "mancala.commands.bench_workers", "games a second by number of workers"
@@ -107,7 +105,4 @@ def main(argv: list[str] | None = None) -> int:
         print(usage(), file=sys.stderr)
         print(f"mancala: {error}", file=sys.stderr)
         return 2
-    run = importlib.import_module(command.module).main
-    if command.section == "database":  # also `python -m mancala.games.sowing.solver`
-        return run(rest, prog="mancala solve database")
-    return run(rest)
+    return importlib.import_module(command.module).main(rest)

@@ -30,7 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not args.name.isalnum():
         return fail("mancala openings", f"a set's name is letters and digits, not {args.name!r}")
-    command = shlex.join(["mancala", "openings", *(argv or sys.argv[1:])])
+    argv = sys.argv[1:] if argv is None else argv
+    command = shlex.join(["mancala", "openings", *argv])
     return run_command("mancala openings", lambda: _make(args, command), "nothing was written")
 
 

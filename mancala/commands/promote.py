@@ -62,8 +62,8 @@ def _promote(args: argparse.Namespace) -> int:
     )
     from mancala.nn_lib.zoo import network
 
-    given = args.gate_opponents or ",".join(game(args.variant).gate)
-    opponents = [spec for spec in given.split(",") if spec]
+    given = args.gate_opponents
+    opponents = [s for s in given.split(",") if s] if given else list(game(args.variant).gate)
     check_names(opponents)
     zoo = [name for name in args.names if name != DQN]
     paths = {name: weights_path(name, args.variant, args.folder) for name in zoo}

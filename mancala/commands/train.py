@@ -92,8 +92,10 @@ def main(argv: list[str] | None = None) -> int:
     practice_arguments(parser, None, 240)
     args = parser.parse_args(argv)
     specs = args.players or [*networks_for(args.variant), *game(args.variant).practice]
-    opponents = args.gate_opponents or ",".join(game(args.variant).gate)
-    args.gate_opponents = [spec for spec in opponents.split(",") if spec]
+    given = args.gate_opponents
+    args.gate_opponents = (
+        [s for s in given.split(",") if s] if given else [*game(args.variant).gate]
+    )
     try:
         check_names(specs + args.gate_opponents)
         if len(set(specs)) < 2:

@@ -31,10 +31,7 @@ from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.keras_io import import_keras, save_keras
 from mancala.nn_lib.losses import masked_mse, masked_policy_loss
 from mancala.nn_lib.numpy_forward import NumpyForward
-from mancala.nn_lib.saved import (
-    SavedModel,
-    WeightsError,
-)
+from mancala.nn_lib.saved import SavedModel, WeightsError
 from mancala.nn_lib.views import TARGET_SCALE, view_for  # TARGET_SCALE: still importable here
 
 __all__ = [  # import_keras, save_keras, masked_argmax, soft_choice: still importable here

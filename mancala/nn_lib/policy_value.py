@@ -138,7 +138,7 @@ class PolicyValue(SavedModel):
     @property
     def margins(self) -> bool:
         """Whether the game ends with a margin in seeds (sowing): the value scale's unit."""
-        return "sowing" in game_entry(self.game).capabilities
+        return "margin" in game_entry(self.game).capabilities
 
     def seeds(self, value: float, most: float = MOST_VALUE) -> float:
         """The final margin in seeds that the value `value` (-1..1) stands for, the inverse

@@ -117,8 +117,7 @@ class SavedModel:
         beside it the metadata of what trained it (`meta.write_meta`), always, so an old
         description never stays beside new weights."""
         path = Path(path) if path is not None else self.path
-        path.parent.mkdir(parents=True, exist_ok=True)
-        save_keras(self.model, path)
+        save_keras(self.model, path)  # makes the folder too
         write_meta(path, teacher=teacher, data=data, encoding=self.ENCODING, **self._metadata())
         self._use(self.model)
         return path
