@@ -1,29 +1,20 @@
 """`az-net` and `az[:simulations]`: AlphaZero-style players of a policy-value network.
 
-`az-net` plays the policy head's favourite legal move, without search. `az` runs PUCT
-search in numba on the fast engine: a leaf is valued by the network's value head (no
-rollouts) and its moves get the policy head's priors; a move is chosen by
-Q + c * prior * sqrt(N(parent)) / (1 + N(child)), an unvisited move counting as its
-node's mean value less `FIRST_PLAY`. Each node records the player to move there, read
-from the position (an extra turn keeps the mover), and a child's statistics are kept from
-the view of the player who chose it. `az:t=SECONDS` searches for a time instead.
+`az-net` plays the policy head's favourite legal move, without search. `az` runs the one
+PUCT search (`mancala.ai.puct`) in numba over its game's kernel adapter
+(`mancala.games.search_kernel`): a leaf is valued by the network's value head (no
+rollouts) and its moves get the policy head's priors. `az:t=SECONDS` searches for a
+time instead. The search keeps to its `Limits`: it stops at the deadline with what it
+has, and once its node pool (`puct.tree_nodes`, within `limits.memory`) is full.
 
 Exact values: a finished game, and on Kalah a position the solver's endgame database
-holds (when it is cached), is valued by its final margin squashed as the network's value
-target is (tanh(margin / its value_scale)) and not searched further; a node all of whose
-moves are exact becomes exact. When every move of the root is exact, the best margin is
-played. And on Kalah, before it searches, az asks the solver to prove the position
-(`PROOF_SECONDS` at most, half of a timed move's): a move of the proved value is played
-without search. Proofs are quick once the houses hold a few more seeds than the
-database (`AZ(prove=False)` searches every position).
-
-The forward pass runs inside the kernel (`forward`): the one-hot first layer is a sum of
-the weight rows of the counts on the board, the second layer a float32 `np.dot`, so a
-leaf costs no Python at all. The search keeps to its `Limits`: it stops at the deadline
-with what it has, and once its node pool (`tree_nodes`, within `limits.memory`) is full.
-
-Tak: the same players search with `mancala.ai.az_tak` (its own kernel on the Tak
-engine, one prior a legal action id); results are per action id there, per house here.
+holds (when it is cached), is valued exactly and not searched further; a node all of
+whose moves are exact (in Tak, one with a winning move) becomes exact. When every move
+of the root is exact (or a Tak move wins), the best is played. And on Kalah, before it
+searches, az asks the solver to prove the position (`PROOF_SECONDS` at most, half of a
+timed move's): a move of the proved value is played without search. Proofs are quick
+once the houses hold a few more seeds than the database (`AZ(prove=False)` searches
+every position).
 
 Weights: mancala/models/<game>/az-net.keras (`mancala.nn_lib.policy_value`); a name plays
 every game it has weights for and refuses the others before a move. `az-file:PATH[,t=S]`
@@ -38,28 +29,19 @@ import os
 import threading
 
 import numpy as np
-from numba import njit
 
-from mancala.ai import az_tak
-from mancala.ai.base import Player, is_sowing, require_moves
-from mancala.ai.gumbel import (
-    CONSIDERED,
-    chosen_move,
-    considered_visits,
-    improved_policy,
-)
-from mancala.ai.gumbel import root_move as gumbel_root_move
+from mancala.ai import puct
+from mancala.ai.base import Player, require_moves
+from mancala.ai.gumbel import CONSIDERED, chosen_move, considered_visits, improved_policy
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.solver import check_fits, database_ready, proved, shared_solver
 from mancala.core.deadline import Deadline
-from mancala.core.tables import pool_nodes
 from mancala.game_state import GameState
-from mancala.games import capabilities, new_game
-from mancala.games.sowing import engine
+from mancala.games import capabilities, new_game, puct_kernel
+from mancala.games.search_kernel import UNKNOWN
 from mancala.games.sowing.solver import Solver, default_max_seeds, relative_board
-from mancala.games.sowing.solver.ranking import binomial_table, rank
+from mancala.games.sowing.solver.ranking import binomial_table
 from mancala.nn_lib.base import WeightsError
-from mancala.nn_lib.encoders import ONE_HOT_BINS, SCALE
 from mancala.nn_lib.policy_value import (
     AZ_GAMES,
     NAME,
@@ -77,199 +59,6 @@ FIRST_PLAY = 0.3  # an unvisited move counts as its node's mean value less this
 POOL_PER_SECOND = {"kalah": 2_000_000, "sungka": 2_000_000, "tak": 150_000}
 PROOF_SECONDS = 0.05  # the most a move gives the solver's proof of its position (Kalah)
 PROOF_SEEDS = 40  # no proof is tried with more seeds than this in the houses
-
-
-@njit(cache=True, nogil=True)
-def forward(board, player, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden):
-    """The value for `player` (to move) of `board`; its policy logits into `logits`."""
-    own = player * (h + 1)
-    opp = (1 - player) * (h + 1)
-    hidden[:] = b1
-    for i in range(h):
-        hidden += w1[i * ONE_HOT_BINS + min(board[own + i], ONE_HOT_BINS - 1)]
-        hidden += w1[(h + i) * ONE_HOT_BINS + min(board[opp + i], ONE_HOT_BINS - 1)]
-    stores = 2 * h * ONE_HOT_BINS
-    hidden += w1[stores] * np.float32(board[own + h] / SCALE)
-    hidden += w1[stores + 1] * np.float32(board[opp + h] / SCALE)
-    hidden2 = np.maximum(np.dot(np.maximum(hidden, np.float32(0.0)), w2) + b2, np.float32(0.0))
-    logits[:] = np.dot(hidden2, wp) + bp
-    return math.tanh(np.dot(hidden2, wv) + bv[0])
-
-
-@njit(cache=True, nogil=True)
-def set_priors(board, player, h, logits, priors):
-    """Softmax of `logits` over `player`'s legal houses into `priors` (0 elsewhere)."""
-    lo = player * (h + 1)
-    top = -np.inf
-    for m in range(h):
-        if board[lo + m] > 0 and logits[m] > top:
-            top = logits[m]
-    total = 0.0
-    for m in range(h):
-        priors[m] = math.exp(logits[m] - top) if board[lo + m] > 0 else 0.0
-        total += priors[m]
-    for m in range(h):
-        priors[m] /= total
-
-
-@njit(cache=True, nogil=True)
-def exact_margin(board, player, h, kalah, endgame, rel):
-    """The final margin for `player` (to move) of a finished game, or of a Kalah position
-    the endgame database `endgame` (values, binomials, most seeds) holds; else NO_MARGIN."""
-    own, opp = player * (h + 1), (1 - player) * (h + 1)
-    if engine.is_over(board, h, kalah):
-        diff = engine.score_diff(board, h)
-        return diff if player == 0 else -diff
-    db, binom, most = endgame
-    seeds = 0
-    for i in range(h):
-        rel[i], rel[h + i] = board[own + i], board[opp + i]
-        seeds += board[own + i] + board[opp + i]
-    if not kalah or seeds > most:
-        return NO_MARGIN
-    return board[own + h] - board[opp + h] + db[rank(rel, binom, 0)]
-
-
-@njit(cache=True, nogil=True)
-def solved_margin(node, board, player, h, children, players, margins):
-    """The exact margin for `player` of `node` when every legal move's is known (the best
-    of them), else NO_MARGIN."""
-    best = NO_MARGIN
-    lo = player * (h + 1)
-    for m in range(h):
-        if board[lo + m] == 0:
-            continue
-        child = children[node, m]
-        if child < 0 or margins[child] == NO_MARGIN:
-            return NO_MARGIN
-        best = max(best, margins[child] if players[child] == player else -margins[child])
-    return best
-
-
-@njit(cache=True, nogil=True)
-def puct(
-    board0, player0, h, kalah, ec, rl, counter, size,
-    c, fpu, noise, noise_frac, weights, scale, endgame, gumbel, schedule, out,
-):  # fmt: skip
-    """PUCT simulations until counter[0] passes counter[1] (a deadline lowers it to -1) or
-    the pool of `size` nodes is full. An unvisited move counts as the node's mean value
-    for its player less `fpu`. `noise` (per house) is mixed into the root's priors
-    with weight `noise_frac`. With a `schedule` (`gumbel.considered_visits`), the root
-    chooses its move as Gumbel AlphaZero's does (`gumbel.root_move`, the noise `gumbel`
-    per house), the tree below it by PUCT. Per root move, visits into out[0], summed
-    value for the root player into out[1], its exact final margin into out[2] (NO_MARGIN:
-    not known) and its prior into out[3].
-    A finished game, a position in the endgame database, or a node whose every move has
-    an exact value is a leaf of exact value: its margin squashed as the network's value
-    target is (tanh(margin / `scale`)). Returns the network's value of the root."""
-    w1, b1, w2, b2, wp, bp, wv, bv = weights
-    boards = np.empty((size, board0.shape[0]), np.int64)
-    players = np.empty(size, np.int64)
-    children = np.full((size, h), -1, np.int64)
-    priors = np.zeros((size, h), np.float64)
-    visits = np.zeros(size, np.float64)
-    values = np.zeros(size, np.float64)  # from the view of the parent's player
-    own = np.zeros(size, np.float64)  # summed value for the node's own player to move
-    margins = np.full(size, NO_MARGIN, np.int64)  # exact final margin for its own player
-    rel = np.empty(2 * h, np.int64)
-    path = np.empty(size, np.int64)
-    logits = np.empty(h, np.float32)
-    hidden = np.empty(b1.shape[0], np.float32)
-    boards[0] = board0
-    players[0] = player0
-    root_value = forward(board0, player0, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden)
-    set_priors(board0, player0, h, logits, priors[0])
-    own[0] = root_value
-    lo = player0 * (h + 1)
-    for m in range(h):
-        if board0[lo + m] > 0:
-            priors[0, m] = (1.0 - noise_frac) * priors[0, m] + noise_frac * noise[m]
-    visits[0] = 1.0
-    used = 1
-    legal0 = np.zeros(h, np.bool_)
-    for m in range(h):
-        legal0[m] = board0[lo + m] > 0
-    root_visits = np.zeros(h, np.float64)
-    root_means = np.zeros(h, np.float64)
-    scratch = np.empty(h, np.float64)
-    while counter[0] < counter[1] and used < size:
-        counter[0] += 1
-        node = 0
-        depth = 0
-        path[0] = 0
-        while True:
-            b = boards[node]
-            p = players[node]
-            if margins[node] != NO_MARGIN and node > 0:
-                value = math.tanh(margins[node] / scale)
-                break
-            lo = p * (h + 1)
-            root_n = math.sqrt(visits[node])
-            first = own[node] / visits[node] - fpu
-            best = -1e300
-            move = -1
-            if node == 0 and schedule.shape[0] > 0:
-                for m in range(h):
-                    child = children[0, m]
-                    root_visits[m] = visits[child] if child >= 0 else 0.0
-                    root_means[m] = values[child] / visits[child] if child >= 0 else 0.0
-                target = schedule[min(int(visits[0]) - 1, schedule.shape[0] - 1)]
-                move = gumbel_root_move(
-                    target, gumbel, root_value, priors[0], root_visits, root_means, legal0, scratch
-                )
-            for m in range(h if move < 0 else 0):
-                if b[lo + m] == 0:
-                    continue
-                child = children[node, m]
-                q, n = (first, 0.0) if child < 0 else (values[child] / visits[child], visits[child])
-                score = q + c * priors[node, m] * root_n / (1.0 + n)
-                if score > best:
-                    best = score
-                    move = m
-            child = children[node, move]
-            depth += 1
-            if child >= 0:
-                node = child
-                path[depth] = node
-                continue
-            child = used  # a new leaf: valued by the network (or the rules, when over)
-            used += 1
-            boards[child] = b
-            players[child] = engine.play(boards[child], p, move, h, kalah, ec, rl)
-            children[node, move] = child
-            path[depth] = child
-            node = child
-            b = boards[child]
-            p = players[child]
-            margins[child] = exact_margin(b, p, h, kalah, endgame, rel)
-            if margins[child] != NO_MARGIN:
-                value = math.tanh(margins[child] / scale)
-            else:
-                value = forward(b, p, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden)
-                set_priors(b, p, h, logits, priors[child])
-            break
-        for k in range(depth - 1, 0, -1):  # a node whose every move is exact is exact too
-            up = path[k]
-            margins[up] = solved_margin(up, boards[up], players[up], h, children, players, margins)
-            if margins[up] == NO_MARGIN:
-                break
-        leaf_player = players[node]
-        visits[0] += 1
-        own[0] += value if player0 == leaf_player else -value
-        for k in range(1, depth + 1):
-            child = path[k]
-            visits[child] += 1
-            values[child] += value if players[path[k - 1]] == leaf_player else -value
-            own[child] += value if players[child] == leaf_player else -value
-    for m in range(h):
-        child = children[0, m]
-        out[0, m] = visits[child] if child >= 0 else 0.0
-        out[1, m] = values[child] if child >= 0 else 0.0
-        out[2, m] = NO_MARGIN
-        if child >= 0 and margins[child] != NO_MARGIN:
-            out[2, m] = margins[child] if players[child] == player0 else -margins[child]
-        out[3, m] = priors[0, m]
-    return root_value
 
 
 EndgameTable = tuple[np.ndarray, np.ndarray, int]
@@ -292,20 +81,6 @@ def endgame_table(state: GameState) -> EndgameTable:
             db = shared_solver(state).db
             _ENDGAMES[key] = (db, binomial_table(most, 2 * state.houses), most)
     return _ENDGAMES[key]
-
-
-def node_bytes(houses: int) -> int:
-    """Bytes of one tree node: board, player, children, priors, visits, value, path slot."""
-    return 8 * ((2 * houses + 2) + 1 + 2 * houses + 3)
-
-
-def tree_nodes(simulations: int, houses: int, memory: int) -> int:
-    """The node pool of a search: one node a simulation (and the root), within `memory`.
-
-    >>> tree_nodes(10**9, 6, 16 << 20), tree_nodes(100, 6, 16 << 20)
-    (69905, 102)
-    """
-    return pool_nodes(simulations, memory, node_bytes(houses))
 
 
 _SHIPPED: dict[str, tuple[int, PolicyValue]] = {}  # game -> (its file's mtime, the net)
@@ -344,14 +119,18 @@ class AZNet(Player):
         # not `nets`: a zoo player's attribute, which the arena sends as numpy weights
         self.networks = {n.game: n for n in nets}
         self.np_rng = np.random.default_rng(seed)
-        self._kernel_weights: dict[int, tuple] = {}
+        self._kernel_weights: dict[str, tuple] = {}  # game -> (the net's arrays, as read)
 
-    def tak_weights(self, net: PolicyValue) -> az_tak.Weights:
-        """`net`'s weights as the Tak kernel reads them, made once per set of weights."""
-        key = id(net.arrays)
-        if key not in self._kernel_weights:
-            self._kernel_weights = {key: az_tak.kernel_weights(net.arrays, net.options["size"])}
-        return self._kernel_weights[key]
+    def kernel(self, state: GameState, endgame: EndgameTable | None = None):
+        """The kernel of a search from `state` (`mancala.games.search_kernel`) with its
+        game's network, whose weights are read into the kernel's form once per set."""
+        net = self.net_for(state)
+        adapter = puct_kernel(state.game)
+        arrays, weights = self._kernel_weights.get(state.game, (None, None))
+        if arrays is not net.arrays:
+            arrays, weights = net.arrays, adapter.weights(net.arrays, state)
+            self._kernel_weights[state.game] = arrays, weights
+        return adapter.kernel(state, weights, net.value_scale, endgame or NO_ENDGAME)
 
     def net_for(self, state: GameState) -> PolicyValue:
         """The network of `state`'s game; ValueError when there are no weights for it."""
@@ -366,18 +145,9 @@ class AZNet(Player):
 
     def policy(self, state: GameState) -> tuple[dict[int, float], float]:
         """({legal move: prior}, value for the mover) of the network, without search."""
-        moves = require_moves(state)
-        net = self.net_for(state)
-        if not is_sowing(state):
-            legal, priors, value = az_tak.policy(state, self.tak_weights(net))
-            return {m: float(p) for m, p in zip(legal, priors)}, value
-        board, player, (h, *_) = engine.to_arrays(state)
-        logits = np.empty(h, np.float32)
-        hidden = np.empty(net.arrays[1].shape[0], np.float32)
-        value = forward(board, player, h, *net.arrays, logits, hidden)
-        priors = np.zeros(h)
-        set_priors(board, player, h, logits, priors)
-        return {m: float(priors[m]) for m in moves}, float(value)
+        require_moves(state)
+        moves, priors, value = puct.policy(self.kernel(state))
+        return {m: float(p) for m, p in zip(moves, priors)}, value
 
     def choose_move(self, state: GameState) -> int:
         priors, _ = self.policy(state)
@@ -483,44 +253,20 @@ class AZ(AZNet):
             schedule = considered_visits(min(CONSIDERED, len(legal)), simulations)
         else:
             gumbel = np.zeros(len(legal))
-        if "sowing" not in capabilities(state):
-            return self._tak(state, simulations, seconds, noise, gumbel, schedule)
-        spread = np.zeros((2, state.houses))
-        spread[:, legal] = noise, gumbel
-        return self._puct(state, simulations, seconds, spread[0], spread[1], schedule)
-
-    def _tak(self, state, simulations, seconds, noise, gumbel, schedule):
-        net = self.net_for(state)
+        endgame = endgame_table(state) if self.endgame else NO_ENDGAME
+        kernel = self.kernel(state, endgame)
         counter = np.array([0, simulations], np.int64)
-        nodes = az_tak.tree_nodes(simulations, self.limits.memory)
+        nodes = puct.tree_nodes(simulations, self.limits.memory, kernel.edges)
         with Deadline(seconds).stopping(counter):
-            out, value = az_tak.search(
-                state, self.tak_weights(net), counter, nodes, self.exploration,
-                self.first_play, noise, self.noise, gumbel, schedule,
+            out, value = puct.search(
+                kernel, counter, nodes, self.exploration, self.first_play, noise, self.noise,
+                gumbel, schedule,
             )  # fmt: skip
-        legal = state.legal_moves()
         dense = np.zeros((4, state.num_actions))
         dense[2] = NO_MARGIN
         dense[:, legal] = out
-        dense[2, legal] = np.where(out[2] == az_tak.UNKNOWN, NO_MARGIN, out[2])
+        dense[2, legal] = np.where(out[2] == UNKNOWN, NO_MARGIN, out[2])
         return dense[0], dense[1], value, dense[2], dense[3]
-
-    def _puct(self, state, simulations, seconds, noise, gumbel, schedule):
-        net = self.net_for(state)
-        board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
-        endgame = NO_ENDGAME
-        if self.endgame:
-            endgame = endgame_table(state)
-        counter = np.array([0, simulations], np.int64)
-        out = np.zeros((4, h))
-        size = tree_nodes(simulations, h, self.limits.memory)
-        with Deadline(seconds).stopping(counter):
-            value = puct(
-                board, player, h, kalah, ec, rl, counter, size, self.exploration,
-                self.first_play, noise, self.noise, net.arrays, net.value_scale, endgame,
-                gumbel, schedule, out,
-            )  # fmt: skip
-        return out[0], out[1], float(value), out[2], out[3]
 
     def gumbel_search(
         self, state: GameState, rng: np.random.Generator, simulations: int | None = None

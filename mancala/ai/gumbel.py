@@ -14,8 +14,8 @@ rescales the completed values to 0..1 over the legal moves and multiplies them b
 (C_VISIT + the most visits of a move) * C_SCALE. The constants are those of the paper and
 of DeepMind's mctx.
 
-The kernels call the numba functions here at every root step; the players call them
-from Python on a finished search, so both read one implementation.
+The PUCT driver (`mancala.ai.puct`) calls the numba functions here at every root step;
+the players call them from Python on a finished search, so both read one implementation.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ A game may offer more, named by its capabilities, which players and commands che
 - `openspiel`: OpenSpiel plays it too (its standard board: `mancala.ai.openspiel_mcts`).
 
 A line also states the rule options its commands take (`options`: `--houses`, `--size`,
-..., read by `mancala.games.options`), and the fixed players of its learning runs.
+..., read by `mancala.games.options`), its kernel adapter for the one PUCT search
+(`puct`: see `mancala.games.search_kernel`), and the fixed players of its learning runs.
 
 Adding a game is a folder under `mancala/games/` and one line in `GAMES`.
 """
@@ -98,6 +99,7 @@ class Game:
     search: str | None = None  # "module:attr" of a fast alpha-beta class (see `fast_search`)
     planes: str | None = None  # "module:attr" of (state, seat) -> float32 array in 0..1
     display: str | None = None  # "module:attr" of (state) -> what a board display shows (JSON)
+    puct: str | None = None  # the module of its kernel adapter (`search_kernel`)
     anchors: tuple[str, ...] = ("greedy",)  # fixed players a learning run is rated against
     options: tuple[Option, ...] = ()  # the rule options its commands take
     practice: tuple[str, ...] = ("luck", "greedy")  # the main job's players beside the zoo
@@ -117,6 +119,7 @@ GAMES: dict[str, Game] = {
             "mancala.games.sowing.events:store_lead",
             SOWING | {"solver", "openspiel"},
             display="mancala.games.sowing.drawing:display",
+            puct="mancala.games.sowing.puct",
             anchors=("solver:t=0.1", "minimax:t=0.1"),
             options=(HOUSES, SEEDS, EMPTY_CAPTURE),
             practice=SOWING_PRACTICE,
@@ -129,6 +132,7 @@ GAMES: dict[str, Game] = {
             "mancala.games.sowing.events:store_lead",
             SOWING,
             display="mancala.games.sowing.drawing:display",
+            puct="mancala.games.sowing.puct",
             anchors=("minimax:t=0.1", "minimax:4"),
             options=(HOUSES, SEEDS),
             practice=SOWING_PRACTICE,
@@ -144,6 +148,7 @@ GAMES: dict[str, Game] = {
             search="mancala.games.tak.search:Search",
             planes="mancala.games.tak.planes:planes",
             display="mancala.games.tak.drawing:display",
+            puct="mancala.games.tak.puct",
             anchors=("minimax:t=0.1", "greedy"),
             options=(SIZE, KOMI),
             practice=("luck", "weighted", "greedy", "minimax:2"),  # minimax:4: most of a batch
@@ -224,6 +229,15 @@ def planes(name: str) -> Callable[[Any, int], Any] | None:
     return _load(target) if target else None
 
 
+def puct_kernel(name: str) -> Any:
+    """Game `name`'s kernel adapter for the one PUCT driver (`search_kernel` says what it
+    offers); ValueError for a game without one."""
+    target = game(name).puct
+    if target is None:
+        raise ValueError(f"{name} has no kernel for the PUCT search")
+    return importlib.import_module(target)
+
+
 def display(state: Any) -> dict[str, Any]:
     """What a board display (the web page) shows of `state` beside the protocol, as JSON:
     its game's `display` (the stores' scores; Tak's stacks, reserves and result), or {}."""
@@ -262,6 +276,7 @@ __all__ = [
     "new_game",
     "offers",
     "planes",
+    "puct_kernel",
     "rollout",
     "state_from_dict",
 ]

@@ -36,10 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from mancala.games.sowing.afterstates import afterstates
-from mancala.games.sowing.view import houses_of, view_order
-
-SCALE = 8.0  # counts are divided by this (a house holds about 4 seeds)
-ONE_HOT_BINS = 16  # one-hot house counts 0..14, and 15 or more
+from mancala.games.sowing.view import ONE_HOT_BINS, SCALE, houses_of, view_order
 
 
 def pits(rel: np.ndarray) -> np.ndarray:

@@ -24,6 +24,9 @@ import numpy as np
 
 from mancala.game_state import GameState
 
+SCALE = 8.0  # the networks see counts divided by this (a house holds about 4 seeds)
+ONE_HOT_BINS = 16  # a one-hot house count: 0..14, and 15 or more
+
 
 @lru_cache(maxsize=16)
 def view_order(houses: int) -> np.ndarray:

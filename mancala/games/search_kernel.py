@@ -1,0 +1,87 @@
+"""The kernel adapter: what a game's numba engine gives the one PUCT driver (`mancala.ai.puct`).
+
+A game that offers it names a module in its registry line (`Game.puct`). The module
+holds a namedtuple type, the *kernel*, with one search's constants (the root position,
+the rules, the network's weights as its forward pass reads them) and two fields the
+driver reads itself: `edges` (the edge pool's room per node: the most legal moves the
+tree keeps per node on average) and `actions` (the most legal moves of a position). It
+registers, with `numba.extending.overload`, an implementation of each function below
+for its kernel type; the driver calls them inside its numba loop, so a game's code is
+compiled into the driver (once per game, and cached on disk). In Python the module
+offers `weights(arrays, state)` (a network's float32 arrays as its forward pass reads
+them, made once per set of weights) and `kernel(state, weights, scale, endgame)` (the
+kernel of one search from `state`; `scale` is the network's value scale in the game's
+units, `endgame` the solver's database where the game has one).
+
+A *state* is the game's mutable scratch of one search (the position replayed from the
+root along a path, and the forward pass's buffers), the *mover* the player to move (0
+or 1) as the rules say. An *exact* value is in the game's own units (a margin of seeds,
+a result of -1, 0 or 1) from the view of a node's mover, UNKNOWN where not known.
+"""
+
+from __future__ import annotations
+
+import math
+
+UNKNOWN = math.inf  # a position's exact value is not known
+
+
+def new_state(kernel):
+    """A fresh state for one search of `kernel`."""
+    raise NotImplementedError("registered for each kernel type with numba's overload")
+
+
+def reset(kernel, state):
+    """Copy the root position into `state`; the root's mover."""
+    raise NotImplementedError
+
+
+def legal(kernel, state, mover, moves):
+    """The legal moves of `state` into `moves` in increasing order; how many."""
+    raise NotImplementedError
+
+
+def play(kernel, state, mover, move):
+    """Play `move` on `state`; the mover after it."""
+    raise NotImplementedError
+
+
+def exact(kernel, state, mover):
+    """The exact value of `state` for `mover` (a finished game, or a position the game
+    knows exactly, as an endgame database holds it), else UNKNOWN."""
+    raise NotImplementedError
+
+
+def leaf_value(kernel, value):
+    """An exact value as the network's value head would give it (in -1..1)."""
+    raise NotImplementedError
+
+
+def is_top(kernel, value):
+    """Whether an exact value is the best a mover can have (a won game, where a win is
+    all there is), so a node with such a move is exact without its other moves."""
+    raise NotImplementedError
+
+
+def evaluate(kernel, state, mover, moves, n, priors):
+    """The network's value of `state` for `mover`; the priors of its `n` legal `moves`
+    (summing to 1) into `priors[:n]`."""
+    raise NotImplementedError
+
+
+def overloads(kernel_type, implementations):
+    """Register `implementations` ({protocol function: its implementation for
+    `kernel_type`, a numba-compilable function of the same parameters}) with numba."""
+    import inspect
+
+    from numba.extending import overload
+
+    for stub, implementation in implementations.items():
+
+        def typer(*args, implementation=implementation):
+            if getattr(args[0], "instance_class", None) is kernel_type:
+                return implementation
+            return None
+
+        typer.__signature__ = inspect.signature(stub)  # numba checks the parameters
+        overload(stub, inline="never")(typer)

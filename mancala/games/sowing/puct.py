@@ -1,0 +1,163 @@
+"""The sowing games' kernel adapter for the one PUCT driver (`mancala.ai.puct`).
+
+A state is the board (the fast engine's, `engine.play`), the mover read from the rules
+(an extra turn keeps it). An exact value is the final margin in seeds for the mover: a
+finished game's, or on Kalah a position's that the solver's endgame database holds; the
+network sees it squashed as its value target is (tanh(margin / the value scale)). No
+margin is "the best there is", so a node is exact only when every move is.
+
+The forward pass (`forward`) reads the network's one-hot input straight from the board:
+its first layer is a sum of the weight rows of the counts on the board, the second a
+float32 `np.dot`, so a leaf costs no Python at all.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from mancala.game_state import GameState
+from mancala.games import search_kernel
+from mancala.games.search_kernel import UNKNOWN
+from mancala.games.sowing import engine
+from mancala.games.sowing.solver.ranking import rank
+from mancala.games.sowing.view import ONE_HOT_BINS, SCALE
+
+NO_MARGIN = -(1 << 20)  # `exact_margin`: the final margin is not known
+
+
+class SowingKernel(NamedTuple):
+    """One search's constants: the root (board, player), the rules, the network's arrays,
+    its value scale, the endgame database (values, binomials, most seeds; most -1 for
+    none), the edge pool's room per node and the most legal moves (both the houses)."""
+
+    board: np.ndarray
+    player: int
+    houses: int
+    kalah: bool
+    empty_capture: bool
+    relay_limit: int
+    weights: tuple
+    scale: float
+    endgame: tuple
+    edges: int
+    actions: int
+
+
+def weights(arrays: tuple[np.ndarray, ...], state: GameState) -> tuple[np.ndarray, ...]:
+    """The network's arrays as `forward` reads them: as they are."""
+    return tuple(arrays)
+
+
+def kernel(state: GameState, weights: tuple, scale: float, endgame: tuple) -> SowingKernel:
+    """The kernel of a search from `state`."""
+    board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
+    return SowingKernel(board, player, h, kalah, ec, rl, weights, scale, endgame, h, h)
+
+
+@njit(cache=True, nogil=True)
+def forward(board, player, h, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden):
+    """The value for `player` (to move) of `board`; its policy logits into `logits`."""
+    own = player * (h + 1)
+    opp = (1 - player) * (h + 1)
+    hidden[:] = b1
+    for i in range(h):
+        hidden += w1[i * ONE_HOT_BINS + min(board[own + i], ONE_HOT_BINS - 1)]
+        hidden += w1[(h + i) * ONE_HOT_BINS + min(board[opp + i], ONE_HOT_BINS - 1)]
+    stores = 2 * h * ONE_HOT_BINS
+    hidden += w1[stores] * np.float32(board[own + h] / SCALE)
+    hidden += w1[stores + 1] * np.float32(board[opp + h] / SCALE)
+    hidden2 = np.maximum(np.dot(np.maximum(hidden, np.float32(0.0)), w2) + b2, np.float32(0.0))
+    logits[:] = np.dot(hidden2, wp) + bp
+    return math.tanh(np.dot(hidden2, wv) + bv[0])
+
+
+@njit(cache=True, nogil=True)
+def exact_margin(board, player, h, kalah, endgame, rel):
+    """The final margin for `player` (to move) of a finished game, or of a Kalah position
+    the endgame database `endgame` (values, binomials, most seeds) holds; else NO_MARGIN."""
+    own, opp = player * (h + 1), (1 - player) * (h + 1)
+    if engine.is_over(board, h, kalah):
+        diff = engine.score_diff(board, h)
+        return diff if player == 0 else -diff
+    db, binom, most = endgame
+    seeds = 0
+    for i in range(h):
+        rel[i], rel[h + i] = board[own + i], board[opp + i]
+        seeds += board[own + i] + board[opp + i]
+    if not kalah or seeds > most:
+        return NO_MARGIN
+    return board[own + h] - board[opp + h] + db[rank(rel, binom, 0)]
+
+
+def _new_state(kernel):
+    h = kernel.houses
+    hidden = np.empty(kernel.weights[1].shape[0], np.float32)
+    return kernel.board.copy(), np.empty(h, np.float32), hidden, np.empty(2 * h, np.int64)
+
+
+def _reset(kernel, state):
+    state[0][:] = kernel.board
+    return kernel.player
+
+
+def _legal(kernel, state, mover, moves):
+    board, lo, n = state[0], mover * (kernel.houses + 1), 0
+    for m in range(kernel.houses):
+        if board[lo + m] > 0:
+            moves[n] = m
+            n += 1
+    return n
+
+
+def _play(kernel, state, mover, move):
+    k = kernel
+    return engine.play(state[0], mover, move, k.houses, k.kalah, k.empty_capture, k.relay_limit)
+
+
+def _exact(kernel, state, mover):
+    margin = exact_margin(state[0], mover, kernel.houses, kernel.kalah, kernel.endgame, state[3])
+    return UNKNOWN if margin == NO_MARGIN else float(margin)
+
+
+def _leaf_value(kernel, value):
+    return math.tanh(value / kernel.scale)
+
+
+def _is_top(kernel, value):
+    return False
+
+
+def _evaluate(kernel, state, mover, moves, n, priors):
+    board, logits, hidden = state[0], state[1], state[2]
+    w1, b1, w2, b2, wp, bp, wv, bv = kernel.weights
+    value = forward(board, mover, kernel.houses, w1, b1, w2, b2, wp, bp, wv, bv, logits, hidden)
+    top = -np.inf
+    for i in range(n):
+        if logits[moves[i]] > top:
+            top = logits[moves[i]]
+    total = 0.0
+    for i in range(n):
+        priors[i] = math.exp(logits[moves[i]] - top)
+        total += priors[i]
+    for i in range(n):
+        priors[i] /= total
+    return value
+
+
+search_kernel.overloads(
+    SowingKernel,
+    {
+        search_kernel.new_state: _new_state,
+        search_kernel.reset: _reset,
+        search_kernel.legal: _legal,
+        search_kernel.play: _play,
+        search_kernel.exact: _exact,
+        search_kernel.leaf_value: _leaf_value,
+        search_kernel.is_top: _is_top,
+        search_kernel.evaluate: _evaluate,
+    },
+)

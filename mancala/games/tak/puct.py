@@ -1,0 +1,183 @@
+"""Tak's kernel adapter for the one PUCT driver (`mancala.ai.puct`), on the numba engine
+(`mancala.games.tak.fast`).
+
+A state is the position (`fast.to_arrays`: meta and colours) with the forward pass's
+buffers; the mover alternates. An exact value is a finished game's result for the
+mover (1, 0 or -1), and a win is the best there is: a node with a move that wins at once
+is exact, so a road in one is played as soon as the search has seen it.
+
+The forward pass (`forward`) runs on the weights of `weights`: the first layer is a sum
+of the weight rows of the planes that are not zero (`mancala.games.tak.planes`, from the
+mover's side; a constant plane adds its rows' sum, computed once), and only the legal
+moves' policy logits are computed.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from mancala.games import search_kernel
+from mancala.games.search_kernel import UNKNOWN
+from mancala.games.tak.fast import (
+    CAP,
+    DRAW,
+    FLAT,
+    HEIGHTS,
+    PLY,
+    RESERVES,
+    SIZE,
+    _num_actions,
+    legal_moves,
+    play,
+    result,
+    to_arrays,
+)
+from mancala.games.tak.pieces import PIECES
+from mancala.games.tak.planes import channels
+from mancala.games.tak.state import TakState
+
+EDGES_PER_NODE = 96  # the edge pool's room per node (a position has 20 to 200 moves)
+
+Weights = tuple[np.ndarray, ...]
+
+
+class TakKernel(NamedTuple):
+    """One search's constants: the root (meta, colours), the network's weights as
+    `forward` reads them, the edge pool's room per node and the most legal moves."""
+
+    meta: np.ndarray
+    colours: np.ndarray
+    weights: tuple
+    edges: int
+    actions: int
+
+
+def weights(arrays: tuple[np.ndarray, ...], state: TakState) -> Weights:
+    """The network's float32 arrays (`PolicyValue.arrays`) as `forward` reads them:
+    (pieces of a set, first layer, its rows summed per plane, its bias, second layer,
+    its bias, policy kernel one row a move, policy bias, value kernel, value bias)."""
+    size = state.size
+    w1, b1, w2, b2, wp, bp, wv, bv = arrays
+    plane_sums = w1.reshape(channels(size), size * size, -1).sum(axis=1)
+    pieces = np.array(PIECES[size], np.int64)
+    policy_rows = np.ascontiguousarray(wp.T)
+    return pieces, w1, np.ascontiguousarray(plane_sums), b1, w2, b2, policy_rows, bp, wv, bv
+
+
+def kernel(state: TakState, weights: Weights, scale: float, endgame: tuple) -> TakKernel:
+    """The kernel of a search from `state` (Tak has no value scale nor endgame database)."""
+    meta, colours = to_arrays(state)
+    return TakKernel(meta, colours, weights, EDGES_PER_NODE, _num_actions(state.size))
+
+
+@njit(cache=True, nogil=True)
+def forward(meta, colours, moves, n, weights, logits, hidden):
+    """The value of the position for its player to move; the policy logits of its `n`
+    legal `moves` into `logits[:n]`."""
+    pieces, w1, plane_sums, b1, w2, b2, wpt, bp, wv, bv = weights
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    me = meta[PLY] % 2
+    stones, caps = pieces[0], pieces[1]
+    kinds = 2 * n_side
+    hidden[:] = b1
+    for square in range(squares):
+        height = meta[HEIGHTS + square]
+        if height == 0:
+            continue
+        for depth in range(min(height, n_side)):
+            theirs = 1 if colours[square, height - 1 - depth] != me else 0
+            hidden += w1[(2 * depth + theirs) * squares + square]
+        kind = meta[HEIGHTS + squares + square]
+        if kind != FLAT:
+            plane = (
+                kinds + (0 if colours[square, height - 1] == me else 2) + (1 if kind == CAP else 0)
+            )
+            hidden += w1[plane * squares + square]
+        hidden += w1[(kinds + 4) * squares + square] * np.float32(height / (2 * (stones + caps)))
+    for i in range(2):
+        player = me if i == 0 else 1 - me
+        hidden += plane_sums[kinds + 5 + 2 * i] * np.float32(meta[RESERVES + 2 * player] / stones)
+        if caps > 0:
+            left = meta[RESERVES + 2 * player + 1]
+            hidden += plane_sums[kinds + 6 + 2 * i] * np.float32(left / caps)
+    hidden += plane_sums[kinds + 9]  # the mover's side: "to move" is 1
+    hidden2 = np.maximum(np.dot(np.maximum(hidden, np.float32(0.0)), w2) + b2, np.float32(0.0))
+    for i in range(n):
+        logits[i] = np.dot(wpt[moves[i]], hidden2) + bp[moves[i]]
+    return math.tanh(np.dot(hidden2, wv) + bv[0])
+
+
+@njit(cache=True, nogil=True)
+def softmax_into(logits, n, out):
+    """The softmax of `logits[:n]` into `out[:n]`."""
+    top = logits[:n].max()
+    total = 0.0
+    for i in range(n):
+        out[i] = math.exp(logits[i] - top)
+        total += out[i]
+    for i in range(n):
+        out[i] /= total
+
+
+def _new_state(kernel):
+    logits = np.empty(kernel.actions, np.float32)
+    hidden = np.empty(kernel.weights[3].shape[0], np.float32)
+    return kernel.meta.copy(), kernel.colours.copy(), logits, hidden
+
+
+def _reset(kernel, state):
+    state[0][:] = kernel.meta
+    state[1][:] = kernel.colours
+    return kernel.meta[PLY] % 2
+
+
+def _legal(kernel, state, mover, moves):
+    return legal_moves(state[0], state[1], moves)
+
+
+def _play(kernel, state, mover, move):
+    play(state[0], state[1], move)
+    return state[0][PLY] % 2
+
+
+def _exact(kernel, state, mover):
+    code = result(state[0], state[1])
+    if code < 0:
+        return UNKNOWN
+    if code == DRAW:
+        return 0.0
+    return 1.0 if code % 2 == mover else -1.0
+
+
+def _leaf_value(kernel, value):
+    return value
+
+
+def _is_top(kernel, value):
+    return value == 1.0
+
+
+def _evaluate(kernel, state, mover, moves, n, priors):
+    value = forward(state[0], state[1], moves, n, kernel.weights, state[2], state[3])
+    softmax_into(state[2], n, priors)
+    return value
+
+
+search_kernel.overloads(
+    TakKernel,
+    {
+        search_kernel.new_state: _new_state,
+        search_kernel.reset: _reset,
+        search_kernel.legal: _legal,
+        search_kernel.play: _play,
+        search_kernel.exact: _exact,
+        search_kernel.leaf_value: _leaf_value,
+        search_kernel.is_top: _is_top,
+        search_kernel.evaluate: _evaluate,
+    },
+)
