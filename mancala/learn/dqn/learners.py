@@ -1,31 +1,8 @@
-"""The Sungka paper's DQN ("Mastering the Game of Sungka from Random Play"), trained
-(`mancala dqn`) and measured (`mancala measure dqn`).
-
-The paper's setup, in Keras 3: a dense net 2H -> 128 -> 256 -> H (Sungka: 14 -> 7,
-Kalah(6,4): 12 -> 6) over the houses seen from the mover's side; experience replay of
-2,000 moves, batches of 128, one train step per agent move, a target network, a fixed
-epsilon of 0.05; the reward of a move is the agent's gain minus the opponent's gain
-until the agent moves again (mancala.learn.envs.MancalaEnv); 10,000 episodes against `luck`.
-Choices the paper leaves open, made here: illegal moves are masked (the argmax and the
-target's max run over legal moves only, exploration picks a legal move), rewards are
-divided by the seeds a house starts with, discount 0.99, Huber loss, Adam 5e-4, target
-synced every 500 train steps; the numpy copy of the net that picks moves is refreshed at
-the start of each episode (a copy costs about as much as a train step). Every
-`--eval-every` episodes the net (epsilon 0.01) plays `--eval-games` games against luck,
-max and exact: a progress line, and the learning curve (mean score and win rate, as the
-paper's figures 3 and 5) goes to a PNG and JSON beside the weights. The weights saved
-are those of the evaluation with the highest mean win rate (`--keep worst`: the highest
-lowest win rate of the three; `--keep last`: the final).
-
-Beyond the paper, `encoder` and `hidden` change the net: the zoo's one-hot counts and
-stores as input, or an afterstate net (`AfterstateLearner`) whose one output values the
-board after a move (seen alone, or with each side's next-move gains beside it).
-"""
+"""The DQN's learners: one training run's state, a method a step (`Learner`: Q(s, a) a
+house; `AfterstateLearner`: one value of the board after a move)."""
 
 from __future__ import annotations
 
-import os
-import random
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,118 +10,23 @@ from typing import Any
 
 import numpy as np
 
-from mancala.ai.base import Player
-from mancala.ai.dqn import (
-    AFTERSTATE_FORMS,
-    ENCODERS,
-    FORMS,
-    SEATS,
-    DQNPlayer,
-    afterstate_encoders,
-    afterstate_q,
-    weights_path,
-)
-from mancala.arena.match import play_games
-from mancala.arena.openings import random_opening
-from mancala.arena.results import Tally
+from mancala.ai.dqn import ENCODERS, FORMS, afterstate_encoders, afterstate_q
 from mancala.core.atomic import write_json
-from mancala.game_state import GameState
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.afterstates import afterstates
 from mancala.games.sowing.engine import rules_of
 from mancala.games.sowing.view import mover_views
+from mancala.learn.dqn.measure import (
+    EVAL_OPPONENTS,
+    KEEP,
+    evaluate,
+    measured_names,
+    opened_name,
+    plot_curve,
+)
+from mancala.learn.dqn.model import PAPER_HIDDEN, Replay, build_model, build_trainer
 from mancala.nn_lib.choice import masked_argmax
 from mancala.nn_lib.keras_io import import_keras, save_keras
-
-EVAL_OPPONENTS = ("luck", "max", "exact")
-PAPER_HIDDEN = (128, 256)
-KEEP = {  # which evaluation's weights are saved: the one scoring highest by...
-    "best": lambda wins: float(np.mean(wins)),  # the mean win rate
-    "worst": lambda wins: float(min(wins)),  # the lowest win rate of the three
-    "last": lambda wins: float(np.mean(wins)),  # (any: each replaces the one before)
-}
-
-
-def build_model(
-    houses: int,
-    hidden: tuple[int, ...] = PAPER_HIDDEN,
-    inputs: int | None = None,
-    outputs: int | None = None,
-):
-    """The Q-network: `inputs` (default the paper's 2*houses), dense relu layers,
-    `outputs` linear values (default one Q-value a house)."""
-    keras = import_keras()
-
-    layers = [keras.Input((inputs or 2 * houses,))]
-    layers += [keras.layers.Dense(n, activation="relu") for n in hidden]
-    layers.append(keras.layers.Dense(outputs or houses))
-    return keras.Sequential(layers, name="dqn")
-
-
-def build_trainer(model, learning_rate: float):
-    """A model sharing `model`'s layers whose output is Q(s, a) of the one-hot action a."""
-    keras = import_keras()
-
-    state = keras.Input(model.input_shape[1:])
-    action = keras.Input((model.output_shape[-1],))
-    chosen = keras.layers.Dot(axes=1)([model(state), action])
-    trainer = keras.Model([state, action], chosen)
-    trainer.compile(keras.optimizers.Adam(learning_rate), loss=keras.losses.Huber())
-    return trainer
-
-
-class Replay:
-    """A ring buffer of (state, action, reward, next state, its legal moves, done); the
-    next state may be stored in another width (`next_inputs`) than the state."""
-
-    def __init__(self, size: int, inputs: int, actions: int, next_inputs: int | None = None):
-        self.s = np.zeros((size, inputs), np.float32)
-        self.s2 = np.zeros((size, next_inputs or inputs), np.float32)
-        self.a = np.zeros(size, np.int64)
-        self.r = np.zeros(size, np.float32)
-        self.legal2 = np.zeros((size, actions), bool)
-        self.done = np.zeros(size, bool)
-        self.size, self.count = size, 0
-
-    def add(self, s, a, r, s2, legal2, done) -> None:
-        i = self.count % self.size
-        self.s[i], self.a[i], self.r[i], self.s2[i] = s, a, r, s2
-        self.legal2[i], self.done[i] = legal2, done
-        self.count += 1
-
-    def __len__(self) -> int:
-        return min(self.count, self.size)
-
-
-def evaluate(
-    forward, variant: str, seat: int, opponent: str, games: int, seed: int, opening: int = 0
-) -> dict:
-    """The net (epsilon 0.01) in `seat` against `opponent`, from the start or from random
-    openings of `opening` moves: mean score, reward and win %."""
-    from mancala.ai.registry import make_player
-
-    me = DQNPlayer(seed=seed, epsilon=0.01, forwards={(variant, seat): forward})
-    other = make_player(opponent, seed=seed + 1)
-    return match_stats(me, other, seat, GameState.new(variant), games, seed, opening=opening)
-
-
-def plot_curve(curve: list[dict], path: Path, title: str) -> None:
-    """Mean score and win % against each evaluation opponent, by episode (PNG)."""
-    from mancala.arena.plots import save_figure, subplots
-
-    episodes = [point["episode"] for point in curve]
-    figure, (left, right) = subplots(1, 2, figsize=(11, 4))
-    for opponent in [key for key, value in curve[0].items() if isinstance(value, dict)]:
-        label = opponent.replace("luck", "random")
-        left.plot(episodes, [p[opponent]["score"] for p in curve], label=label)
-        right.plot(episodes, [p[opponent]["win"] for p in curve], label=label)
-    left.set(xlabel="episode", ylabel="mean score (shells in own store)", title="mean score")
-    right.set(xlabel="episode", ylabel="win %", title="win rate", ylim=(-2, 102))
-    for axes in (left, right):
-        axes.grid(alpha=0.3)
-        axes.legend()
-    figure.suptitle(title)
-    save_figure(figure, path)
 
 
 @dataclass(frozen=True)
@@ -393,124 +275,3 @@ class AfterstateLearner(Learner):
         self.trains += 1
         if self.trains % settings.target_every == 0:
             self.target = self._forward()
-
-
-def opened_name(openings: int) -> str:
-    """The curve's name of the evaluation against luck from random openings."""
-    return f"luck from {openings}-move openings"
-
-
-def measured_names(openings: int) -> tuple[str, ...]:
-    """The evaluations whose win rates choose the weights kept."""
-    return (*EVAL_OPPONENTS, opened_name(openings)) if openings else EVAL_OPPONENTS
-
-
-def train(
-    variant: str = "sungka",
-    seat: int = 0,
-    episodes: int = 10_000,
-    seed: int = 0,
-    out: str | os.PathLike | None = None,
-    opponents: tuple[str, ...] = ("luck",),
-    eval_every: int = 100,
-    eval_games: int = 50,
-    replay_size: int = 2000,
-    batch: int = 128,
-    epsilon: float = 0.05,
-    gamma: float = 0.99,
-    learning_rate: float = 5e-4,
-    target_every: int = 500,
-    train_every: int = 1,
-    keep: str = "best",
-    openings: int = 0,
-    encoder: str = "houses",
-    hidden: tuple[int, ...] = PAPER_HIDDEN,
-    init: str | os.PathLike | None = None,
-    double: bool = False,
-    log=print,
-) -> dict[str, Any]:
-    """Train one net; save weights, curve PNG and JSON; a summary dict. With `openings`,
-    each episode starts after 0..`openings` random moves (drawn per episode), and every
-    evaluation also plays luck from random openings of `openings` moves. `encoder` and
-    `hidden` choose the net's input (the paper's houses, or the zoo's one-hot counts and
-    stores) and its hidden layers. With `init`, the net starts from the weights of that
-    .keras file (of the same form), measured first at episode 0, so the weights kept are
-    never those of an evaluation scoring below them. `double` uses Double DQN's target."""
-    settings = Settings(
-        variant, seat, tuple(opponents), seed, episodes, eval_every, eval_games, replay_size,
-        batch, epsilon, gamma, learning_rate, target_every, train_every, keep, openings,
-        encoder, tuple(hidden), Path(init) if init else None, double,
-    )  # fmt: skip
-    settings.check()
-    out = Path(out) if out else weights_path(variant, seat)
-    if out.suffix != ".keras":
-        raise ValueError(f"the output must be a .keras file, not {out}")
-    keras = import_keras()  # one TensorFlow thread: the machine is shared
-
-    from mancala.learn.envs import MancalaEnv
-
-    keras.utils.set_random_seed(seed)
-    rng = np.random.default_rng(seed)
-    env = MancalaEnv(variant, opponent=opponents[0], seat=seat)
-    learner = (AfterstateLearner if encoder in AFTERSTATE_FORMS else Learner)(
-        env, rng, settings, out, log
-    )
-    title = f"DQN {variant}, {SEATS[seat]} player, trained against {', '.join(opponents)}"
-    if init:
-        learner.evaluation_point(0, title)
-    for episode in range(1, episodes + 1):
-        learner.play_episode()
-        if episode % eval_every == 0 or episode == episodes:
-            learner.evaluation_point(episode, title)
-    learner.model.set_weights(learner.best_weights)
-    save_keras(learner.model, out)
-    seconds = time.perf_counter() - learner.began
-    summary = {
-        "variant": variant,
-        "seat": SEATS[seat],
-        "episodes": episodes,
-        "opponents": list(opponents),
-        "openings": openings,
-        "encoder": encoder,
-        "hidden": list(hidden),
-        "seed": seed,
-        "init": str(init) if init else None,
-        "double": double,
-        "seconds": round(seconds, 1),
-        "moves": learner.steps,
-        "train_steps": learner.trains,
-        "kept": keep,
-        "best_win": learner.best,
-        "weights": out.name,
-    }
-    curve = learner.curve
-    write_json(out.with_suffix(".json"), {"title": title, "summary": summary, "curve": curve})
-    log(f"saved {out} ({keep} evaluation, {keep} win {learner.best:.1f}%) after {seconds:.0f} s")
-    return summary
-
-
-def match_stats(
-    me: Player,
-    other: Player,
-    seat: int,
-    start: GameState,
-    games: int,
-    seed: int,
-    on_game=None,
-    opening: int = 0,
-) -> dict[str, float]:
-    """`me` in `seat` against `other`, `games` games from `start` (after `opening` random
-    moves, a new opening each game): mean score, mean reward (score difference) and win /
-    draw %."""
-    seated = [me, other] if seat == 0 else [other, me]
-    rng = random.Random(seed)
-    starts = [random_opening(start, opening, rng)[0] for _ in range(games)]
-    records = play_games(seated, starts, seed=seed, on_game=on_game)
-    scores = np.array([r["scores"] for r in records])
-    tally = Tally().add_records(records, seat)
-    return {
-        "score": float(scores[:, seat].mean()),
-        "reward": float((scores[:, seat] - scores[:, 1 - seat]).mean()),
-        "win": tally.win_percent(),
-        "draw": tally.percent("draws"),
-    }
