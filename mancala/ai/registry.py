@@ -168,6 +168,22 @@ def _resolve(spec: str, limits: Limits) -> tuple[str, Entry, dict[str, float]]:
     return name, entry, values
 
 
+def split_names(text: str) -> list[str]:
+    """Player names as the commands take them, comma-separated: a part with "=" and no ":"
+    is an option of the name before it, so a name keeps its own options.
+
+    >>> split_names("greedy, az-file:a.keras,t=0.1,minimax:t=0.5,,tei:/bin/e,movetime=50")
+    ['greedy', 'az-file:a.keras,t=0.1', 'minimax:t=0.5', 'tei:/bin/e,movetime=50']
+    """
+    names: list[str] = []
+    for part in filter(None, (part.strip() for part in text.split(","))):
+        if names and "=" in part and ":" not in part:
+            names[-1] += "," + part
+        else:
+            names.append(part)
+    return names
+
+
 def check_names(specs: Sequence[str]) -> None:
     """ValueError naming the first of `specs` that is no registered player."""
     for spec in specs:

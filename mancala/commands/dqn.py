@@ -74,7 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         help="Double DQN's target: the acting net picks the next move, the target net values it",
     )
     args = parser.parse_args(argv)
-    opponents = tuple(name.strip() for name in args.opponents.split(",") if name.strip())
+    from mancala.ai.registry import split_names
+
+    opponents = tuple(split_names(args.opponents))
     out = args.out or weights_path(args.variant, SEATS.index(args.seat), RUNS_DIR / "dqn")
     kept = f"{out} holds the weights saved at the last kept evaluation, whole"
     return run_command("mancala dqn", lambda: _train(args, opponents, out), kept)

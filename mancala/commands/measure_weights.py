@@ -81,7 +81,9 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    against = [name for name in args.against.split(",") if name]
+    from mancala.ai.registry import split_names
+
+    against = split_names(args.against)
     table = measure(args.folder, args.games, args.seed, args.variant, against)
     if not table.rows:
         return fail(

@@ -51,7 +51,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _promote(args: argparse.Namespace) -> int:
-    from mancala.ai.registry import check_names
+    from mancala.ai.registry import check_names, split_names
     from mancala.game_state import GameState
     from mancala.games import game
     from mancala.learn.promotion import (
@@ -63,7 +63,7 @@ def _promote(args: argparse.Namespace) -> int:
     from mancala.nn_lib.zoo import network
 
     given = args.gate_opponents
-    opponents = [s for s in given.split(",") if s] if given else list(game(args.variant).gate)
+    opponents = split_names(given) if given else list(game(args.variant).gate)
     check_names(opponents)
     zoo = [name for name in args.names if name != DQN]
     paths = {name: weights_path(name, args.variant, args.folder) for name in zoo}

@@ -49,9 +49,9 @@ PROG = "mancala selfplay"
 
 def player_list(text: str) -> tuple[str, ...]:
     """An argparse type: comma-separated names of registered players."""
-    from mancala.ai.registry import check_names
+    from mancala.ai.registry import check_names, split_names
 
-    names = tuple(filter(None, text.split(",")))
+    names = tuple(split_names(text))
     try:
         if not names:
             raise ValueError("name at least one player")

@@ -35,7 +35,7 @@ import random
 import sys
 import time
 
-from mancala.ai.registry import check_can_play, check_names
+from mancala.ai.registry import check_can_play, check_names, split_names
 from mancala.core.cli import add_alias, command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.games import game, new_game
@@ -93,9 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     specs = args.players or [*networks_for(args.variant), *game(args.variant).practice]
     given = args.gate_opponents
-    args.gate_opponents = (
-        [s for s in given.split(",") if s] if given else [*game(args.variant).gate]
-    )
+    args.gate_opponents = split_names(given) if given else [*game(args.variant).gate]
     try:
         check_names(specs + args.gate_opponents)
         if len(set(specs)) < 2:
