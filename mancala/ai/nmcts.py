@@ -13,44 +13,15 @@ the playouts of the move tried least.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games.sowing import engine
+from mancala.games.sowing.monte_carlo import flat_monte_carlo
 
 DEFAULT_PLAYOUTS = 200_000
-
-
-@njit(cache=True, nogil=True)
-def flat_monte_carlo(board0, player0, h, kalah, ec, rl, counter, rng_seed, out, tried):
-    """Wins minus losses of `player0` after each legal first move into `out`, its playouts
-    into `tried`: a playout per legal move in turn until counter[0] (playouts run) reaches
-    counter[1] (the most it may run; a deadline lowers it to -1)."""
-    np.random.seed(rng_seed)
-    lo = player0 * (h + 1)
-    moves = np.empty(h, np.int64)
-    board = np.empty_like(board0)
-    for m in range(h):
-        out[m] = 0
-        tried[m] = 0
-    while counter[0] < counter[1]:
-        for m in range(h):
-            if board0[lo + m] == 0 or counter[0] >= counter[1]:
-                continue
-            counter[0] += 1
-            tried[m] += 1
-            board[:] = board0
-            nxt = engine.play(board, player0, m, h, kalah, ec, rl)
-            diff, _count = engine.random_playout(board, nxt, h, kalah, ec, rl, moves)
-            if player0 == 1:
-                diff = -diff
-            if diff > 0:
-                out[m] += 1
-            elif diff < 0:
-                out[m] -= 1
 
 
 class NaiveMonteCarlo(Player):
