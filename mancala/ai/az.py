@@ -37,8 +37,9 @@ from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.solver import check_fits, database_ready, proved, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
-from mancala.games import capabilities, new_game, puct_kernel
+from mancala.games import capabilities, kernel_adapter, new_game
 from mancala.games.search_kernel import UNKNOWN
+from mancala.games.sowing.kernel import NO_ENDGAME, EndgameTable
 from mancala.games.sowing.solver import Solver, default_max_seeds, relative_board
 from mancala.games.sowing.solver.ranking import binomial_table
 from mancala.nn_lib.base import WeightsError
@@ -61,8 +62,6 @@ PROOF_SECONDS = 0.05  # the most a move gives the solver's proof of its position
 PROOF_SEEDS = 40  # no proof is tried with more seeds than this in the houses
 
 
-EndgameTable = tuple[np.ndarray, np.ndarray, int]
-NO_ENDGAME: EndgameTable = (np.zeros(1, np.int8), np.zeros((1, 1), np.int64), -1)
 _ENDGAMES: dict[tuple[int, bool], EndgameTable] = {}
 _LOADING = threading.Lock()
 
@@ -125,12 +124,12 @@ class AZNet(Player):
         """The kernel of a search from `state` (`mancala.games.search_kernel`) with its
         game's network, whose weights are read into the kernel's form once per set."""
         net = self.net_for(state)
-        adapter = puct_kernel(state.game)
+        adapter = kernel_adapter(state.game)
         arrays, weights = self._kernel_weights.get(state.game, (None, None))
         if arrays is not net.arrays:
             arrays, weights = net.arrays, adapter.weights(net.arrays, state)
             self._kernel_weights[state.game] = arrays, weights
-        return adapter.kernel(state, weights, net.value_scale, endgame or NO_ENDGAME)
+        return adapter.kernel(state, weights, net.value_scale, endgame)
 
     def net_for(self, state: GameState) -> PolicyValue:
         """The network of `state`'s game; ValueError when there are no weights for it."""

@@ -10,14 +10,15 @@ the search much stronger per second: against the greedy player over the same 60 
 games, 4,000 simulations with greedy rollouts won 58 where 20,000 with random rollouts
 won 56, in a quarter of the time.
 
-A game that is not sown (Tak) is searched by the generic UCT of
+The search is the numba UCT driver (`mancala.ai.uct`) over the game's kernel adapter. A
+game whose kernel offers no playouts (Tak) is searched by the generic UCT of
 `mancala.ai.search_generic` under the same name, simulations and limits, each leaf valued
 by the game's evaluator (`mancala.games.evaluator`): a random Tak game says little about
 the position it started from.
 
 The search keeps to its `Limits`: it stops at the deadline (`limits.seconds` a call)
 with the statistics gathered so far, and its node pool holds at most `limits.memory`
-bytes (`tree_nodes`): once full, later simulations roll out from the leaf they reach
+bytes (`uct.tree_nodes`): once full, later simulations roll out from the leaf they reach
 without adding it to the tree.
 
 `evaluate(state)` returns {"value": v, "moves": {move: value}, "visits": {move: n}}:
@@ -28,34 +29,31 @@ values are the mover's expected result in [-1, 1] (win 1, draw 0, loss -1) and
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
-from mancala.ai.base import Player, is_sowing, require_moves
+from mancala.ai import uct
+from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.search_generic import UCT
 from mancala.ai.search_player import check_tree_search
 from mancala.core.deadline import Deadline
-from mancala.core.tables import pool_nodes
 from mancala.game_state import GameState
-from mancala.games.sowing import engine
-from mancala.games.sowing.monte_carlo import ROLLOUTS, uct
+from mancala.games import kernel_adapter
+from mancala.games.sowing.monte_carlo import ROLLOUTS
 
 DEFAULT_SIMULATIONS = 20_000
 
 
-def node_bytes(houses: int) -> int:
-    """Bytes of one tree node: its board, player, children, visits, value and path slot."""
-    return 8 * ((2 * houses + 2) + 1 + houses + 3)
-
-
-def tree_nodes(simulations: int, houses: int, memory: int) -> int:
-    """The node pool of a search: one node a simulation (and the root), within `memory`.
-
-    >>> tree_nodes(200_000_000, 6, 16 << 20), tree_nodes(100, 6, 16 << 20)
-    (87381, 102)
-    """
-    return pool_nodes(simulations, memory, node_bytes(houses))
+def playout_kernel(state: GameState) -> Any:
+    """The kernel adapter of `state`'s game when it offers playouts (`ROLLOUTS`), else
+    None."""
+    try:
+        adapter = kernel_adapter(state.game)
+    except ValueError:
+        return None
+    return adapter if hasattr(adapter, "ROLLOUTS") else None
 
 
 class MCTS(Player):
@@ -72,53 +70,39 @@ class MCTS(Player):
         super().__init__(seed)
         check_tree_search(simulations, rollout, sorted(ROLLOUTS))
         self.simulations = simulations
-        self.policy = ROLLOUTS[rollout]
+        self.rollout = rollout
         self.exploration = exploration
         self.limits = limits
 
     def _search(self, state: GameState) -> tuple[dict[int, int], dict[int, float]]:
         moves = require_moves(state)
-        board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
-        visits = np.zeros(h, np.float64)
-        values = np.zeros(h, np.float64)
+        kernel = playout_kernel(state).kernel(state, rollout=self.rollout)
         counter = np.array([0, self.simulations], np.int64)
-        size = tree_nodes(self.simulations, h, self.limits.memory)
+        size = uct.tree_nodes(self.simulations, self.limits.memory, kernel.edges)
         seed = self.rng.randrange(2**31)
         with Deadline(self.limits.seconds).stopping(counter):
-            uct(
-                board,
-                player,
-                h,
-                kalah,
-                ec,
-                rl,
-                counter,
-                size,
-                self.exploration,
-                self.policy,
-                seed,
-                visits,
-                values,
-            )
-        counts = {m: int(visits[m]) for m in moves}
-        means = {m: (float(values[m] / visits[m]) if visits[m] else 0.0) for m in moves}
+            visits, values = uct.search(kernel, counter, size, self.exploration, seed)
+        counts = {m: int(visits[i]) for i, m in enumerate(moves)}
+        means = {
+            m: (float(values[i] / visits[i]) if visits[i] else 0.0) for i, m in enumerate(moves)
+        }
         return counts, means
 
     @cached_property
     def _generic(self) -> UCT:
-        """The generic UCT, for games without the sowing kernels."""
+        """The generic UCT, for games whose kernel has no playouts."""
         seed = self.rng.randrange(2**32)
         return UCT(seed, self.simulations, rollout="evaluator", limits=self.limits)
 
     def choose_move(self, state: GameState) -> int:
-        if not is_sowing(state):
+        if playout_kernel(state) is None:
             return self._generic.choose_move(state)
         counts, means = self._search(state)
         return max(counts, key=lambda m: (counts[m], means[m]))
 
     def evaluate(self, state: GameState) -> dict:
         """{"value", "moves": {move: mean result}, "visits": {move: n}}; mover's view."""
-        if not is_sowing(state):
+        if playout_kernel(state) is None:
             return self._generic.evaluate(state)
         counts, means = self._search(state)
         best = max(counts, key=lambda m: (counts[m], means[m]))

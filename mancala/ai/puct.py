@@ -1,5 +1,6 @@
 """The one PUCT driver: AlphaZero's tree search in numba over any game's kernel adapter
-(`mancala.games.search_kernel`), for `az` and `az-net`.
+(`mancala.games.search_kernel`; the registry's `kernel` trait names it), for `az` and
+`az-net`.
 
 The tree lives in arrays: a node keeps its statistics, its mover and a run of edges (one
 per legal move, in increasing move order, with the policy's prior and the child, -1

@@ -37,8 +37,8 @@ A game may offer more, named by its capabilities, which players and commands che
 - `openspiel`: OpenSpiel plays it too (its standard board: `mancala.ai.openspiel_mcts`).
 
 A line also states the rule options its commands take (`options`: `--houses`, `--size`,
-..., read by `mancala.games.options`), its kernel adapter for the one PUCT search
-(`puct`: see `mancala.games.search_kernel`), and the fixed players of its learning runs.
+..., read by `mancala.games.options`), its kernel adapter for the tree searches
+(`kernel`: see `mancala.games.search_kernel`), and the fixed players of its learning runs.
 
 Adding a game is a folder under `mancala/games/` and one line in `GAMES`.
 """
@@ -99,7 +99,7 @@ class Game:
     search: str | None = None  # "module:attr" of a fast alpha-beta class (see `fast_search`)
     planes: str | None = None  # "module:attr" of (state, seat) -> float32 array in 0..1
     display: str | None = None  # "module:attr" of (state) -> what a board display shows (JSON)
-    puct: str | None = None  # the module of its kernel adapter (`search_kernel`)
+    kernel: str | None = None  # the module of its kernel adapter (`search_kernel`)
     anchors: tuple[str, ...] = ("greedy",)  # fixed players a learning run is rated against
     options: tuple[Option, ...] = ()  # the rule options its commands take
     practice: tuple[str, ...] = ("luck", "greedy")  # the main job's players beside the zoo
@@ -119,7 +119,7 @@ GAMES: dict[str, Game] = {
             "mancala.games.sowing.events:store_lead",
             SOWING | {"solver", "openspiel"},
             display="mancala.games.sowing.drawing:display",
-            puct="mancala.games.sowing.puct",
+            kernel="mancala.games.sowing.kernel",
             anchors=("solver:t=0.1", "minimax:t=0.1"),
             options=(HOUSES, SEEDS, EMPTY_CAPTURE),
             practice=SOWING_PRACTICE,
@@ -132,7 +132,7 @@ GAMES: dict[str, Game] = {
             "mancala.games.sowing.events:store_lead",
             SOWING,
             display="mancala.games.sowing.drawing:display",
-            puct="mancala.games.sowing.puct",
+            kernel="mancala.games.sowing.kernel",
             anchors=("minimax:t=0.1", "minimax:4"),
             options=(HOUSES, SEEDS),
             practice=SOWING_PRACTICE,
@@ -148,7 +148,7 @@ GAMES: dict[str, Game] = {
             search="mancala.games.tak.search:Search",
             planes="mancala.games.tak.planes:planes",
             display="mancala.games.tak.drawing:display",
-            puct="mancala.games.tak.puct",
+            kernel="mancala.games.tak.kernel",
             anchors=("minimax:t=0.1", "greedy"),
             options=(SIZE, KOMI),
             practice=("luck", "weighted", "greedy", "minimax:2"),  # minimax:4: most of a batch
@@ -229,12 +229,12 @@ def planes(name: str) -> Callable[[Any, int], Any] | None:
     return _load(target) if target else None
 
 
-def puct_kernel(name: str) -> Any:
-    """Game `name`'s kernel adapter for the one PUCT driver (`search_kernel` says what it
-    offers); ValueError for a game without one."""
-    target = game(name).puct
+def kernel_adapter(name: str) -> Any:
+    """Game `name`'s kernel adapter for the tree-search drivers (`search_kernel` says what
+    it offers); ValueError for a game without one."""
+    target = game(name).kernel
     if target is None:
-        raise ValueError(f"{name} has no kernel for the PUCT search")
+        raise ValueError(f"{name} has no numba kernel for the tree searches")
     return importlib.import_module(target)
 
 
@@ -276,7 +276,7 @@ __all__ = [
     "new_game",
     "offers",
     "planes",
-    "puct_kernel",
+    "kernel_adapter",
     "rollout",
     "state_from_dict",
 ]

@@ -1,17 +1,20 @@
-"""The kernel adapter: what a game's numba engine gives the one PUCT driver (`mancala.ai.puct`).
+"""The kernel adapter: what a game's numba engine gives the tree-search drivers (PUCT,
+`mancala.ai.puct`; UCT, `mancala.ai.uct`).
 
-A game that offers it names a module in its registry line (`Game.puct`). The module
-holds a namedtuple type, the *kernel*, with one search's constants (the root position,
-the rules, the network's weights as its forward pass reads them) and two fields the
-driver reads itself: `edges` (the edge pool's room per node: the most legal moves the
-tree keeps per node on average) and `actions` (the most legal moves of a position). It
-registers, with `numba.extending.overload`, an implementation of each function below
-for its kernel type; the driver calls them inside its numba loop, so a game's code is
-compiled into the driver (once per game, and cached on disk). In Python the module
-offers `weights(arrays, state)` (a network's float32 arrays as its forward pass reads
-them, made once per set of weights) and `kernel(state, weights, scale, endgame)` (the
-kernel of one search from `state`; `scale` is the network's value scale in the game's
-units, `endgame` the solver's database where the game has one).
+A game that offers one names a module in its registry line (`Game.kernel`).
+The module holds a namedtuple type, the *kernel*, with one search's constants (the root
+position, the rules, for PUCT the network's weights as its forward pass reads them) and
+two fields the driver reads itself: `edges` (the edge pool's room per node: the most
+legal moves the tree keeps per node on average) and `actions` (the most legal moves of a
+position). It registers, with `numba.extending.overload`, an implementation of the
+functions below its driver calls, for its kernel type; the driver calls them inside its
+numba loop, so a game's code is compiled into the driver (once per game, and cached on
+disk). In Python the module offers `kernel(state, weights=None, scale=1.0,
+endgame=None, rollout=None)`, the kernel of one search from `state`: for PUCT with a
+network's `weights` (as `weights(arrays, state)` reads its float32 arrays, once per set
+of weights), its value `scale` in the game's units and the solver's `endgame` database
+where the game has one; for UCT with the playout policy `rollout`, one of the module's
+`ROLLOUTS` (a game whose module has none is searched by the generic UCT).
 
 A *state* is the game's mutable scratch of one search (the position replayed from the
 root along a path, and the forward pass's buffers), the *mover* the player to move (0
@@ -60,6 +63,12 @@ def leaf_value(kernel, value):
 def is_top(kernel, value):
     """Whether an exact value is the best a mover can have (a won game, where a win is
     all there is), so a node with such a move is exact without its other moves."""
+    raise NotImplementedError
+
+
+def rollout(kernel, state, mover):
+    """A leaf's value for `mover` in -1..1 (a playout's result, or an evaluation), with
+    numba's random numbers; `state` may be changed."""
     raise NotImplementedError
 
 

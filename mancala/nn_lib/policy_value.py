@@ -8,7 +8,7 @@ two dense hidden layers of HIDDEN units (relu) and two heads: `policy` (whoever 
 masks the illegal moves) and `value` (tanh), the expected outcome for the player to
 move (win 1, draw 0, loss -1). Keras builds, fits and saves the model; searches read its
 weights as float32 arrays (`PolicyValue.arrays`) and run the forward pass in numba
-(each game's kernel adapter: `mancala.games.sowing.puct`, `mancala.games.tak.puct`).
+(each game's kernel adapter: `mancala.games.sowing.kernel`, `mancala.games.tak.kernel`).
 
 Targets come from two kinds of records (`teacher_targets`,
 `mancala.learn.data.visit_targets`): a teacher's values of every legal move (the policy:

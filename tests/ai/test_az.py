@@ -28,12 +28,12 @@ from mancala.core.paths import ROOT
 from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.games.sowing import engine
-from mancala.games.sowing.puct import NO_MARGIN, exact_margin, forward
+from mancala.games.sowing.kernel import NO_MARGIN, exact_margin, forward
 from mancala.games.sowing.solver import Solver, relative_board, store_lead
 from mancala.games.sowing.solver.ranking import binomial_table
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak import fast
-from mancala.games.tak import puct as tak_puct
+from mancala.games.tak import kernel as tak_kernel
 from mancala.games.tak.state import from_tps
 from mancala.learn.az import self_play_game, self_player
 from mancala.learn.data import visit_targets
@@ -347,13 +347,13 @@ def test_the_tak_kernel_forward_pass_equals_keras(nets):
     net = nets[1][TAK]
     states = random_positions(TAK, 120, seed=4)
     logits, values = net.predict(features(states))
-    weights = tak_puct.weights(net.arrays, new_game(TAK, size=5))
+    weights = tak_kernel.weights(net.arrays, new_game(TAK, size=5))
     assert np.abs(values).max() > 0
     for state, want_logits, want_value in zip(states, logits, values):
         meta, colours = fast.to_arrays(state)
         moves = np.array(state.legal_moves(), np.int64)
         got = np.empty(len(moves), np.float32)
-        value = tak_puct.forward(
+        value = tak_kernel.forward(
             meta, colours, moves, len(moves), weights, got, np.empty(256, np.float32)
         )
         np.testing.assert_allclose(got, want_logits[moves], atol=1e-4)

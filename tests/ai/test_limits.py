@@ -10,9 +10,9 @@ import time
 import pytest
 
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
-from mancala.ai.mcts import node_bytes, tree_nodes
 from mancala.ai.registry import _REGISTRY, make_player
 from mancala.ai.solver import PerfectPlayer, check_fits
+from mancala.ai.uct import EDGE_BYTES, NODE_BYTES, tree_nodes
 from mancala.game_state import GameState
 from mancala.games.sowing.solver import Solver
 from webapi.api import SEARCH_LIMITS
@@ -80,7 +80,7 @@ def test_a_capped_search_answers_at_its_deadline_on_the_largest_board(spec):
 
 def test_the_mcts_tree_fits_in_the_memory_allowed():
     memory = 64 << 10
-    assert tree_nodes(10_000_000, 10, memory) * node_bytes(10) <= memory
+    assert tree_nodes(10_000_000, memory, 10) * (NODE_BYTES + 10 * EDGE_BYTES) <= memory
     player = make_player("mcts:20000", seed=1, limits=Limits(memory=memory))
     assert player.choose_move(LARGEST) in LARGEST.legal_moves()  # a full pool rolls out
 

@@ -1,5 +1,5 @@
-"""Tak's kernel adapter for the one PUCT driver (`mancala.ai.puct`), on the numba engine
-(`mancala.games.tak.fast`).
+"""Tak's kernel adapter for the PUCT driver (`mancala.ai.puct`; see
+`mancala.games.search_kernel`), on the numba engine (`mancala.games.tak.fast`).
 
 A state is the position (`fast.to_arrays`: meta and colours) with the forward pass's
 buffers; the mover alternates. An exact value is a finished game's result for the
@@ -68,8 +68,17 @@ def weights(arrays: tuple[np.ndarray, ...], state: TakState) -> Weights:
     return pieces, w1, np.ascontiguousarray(plane_sums), b1, w2, b2, policy_rows, bp, wv, bv
 
 
-def kernel(state: TakState, weights: Weights, scale: float, endgame: tuple) -> TakKernel:
-    """The kernel of a search from `state` (Tak has no value scale nor endgame database)."""
+def kernel(
+    state: TakState,
+    weights: Weights | None = None,
+    scale: float = 1.0,
+    endgame: tuple | None = None,
+    rollout: str | None = None,
+) -> TakKernel:
+    """The kernel of a PUCT search from `state` with `weights` (Tak has no value scale,
+    endgame database nor playouts of its own here)."""
+    if weights is None:
+        raise ValueError("a Tak kernel searches with a network's weights")
     meta, colours = to_arrays(state)
     return TakKernel(meta, colours, weights, EDGES_PER_NODE, _num_actions(state.size))
 

@@ -1,10 +1,13 @@
-"""The sowing games' kernel adapter for the one PUCT driver (`mancala.ai.puct`).
+"""The sowing games' kernel adapter for the tree-search drivers (`mancala.ai.puct`,
+`mancala.ai.uct`; see `mancala.games.search_kernel`).
 
 A state is the board (the fast engine's, `engine.play`), the mover read from the rules
-(an extra turn keeps it). An exact value is the final margin in seeds for the mover: a
-finished game's, or on Kalah a position's that the solver's endgame database holds; the
-network sees it squashed as its value target is (tanh(margin / the value scale)). No
-margin is "the best there is", so a node is exact only when every move is.
+(an extra turn keeps it). A UCT leaf is valued by a playout to the end (`ROLLOUTS`:
+greedy or random moves, `monte_carlo.rollout`), as a win, draw or loss. An exact value
+is the final margin in seeds for the mover: a finished game's, or on Kalah a position's
+that the solver's endgame database holds; the network sees it squashed as its value
+target is (tanh(margin / the value scale)). No margin is "the best there is", so a node
+is exact only when every move is.
 
 The forward pass (`forward`) reads the network's one-hot input straight from the board:
 its first layer is a sum of the weight rows of the counts on the board, the second a
@@ -23,16 +26,21 @@ from mancala.game_state import GameState
 from mancala.games import search_kernel
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.sowing import engine
+from mancala.games.sowing.monte_carlo import ROLLOUTS, rollout
 from mancala.games.sowing.solver.ranking import rank
 from mancala.games.sowing.view import ONE_HOT_BINS, SCALE
 
 NO_MARGIN = -(1 << 20)  # `exact_margin`: the final margin is not known
+EndgameTable = tuple[np.ndarray, np.ndarray, int]
+NO_ENDGAME: EndgameTable = (np.zeros(1, np.int8), np.zeros((1, 1), np.int64), -1)
+NO_WEIGHTS = tuple(np.zeros((1,) * (2 - i % 2), np.float32) for i in range(8))  # UCT's
 
 
 class SowingKernel(NamedTuple):
     """One search's constants: the root (board, player), the rules, the network's arrays,
     its value scale, the endgame database (values, binomials, most seeds; most -1 for
-    none), the edge pool's room per node and the most legal moves (both the houses)."""
+    none), the playout policy (`ROLLOUTS`), the edge pool's room per node and the most
+    legal moves (both the houses)."""
 
     board: np.ndarray
     player: int
@@ -43,6 +51,7 @@ class SowingKernel(NamedTuple):
     weights: tuple
     scale: float
     endgame: tuple
+    policy: int
     edges: int
     actions: int
 
@@ -52,10 +61,18 @@ def weights(arrays: tuple[np.ndarray, ...], state: GameState) -> tuple[np.ndarra
     return tuple(arrays)
 
 
-def kernel(state: GameState, weights: tuple, scale: float, endgame: tuple) -> SowingKernel:
-    """The kernel of a search from `state`."""
+def kernel(
+    state: GameState,
+    weights: tuple | None = None,
+    scale: float = 1.0,
+    endgame: EndgameTable | None = None,
+    rollout: str | None = None,
+) -> SowingKernel:
+    """The kernel of a search from `state`: PUCT's with `weights`, UCT's with `rollout`."""
     board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
-    return SowingKernel(board, player, h, kalah, ec, rl, weights, scale, endgame, h, h)
+    weights, endgame = weights or NO_WEIGHTS, endgame or NO_ENDGAME
+    policy = ROLLOUTS[rollout or "greedy"]
+    return SowingKernel(board, player, h, kalah, ec, rl, weights, scale, endgame, policy, h, h)
 
 
 @njit(cache=True, nogil=True)
@@ -94,9 +111,10 @@ def exact_margin(board, player, h, kalah, endgame, rel):
 
 
 def _new_state(kernel):
-    h = kernel.houses
+    h, board = kernel.houses, kernel.board
     hidden = np.empty(kernel.weights[1].shape[0], np.float32)
-    return kernel.board.copy(), np.empty(h, np.float32), hidden, np.empty(2 * h, np.int64)
+    rel, moves = np.empty(2 * h, np.int64), np.empty(h, np.int64)
+    return board.copy(), np.empty(h, np.float32), hidden, rel, board.copy(), board.copy(), moves
 
 
 def _reset(kernel, state):
@@ -131,6 +149,17 @@ def _is_top(kernel, value):
     return False
 
 
+def _rollout(kernel, state, mover):
+    k, work = kernel, state[4]
+    work[:] = state[0]
+    diff = rollout(
+        work, mover, k.houses, k.kalah, k.empty_capture, k.relay_limit, k.policy, state[6],
+        state[5],
+    )  # fmt: skip
+    result = 1.0 if diff > 0 else (-1.0 if diff < 0 else 0.0)  # for player 0
+    return result if mover == 0 else -result
+
+
 def _evaluate(kernel, state, mover, moves, n, priors):
     board, logits, hidden = state[0], state[1], state[2]
     w1, b1, w2, b2, wp, bp, wv, bv = kernel.weights
@@ -158,6 +187,7 @@ search_kernel.overloads(
         search_kernel.exact: _exact,
         search_kernel.leaf_value: _leaf_value,
         search_kernel.is_top: _is_top,
+        search_kernel.rollout: _rollout,
         search_kernel.evaluate: _evaluate,
     },
 )
