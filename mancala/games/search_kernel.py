@@ -78,14 +78,22 @@ def evaluate(kernel, state, mover, moves, n, priors):
     raise NotImplementedError
 
 
-def overloads(kernel_type, implementations):
-    """Register `implementations` ({protocol function: its implementation for
-    `kernel_type`, a numba-compilable function of the same parameters}) with numba."""
+PROTOCOL = (new_state, reset, legal, play, exact, leaf_value, is_top, rollout, evaluate)
+
+
+def register(kernel_type, namespace) -> None:
+    """Register with numba, for `kernel_type`, the implementations in `namespace` (an
+    adapter module's `globals()`) of the protocol functions: each is named as its
+    function with a leading underscore (`_legal`), a numba-compilable function of the
+    same parameters. A function without one is not offered."""
     import inspect
 
     from numba.extending import overload
 
-    for stub, implementation in implementations.items():
+    for stub in PROTOCOL:
+        implementation = namespace.get("_" + stub.__name__)
+        if implementation is None:
+            continue
 
         def typer(*args, implementation=implementation):
             if getattr(args[0], "instance_class", None) is kernel_type:

@@ -177,17 +177,4 @@ def _evaluate(kernel, state, mover, moves, n, priors):
     return value
 
 
-search_kernel.overloads(
-    SowingKernel,
-    {
-        search_kernel.new_state: _new_state,
-        search_kernel.reset: _reset,
-        search_kernel.legal: _legal,
-        search_kernel.play: _play,
-        search_kernel.exact: _exact,
-        search_kernel.leaf_value: _leaf_value,
-        search_kernel.is_top: _is_top,
-        search_kernel.rollout: _rollout,
-        search_kernel.evaluate: _evaluate,
-    },
-)
+search_kernel.register(SowingKernel, globals())
