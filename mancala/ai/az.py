@@ -255,7 +255,7 @@ class AZ(AZNet):
         endgame = endgame_table(state) if self.endgame else NO_ENDGAME
         kernel = self.kernel(state, endgame)
         counter = np.array([0, simulations], np.int64)
-        nodes = puct.tree_nodes(simulations, self.limits.memory, kernel.edges)
+        nodes = puct.tree_nodes(simulations, self.limits.memory, kernel.edges, kernel.stored)
         with Deadline(seconds).stopping(counter):
             out, value = puct.search(
                 kernel, counter, nodes, self.exploration, self.first_play, noise, self.noise,

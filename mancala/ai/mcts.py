@@ -78,7 +78,7 @@ class MCTS(Player):
         moves = require_moves(state)
         kernel = playout_kernel(state).kernel(state, rollout=self.rollout)
         counter = np.array([0, self.simulations], np.int64)
-        size = uct.tree_nodes(self.simulations, self.limits.memory, kernel.edges)
+        size = uct.tree_nodes(self.simulations, self.limits.memory, kernel.edges, kernel.stored)
         seed = self.rng.randrange(2**31)
         with Deadline(self.limits.seconds).stopping(counter):
             visits, values = uct.search(kernel, counter, size, self.exploration, seed)

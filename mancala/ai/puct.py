@@ -4,7 +4,9 @@
 
 The tree lives in arrays: a node keeps its statistics, its mover and a run of edges (one
 per legal move, in increasing move order, with the policy's prior and the child, -1
-before it is made); positions are not stored but replayed from the root along the path.
+before it is made). A new leaf's position is its parent's, kept in the tree, and one
+move, where the game keeps positions (`kernel.stored`); else it is replayed from the root
+along the path.
 A new leaf is valued by the network's value head (no rollouts) and its edges get the
 policy head's priors. A move is chosen by Q + c * prior * sqrt(N(parent)) / (1 +
 N(child)), an unvisited move counting as its node's mean value less `fpu`; a child's
@@ -34,28 +36,45 @@ from mancala.games.search_kernel import (
     is_top,
     leaf_value,
     legal,
+    load,
     new_state,
+    new_store,
     play,
     reset,
+    save,
 )
 
-NODE_BYTES = 8 * 8  # a node's arrays
+NODE_BYTES = 9 * 8  # a node's arrays
 EDGE_BYTES = 3 * 8  # an edge's move, prior and child
 
 
-def tree_nodes(simulations: int, memory: int, edges: int) -> int:
+def tree_nodes(simulations: int, memory: int, edges: int, stored: int = 0) -> int:
     """The node pool of a search: one node a simulation (and the root), within `memory`
-    for nodes of `edges` edges each.
+    for nodes of `edges` edges each and `stored` bytes of a kept position.
 
-    >>> tree_nodes(10**9, 16 << 20, 96), tree_nodes(10**9, 16 << 20, 6)
-    (7084, 80659)
-    >>> tree_nodes(100, 16 << 20, 6)
+    >>> tree_nodes(10**9, 16 << 20, 96), tree_nodes(10**9, 16 << 20, 6, 112)
+    (7061, 51150)
+    >>> tree_nodes(100, 16 << 20, 6, 112)
     102
     """
-    return pool_nodes(simulations, memory, NODE_BYTES + EDGE_BYTES * edges)
+    return pool_nodes(simulations, memory, NODE_BYTES + EDGE_BYTES * edges + stored)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
+def position(kernel, state, store, node, mover, path_moves, depth):
+    """Set `state` to node `node`'s position, `depth` plies down `path_moves` from the
+    root, whose mover is `mover`: the kept one where the game keeps positions, else
+    replayed from the root. Returns the mover."""
+    if kernel.stored > 0:
+        load(kernel, store, node, state)
+        return mover
+    mover = reset(kernel, state)
+    for k in range(depth):
+        mover = play(kernel, state, mover, path_moves[k])
+    return mover
+
+
+@njit(cache=True, nogil=True, inline="always")
 def solved(node, first, count, edge_child, exact_values, movers, kernel):
     """The exact value of `node` for its mover when a move is the best there is or every
     move is exact, else UNKNOWN."""
@@ -96,10 +115,14 @@ def run(kernel, counter, size, c, fpu, noise, noise_frac, gumbel, schedule, out)
     edge_prior = np.empty(room, np.float64)
     edge_child = np.full(room, -1, np.int64)
     path = np.empty(size, np.int64)
+    path_moves = np.empty(size, np.int64)
     moves = np.empty(kernel.actions, np.int64)
     priors = np.empty(kernel.actions, np.float64)
+    store = new_store(kernel, size if kernel.stored > 0 else 1)
     state = new_state(kernel)
     mover = reset(kernel, state)
+    if kernel.stored > 0:
+        save(kernel, store, 0, state)
     n = legal(kernel, state, mover, moves)
     n0 = n
     root_value = evaluate(kernel, state, mover, moves, n, priors)
@@ -115,7 +138,6 @@ def run(kernel, counter, size, c, fpu, noise, noise_frac, gumbel, schedule, out)
     scratch = np.empty(n, np.float64)
     while counter[0] < counter[1] and used < size:
         counter[0] += 1
-        mover = reset(kernel, state)
         node, depth = 0, 0
         path[0] = 0
         full = False
@@ -144,12 +166,14 @@ def run(kernel, counter, size, c, fpu, noise, noise_frac, gumbel, schedule, out)
                 score = q + c * edge_prior[e] * root_n / (1.0 + seen)
                 if score > best:
                     best, pick = score, e
-            mover = play(kernel, state, mover, edge_move[pick])
+            path_moves[depth] = edge_move[pick]
             depth += 1
             if edge_child[pick] >= 0:
                 node = edge_child[pick]
                 path[depth] = node
                 continue
+            mover = position(kernel, state, store, node, movers[node], path_moves, depth - 1)
+            mover = play(kernel, state, mover, edge_move[pick])
             known = exact(kernel, state, mover)
             n = 0
             if known == UNKNOWN:
@@ -163,6 +187,8 @@ def run(kernel, counter, size, c, fpu, noise, noise_frac, gumbel, schedule, out)
             path[depth] = child
             node = child
             movers[child] = mover
+            if kernel.stored > 0:
+                save(kernel, store, child, state)
             if known != UNKNOWN:
                 exact_values[child] = known
                 value = leaf_value(kernel, known)

@@ -3,7 +3,7 @@
 
 The tree lives in arrays as PUCT's does (`mancala.ai.puct`): a node keeps its visits, its
 mover (as the rules say: an extra turn keeps it) and a run of edges, one per legal move
-in increasing order; positions are replayed from the root along the path. A simulation
+in increasing order; a position is kept per node or replayed, as the game says. A simulation
 goes down by UCB1 (mean result + c * sqrt(log(N(parent) + 1) / N(child))), expands the
 first move not tried yet (unless the node pool is full), and values the leaf by the
 game's `rollout` (a finished game by its result); a child's statistics are kept from
@@ -17,21 +17,32 @@ import math
 import numpy as np
 from numba import njit
 
+from mancala.ai.puct import position
 from mancala.core.tables import pool_nodes
-from mancala.games.search_kernel import UNKNOWN, exact, legal, new_state, play, reset, rollout
+from mancala.games.search_kernel import (
+    UNKNOWN,
+    exact,
+    legal,
+    new_state,
+    new_store,
+    play,
+    reset,
+    rollout,
+    save,
+)
 
-NODE_BYTES = 5 * 8  # a node's arrays
+NODE_BYTES = 6 * 8  # a node's arrays
 EDGE_BYTES = 2 * 8  # an edge's move and child
 
 
-def tree_nodes(simulations: int, memory: int, edges: int) -> int:
+def tree_nodes(simulations: int, memory: int, edges: int, stored: int = 0) -> int:
     """The node pool of a search: one node a simulation (and the root), within `memory`
-    for nodes of `edges` edges each.
+    for nodes of `edges` edges each and `stored` bytes of a kept position.
 
-    >>> tree_nodes(200_000_000, 16 << 20, 6), tree_nodes(100, 16 << 20, 6)
-    (123361, 102)
+    >>> tree_nodes(200_000_000, 16 << 20, 6, 112), tree_nodes(100, 16 << 20, 6, 112)
+    (65536, 102)
     """
-    return pool_nodes(simulations, memory, NODE_BYTES + EDGE_BYTES * edges)
+    return pool_nodes(simulations, memory, NODE_BYTES + EDGE_BYTES * edges + stored)
 
 
 @njit(cache=True, nogil=True)
@@ -47,21 +58,25 @@ def run(kernel, counter, size, c, rng_seed, visits_out, values_out):
     visits = np.zeros(size, np.float64)
     values = np.zeros(size, np.float64)  # from the view of the parent's mover
     movers = np.zeros(size, np.int64)
+    over = np.zeros(size, np.bool_)  # the game is over there
     edge_move = np.empty(room, np.int64)
     edge_child = np.full(room, -1, np.int64)
     path = np.empty(size, np.int64)
+    path_moves = np.empty(size, np.int64)
     moves = np.empty(kernel.actions, np.int64)
+    store = new_store(kernel, size if kernel.stored > 0 else 1)
     state = new_state(kernel)
     movers[0] = reset(kernel, state)
+    if kernel.stored > 0:
+        save(kernel, store, 0, state)
     count[0] = legal(kernel, state, movers[0], moves)
     edge_move[: count[0]] = moves[: count[0]]
     used, used_edges = 1, count[0]
     while counter[0] < counter[1]:
         counter[0] += 1
-        mover = reset(kernel, state)
-        node, depth = 0, 0
+        node, depth, pick = 0, 0, -1
         path[0] = 0
-        while exact(kernel, state, mover) == UNKNOWN:
+        while not over[node]:
             untried, best, choice = -1, -1e300, -1
             log_n = math.log(visits[node] + 1.0)
             for e in range(first[node], first[node] + count[node]):
@@ -75,24 +90,32 @@ def run(kernel, counter, size, c, rng_seed, visits_out, values_out):
             if untried >= 0 and (used == size or used_edges + kernel.actions > room):
                 break  # the pool is full: a playout from here
             pick = untried if untried >= 0 else choice
-            mover = play(kernel, state, mover, edge_move[pick])
+            path_moves[depth] = edge_move[pick]
             depth += 1
-            if untried < 0:
-                node = edge_child[pick]
-                path[depth] = node
-                continue
-            child = used  # expand one move
+            if untried >= 0:
+                break
+            node = edge_child[pick]
+            path[depth] = node
+            pick = -1
+        if pick < 0:  # a playout from `node` itself
+            mover = position(kernel, state, store, node, movers[node], path_moves, depth)
+        else:  # expand one move
+            mover = position(kernel, state, store, node, movers[node], path_moves, depth - 1)
+            mover = play(kernel, state, mover, edge_move[pick])
+            child = used
             used += 1
             edge_child[pick] = child
             movers[child] = mover
             path[depth] = child
-            node = child
+            if kernel.stored > 0:
+                save(kernel, store, child, state)
             if exact(kernel, state, mover) == UNKNOWN:
                 count[child] = legal(kernel, state, mover, moves)
                 first[child] = used_edges
                 edge_move[used_edges : used_edges + count[child]] = moves[: count[child]]
                 used_edges += count[child]
-            break
+            else:
+                over[child] = True
         result = rollout(kernel, state, mover)  # for the leaf's mover
         visits[0] += 1
         for k in range(1, depth + 1):

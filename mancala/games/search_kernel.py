@@ -4,9 +4,11 @@
 A game that offers one names a module in its registry line (`Game.kernel`).
 The module holds a namedtuple type, the *kernel*, with one search's constants (the root
 position, the rules, for PUCT the network's weights as its forward pass reads them) and
-two fields the driver reads itself: `edges` (the edge pool's room per node: the most
-legal moves the tree keeps per node on average) and `actions` (the most legal moves of a
-position). It registers, with `numba.extending.overload`, an implementation of the
+three fields the driver reads itself: `edges` (the edge pool's room per node: the most
+legal moves the tree keeps per node on average), `actions` (the most legal moves of a
+position) and `stored` (the bytes of a position the tree keeps per node, so that a new
+leaf is its parent's position and one move; 0 when positions are replayed from the root
+along the path instead). It registers, with `numba.extending.overload`, an implementation of the
 functions below its driver calls, for its kernel type; the driver calls them inside its
 numba loop, so a game's code is compiled into the driver (once per game, and cached on
 disk). In Python the module offers `kernel(state, weights=None, scale=1.0,
@@ -32,6 +34,21 @@ UNKNOWN = math.inf  # a position's exact value is not known
 def new_state(kernel):
     """A fresh state for one search of `kernel`."""
     raise NotImplementedError("registered for each kernel type with numba's overload")
+
+
+def new_store(kernel, size):
+    """The positions a tree of `size` nodes keeps (when `kernel.stored`)."""
+    raise NotImplementedError
+
+
+def save(kernel, store, node, state):
+    """Keep the position of `state` as node `node`'s (when `kernel.stored`)."""
+    raise NotImplementedError
+
+
+def load(kernel, store, node, state):
+    """Set `state` to node `node`'s kept position (when `kernel.stored`)."""
+    raise NotImplementedError
 
 
 def reset(kernel, state):
@@ -78,7 +95,10 @@ def evaluate(kernel, state, mover, moves, n, priors):
     raise NotImplementedError
 
 
-PROTOCOL = (new_state, reset, legal, play, exact, leaf_value, is_top, rollout, evaluate)
+PROTOCOL = (
+    new_state, new_store, save, load, reset, legal, play, exact, leaf_value, is_top, rollout,
+    evaluate,
+)  # fmt: skip
 
 
 def register(kernel_type, namespace) -> None:
@@ -101,4 +121,4 @@ def register(kernel_type, namespace) -> None:
             return None
 
         typer.__signature__ = inspect.signature(stub)  # numba checks the parameters
-        overload(stub, inline="never")(typer)
+        overload(stub, inline="always")(typer)

@@ -2,12 +2,13 @@
 `mancala.ai.uct`; see `mancala.games.search_kernel`).
 
 A state is the board (the fast engine's, `engine.play`), the mover read from the rules
-(an extra turn keeps it). A UCT leaf is valued by a playout to the end (`ROLLOUTS`:
-greedy or random moves, `monte_carlo.rollout`), as a win, draw or loss. An exact value
-is the final margin in seeds for the mover: a finished game's, or on Kalah a position's
-that the solver's endgame database holds; the network sees it squashed as its value
-target is (tanh(margin / the value scale)). No margin is "the best there is", so a node
-is exact only when every move is.
+(an extra turn keeps it); a tree keeps each node's board (a board is a few bytes). A UCT
+leaf is valued by a playout to the end (`ROLLOUTS`: greedy or random moves,
+`monte_carlo.rollout`), as a win, draw or loss. An exact value is the final margin in
+seeds for the mover: a finished game's, or on Kalah a position's that the solver's
+endgame database holds; the network sees it squashed as its value target is
+(tanh(margin / the value scale)). No margin is "the best there is", so a node is exact
+only when every move is.
 
 The forward pass (`forward`) reads the network's one-hot input straight from the board:
 its first layer is a sum of the weight rows of the counts on the board, the second a
@@ -40,7 +41,7 @@ class SowingKernel(NamedTuple):
     """One search's constants: the root (board, player), the rules, the network's arrays,
     its value scale, the endgame database (values, binomials, most seeds; most -1 for
     none), the playout policy (`ROLLOUTS`), the edge pool's room per node and the most
-    legal moves (both the houses)."""
+    legal moves (both the houses), and the bytes of a board kept per node."""
 
     board: np.ndarray
     player: int
@@ -54,6 +55,7 @@ class SowingKernel(NamedTuple):
     policy: int
     edges: int
     actions: int
+    stored: int
 
 
 def weights(arrays: tuple[np.ndarray, ...], state: GameState) -> tuple[np.ndarray, ...]:
@@ -72,7 +74,10 @@ def kernel(
     board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
     weights, endgame = weights or NO_WEIGHTS, endgame or NO_ENDGAME
     policy = ROLLOUTS[rollout or "greedy"]
-    return SowingKernel(board, player, h, kalah, ec, rl, weights, scale, endgame, policy, h, h)
+    stored = board.nbytes
+    return SowingKernel(
+        board, player, h, kalah, ec, rl, weights, scale, endgame, policy, h, h, stored
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -101,11 +106,13 @@ def exact_margin(board, player, h, kalah, endgame, rel):
         diff = engine.score_diff(board, h)
         return diff if player == 0 else -diff
     db, binom, most = endgame
+    if not kalah or most < 0:
+        return NO_MARGIN
     seeds = 0
     for i in range(h):
         rel[i], rel[h + i] = board[own + i], board[opp + i]
         seeds += board[own + i] + board[opp + i]
-    if not kalah or seeds > most:
+    if seeds > most:
         return NO_MARGIN
     return board[own + h] - board[opp + h] + db[rank(rel, binom, 0)]
 
@@ -115,6 +122,18 @@ def _new_state(kernel):
     hidden = np.empty(kernel.weights[1].shape[0], np.float32)
     rel, moves = np.empty(2 * h, np.int64), np.empty(h, np.int64)
     return board.copy(), np.empty(h, np.float32), hidden, rel, board.copy(), board.copy(), moves
+
+
+def _new_store(kernel, size):
+    return np.empty((size, kernel.board.shape[0]), np.int64)
+
+
+def _save(kernel, store, node, state):
+    store[node] = state[0]
+
+
+def _load(kernel, store, node, state):
+    state[0][:] = store[node]
 
 
 def _reset(kernel, state):

@@ -47,13 +47,15 @@ Weights = tuple[np.ndarray, ...]
 
 class TakKernel(NamedTuple):
     """One search's constants: the root (meta, colours), the network's weights as
-    `forward` reads them, the edge pool's room per node and the most legal moves."""
+    `forward` reads them, the edge pool's room per node, the most legal moves, and the
+    bytes of a position kept per node (none: positions are replayed from the root)."""
 
     meta: np.ndarray
     colours: np.ndarray
     weights: tuple
     edges: int
     actions: int
+    stored: int
 
 
 def weights(arrays: tuple[np.ndarray, ...], state: TakState) -> Weights:
@@ -80,7 +82,7 @@ def kernel(
     if weights is None:
         raise ValueError("a Tak kernel searches with a network's weights")
     meta, colours = to_arrays(state)
-    return TakKernel(meta, colours, weights, EDGES_PER_NODE, _num_actions(state.size))
+    return TakKernel(meta, colours, weights, EDGES_PER_NODE, _num_actions(state.size), 0)
 
 
 @njit(cache=True, nogil=True)
@@ -137,6 +139,18 @@ def _new_state(kernel):
     logits = np.empty(kernel.actions, np.float32)
     hidden = np.empty(kernel.weights[3].shape[0], np.float32)
     return kernel.meta.copy(), kernel.colours.copy(), logits, hidden
+
+
+def _new_store(kernel, size):
+    return np.empty((1, 1), np.int64)  # positions are replayed, not kept
+
+
+def _save(kernel, store, node, state):
+    return None
+
+
+def _load(kernel, store, node, state):
+    return None
 
 
 def _reset(kernel, state):
