@@ -124,6 +124,12 @@ def build(
     else:
         append_games(path, [wanted])
     paths = sample_paths(start, count, seed)
+    known = {}  # a position (its board and mover) -> the line that holds its values
+    if done:
+        for line in lines[1:]:
+            if line.get("index") in done and "values" in line and "moves" in line:
+                state = replayed(start, line["moves"])
+                known.setdefault((state.board, state.player), line)
     todo = sorted(
         (i for i in range(count) if i not in done),
         key=lambda i: seeds_in_houses(replayed(start, paths[i])),
@@ -131,16 +137,21 @@ def build(
     for n, i in enumerate(todo):
         state = replayed(start, paths[i])
         began = time.perf_counter()
-        result = solve(state)
+        twin = known.get((state.board, state.player))
+        result = solve(state) if twin is None else twin
         line = {
             "index": i,
             "moves": paths[i],
             "ply": len(paths[i]),
             "seeds": seeds_in_houses(state),
-            "values": {str(m): v for m, v in result["moves"].items()},
-            "nodes": result["nodes"],
+            "values": {str(m): v for m, v in result["values" if twin else "moves"].items()},
+            "nodes": 0 if twin else result["nodes"],
             "seconds": round(time.perf_counter() - began, 3),
         }
+        if twin is not None:
+            line["same_as"] = twin["index"]  # the same position, solved once
+        else:
+            known[(state.board, state.player)] = line
         append_games(path, [line])
         if progress:
             progress(n + 1, len(todo), line)

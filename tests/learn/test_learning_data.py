@@ -119,6 +119,38 @@ def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
         solved_set.load(tmp_path / "missing.jsonl")
 
 
+def test_a_position_met_again_is_solved_once(tmp_path):
+    start = GameState.new(houses=3, seeds=2)
+    path = tmp_path / "set.jsonl"
+    full = Solver(houses=3, max_seeds=12, cache_dir=None, progress=False)
+    solved: list[GameState] = []
+
+    def solve(state: GameState) -> dict:
+        solved.append(state)
+        return full.solve(state)
+
+    assert solved_set.build(path, start, 40, seed=1, command="cmd", solve=solve) == 40
+    assert len(solved) == len(set(solved)) < 40  # short games: the opening, and more, again
+    lines = {line["index"]: line for line in list(solved_set.read_lines(path))[1:]}
+    twins = [line for line in lines.values() if "same_as" in line]
+    assert len(twins) == 40 - len(solved)
+    for line in twins:
+        first = lines[line["same_as"]]
+        assert "same_as" not in first and line["values"] == first["values"]
+        assert replayed(start, line["moves"]) == replayed(start, first["moves"])
+    positions = solved_set.load(path)[1]
+    assert len(positions) == 40
+    assert all(p.values == full.solve(p.state)["moves"] for p in positions)
+    # resumed after a cut: a position solved before is not solved again
+    kept = path.read_text().splitlines()[:-3]
+    path.write_text("\n".join(kept) + "\n")
+    before = {replayed(start, json.loads(line)["moves"]) for line in kept[1:]}
+    solved.clear()
+    assert solved_set.build(path, start, 40, seed=1, command="cmd", solve=solve) == 3
+    assert len(solved_set.load(path)[1]) == 40
+    assert not before & set(solved)
+
+
 def test_move_quality_counts_value_keeping_moves(tmp_path):
     start = GameState.new(houses=3, seeds=2)
     full = Solver(houses=3, max_seeds=12, cache_dir=None, progress=False)
