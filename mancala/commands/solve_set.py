@@ -4,8 +4,9 @@
     mancala solve set --positions 50 --out /tmp/set.jsonl --houses 4 --seeds 3
 
 Positions are solved from the endgame back to the opening (the early ones take the solver
-minutes each); each is appended the moment it is proved, so Ctrl+C or SIGTERM loses at
-most the one being proved, and running the same command again continues. The set is
+minutes each); each is appended the moment it is proved, so Ctrl+C or SIGTERM (which stop
+the search at once) lose at most the one being proved, and running the same command
+again continues. A position still being solved says so every 15 s. The set is
 what `mancala measure perfect` and the learning curve measure players against (see
 mancala/arena/solved_set.py for the file's format).
 """
@@ -14,11 +15,13 @@ from __future__ import annotations
 
 import shlex
 import sys
+import threading
+import time
 from pathlib import Path
 
 from tqdm import tqdm
 
-from mancala.arena.solved_set import WHOLE_GAME, build
+from mancala.arena.solved_set import WHOLE_GAME, build, seeds_in_houses
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
@@ -27,6 +30,7 @@ from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.solver.options import add_solver_options, solver_for
 
 MAX_POSITIONS = 10_000
+EVERY = 15.0  # seconds between the lines of a position still being solved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -56,19 +60,48 @@ def _build(args, start: GameState, command: str) -> int:
     solver = solver_for(start, args)
     solver.progress = False
     bar = tqdm(desc="solving", unit="pos", file=sys.stderr)
+    now: dict = {}  # the position being solved: its seeds, when it began, the nodes then
+
+    def solve(state: GameState) -> dict:
+        now.update(seeds=seeds_in_houses(state), began=time.perf_counter())
+        now["nodes"] = solver.nodes_now()
+        return solver.solve(state)
 
     def shown(done: int, total: int, line: dict) -> None:
         bar.total = total
         bar.set_postfix(ply=line["ply"], seeds=line["seeds"], s=f"{line['seconds']:.1f}")
         bar.update(1)
 
+    outcome: dict = {}
+
+    def work() -> None:
+        try:
+            outcome["solved"] = build(
+                args.out, start, args.positions, args.seed, command, solve, shown
+            )
+        except Exception as error:  # noqa: BLE001 - given to the main thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=work, name="solve set", daemon=True)
+    thread.start()
     try:
-        solved = build(args.out, start, args.positions, args.seed, command, solver.solve, shown)
-    except ValueError as error:
-        return fail("mancala solve set", str(error))
+        while thread.is_alive():
+            thread.join(EVERY)
+            if thread.is_alive() and now:
+                seconds = time.perf_counter() - now["began"]
+                nodes = solver.nodes_now() - now["nodes"]
+                bar.write(f"a position of {now['seeds']} seeds: {seconds:.0f} s, {nodes:,} nodes")
+    except KeyboardInterrupt:  # Ctrl+C or SIGTERM: the search stops at once
+        solver.stop()
+        thread.join()
+        raise
     finally:
         bar.close()
-    print(f"{solved} position(s) solved now; the set is {args.out}")
+    if isinstance(outcome.get("error"), ValueError):
+        return fail("mancala solve set", str(outcome["error"]))
+    if "error" in outcome:
+        raise outcome["error"]
+    print(f"{outcome['solved']} position(s) solved now; the set is {args.out}")
     return 0
 
 

@@ -349,3 +349,34 @@ def test_perfect_play_measures_on_a_set_file_of_its_rules(tmp_path, monkeypatch,
     assert result["players"]["solver"]["kept"] == 1.0
     assert measure_perfect.main(["luck", "--houses", "4", "--seeds", "3", "--set", str(made)]) == 2
     assert "is a set of" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_solve_set_stops_at_once_on_sigterm_and_keeps_whole_lines(tmp_path):
+    import os
+    import signal
+    import subprocess
+    import time
+
+    from mancala.arena.solved_set import read_lines
+    from mancala.core.paths import ROOT
+
+    out = tmp_path / "set.jsonl"
+    command = [sys.executable, "-m", "mancala", "solve", "set", "--houses", "6", "--seeds", "3"]
+    command += ["--positions", "40", "--max-seeds", "6", "--tt-bits", "16", "--out", str(out)]
+    env = dict(os.environ, MANCALA_CACHE_DIR=str(tmp_path), OPENBLAS_NUM_THREADS="1")
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.monotonic() + 120  # a guard against a hang, not a measure
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists() and len(out.read_text().splitlines()) >= 25:
+            break
+        time.sleep(0.05)
+    process.send_signal(signal.SIGTERM)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 143, err
+    assert "mancala solve set: terminated (SIGTERM)" in err
+    lines = out.read_text().splitlines()
+    assert 25 <= len(lines) < 41  # the header and the positions proved, no more
+    assert len(list(read_lines(out))) == len(lines)  # every line whole
