@@ -338,6 +338,11 @@ class Workers:
                     batch.extend(games)
                 if batch:
                     yield batch
+        except KeyboardInterrupt:  # Ctrl+C or SIGTERM: the busy workers go, none is started
+            for actor, _ in running.values():
+                ray.kill(self.actors[actor])
+            running.clear()
+            raise
         finally:
             for actor, _ in running.values():  # stopped early: busy workers start afresh
                 ray.kill(self.actors[actor])
