@@ -23,7 +23,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from mancala.core.jit import njit
 
 C_VISIT = 50.0
 C_SCALE = 0.1

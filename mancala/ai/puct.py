@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
 from mancala.ai.gumbel import root_move as gumbel_root_move
+from mancala.core.jit import njit
 from mancala.core.tables import pool_nodes
 from mancala.games.search_kernel import (
     UNKNOWN,

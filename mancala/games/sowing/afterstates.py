@@ -33,8 +33,8 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala.core.jit import njit
 from mancala.games.sowing.engine import is_over, play
 from mancala.games.sowing.view import view_order
 

@@ -21,8 +21,8 @@ True
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala.core.jit import njit
 from mancala.game_state import GameState
 
 

@@ -6,8 +6,8 @@ UCT (`rollout`, through the kernel adapter `kernel.py`) and the flat Monte Carlo
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala.core.jit import njit
 from mancala.games.sowing import engine
 
 ROLLOUTS = {"random": 0, "greedy": 1}  # the rollout policies' numbers

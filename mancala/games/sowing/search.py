@@ -11,8 +11,8 @@ difference, exact at the end of the game.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala.core.jit import njit
 from mancala.core.tables import empty_table
 from mancala.game_state import GameState
 from mancala.games.sowing import engine

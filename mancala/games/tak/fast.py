@@ -22,8 +22,8 @@ WHITE_ROAD, BLACK_ROAD, WHITE_FLATS, BLACK_FLATS, DRAW.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala.core.jit import njit
 from mancala.games.tak.actions import num_actions
 from mancala.games.tak.pieces import PIECES
 from mancala.games.tak.state import Outcome, TakState

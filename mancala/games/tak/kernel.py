@@ -18,8 +18,8 @@ import math
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
 
+from mancala.core.jit import njit
 from mancala.games import search_kernel
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.tak.fast import (

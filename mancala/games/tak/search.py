@@ -25,9 +25,9 @@ import time
 from contextlib import nullcontext
 
 import numpy as np
-from numba import njit
 
 from mancala.core.deadline import Deadline
+from mancala.core.jit import njit
 from mancala.core.tables import empty_table, table_bits
 from mancala.games import WIN_VALUE
 from mancala.games.tak.evaluate import REACH, STANDING

@@ -19,9 +19,9 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from mancala.core.atomic import atomic_path
+from mancala.core.jit import njit
 from mancala.core.paths import CACHE_DIR
 from mancala.games.sowing.solver.ranking import (
     binomial_table,

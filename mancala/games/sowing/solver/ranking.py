@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from mancala.core.jit import njit
 
 
 def binomial_table(max_seeds: int, pits: int) -> np.ndarray:

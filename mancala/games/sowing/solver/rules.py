@@ -4,8 +4,8 @@ opponent's, stores left out (a value counts the seeds gained from now on)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala.core.jit import njit
 from mancala.game_state import GameState
 from mancala.games.sowing.view import houses_of, mover_view
 

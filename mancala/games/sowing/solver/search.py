@@ -7,8 +7,8 @@ transposition cutoffs. `Solver` drives it by MTD(f)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from mancala.core.jit import njit
 from mancala.games.sowing.solver.ranking import rank
 from mancala.games.sowing.solver.rules import INF, apply_move, sides, swap_into
 from mancala.games.sowing.solver.table import best_move, lower, probe, store, upper

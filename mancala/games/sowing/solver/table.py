@@ -6,7 +6,8 @@ The first tier keeps the bigger subtree, the second the newest other one."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from mancala.core.jit import njit
 
 TT_BITS = 23
 BIAS = 1 << 15

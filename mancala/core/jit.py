@@ -1,0 +1,66 @@
+"""numba's `njit`, with an on-disk cache that knows the lab's kernels call each other.
+
+numba keeps a compiled function under a digest of its own source file. A kernel of the
+lab compiles in functions of other files (the drivers in `mancala/ai/` the games'
+adapters and engines, a search the engine's moves), so an edit there alone, or a pull
+that changes only them, would leave the old code running from the cache. Here a lab
+function's cache entry is valid while its own file and every file of `mancala/games/`
+are unchanged: an edit of a game's code recompiles the kernels once.
+
+Every module of the lab takes `njit` from here, so the rule holds before any kernel is
+compiled.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+from numba import njit
+from numba.core import caching
+
+LAB = Path(__file__).resolve().parents[1]  # the mancala package
+GAMES = LAB / "games"
+
+
+@cache
+def games_digest(folder: Path = GAMES) -> bytes:
+    """A digest of the contents of every Python file under `folder`, read once a
+    process."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py")):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0" + path.read_bytes())
+    return digest.digest()
+
+
+def _lab_locator(base: type) -> type:
+    """`base` (a numba cache locator) for the lab's files, stamped with the games' digest."""
+
+    class LabLocator(base):
+        def get_source_stamp(self):
+            return super().get_source_stamp(), games_digest()
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not Path(py_file).resolve().is_relative_to(LAB):
+                return None
+            return super().from_function(py_func, py_file)
+
+    LabLocator.__name__ = LabLocator.__qualname__ = f"Lab{base.__name__}"
+    return LabLocator
+
+
+def _install() -> None:
+    classes = caching.CacheImpl._locator_classes
+    if any(c.__name__.startswith("Lab") for c in classes):
+        return
+    wrapped = [
+        _lab_locator(c) for c in (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator)
+    ]
+    classes[:0] = wrapped
+
+
+_install()
+
+__all__ = ["njit", "games_digest"]
