@@ -158,7 +158,7 @@ def search_limits() -> dict[str, Any]:
     """The work one move may ask, as /api/variants reports it: seconds a search, searches
     a move, bytes a search, and each player's parameters as [least, most]."""
     players = {
-        entry["name"]: {p.kind: [p.low, SEARCH_LIMITS.bound(p)] for p in params}
+        entry["name"]: {p.kind: [p.low, SEARCH_LIMITS.bound(p)] for p in params if not p.choices}
         for entry in _catalogue()
         if (params := entry_params(entry["name"]))
     }

@@ -59,31 +59,40 @@ REGISTRY_LIMITS = Limits()
 @dataclass(frozen=True)
 class Param:
     """A parameter a player's name may carry: the factory's keyword `kind`, whole numbers
-    in low..high (or seconds after the prefix "t="), and the value used when none is given
-    (None: the factory's own, e.g. the solver's "as long as the limits allow")."""
+    in low..high (or seconds after the prefix "t="), or one of `choices` after the prefix
+    "KIND=" (`rollout=greedy`), and the value used when none is given (None: the
+    factory's own, e.g. the solver's "as long as the limits allow")."""
 
     kind: str
     low: float
     high: float
     default: float | None = None
+    choices: tuple[str, ...] = ()
 
     @property
     def prefix(self) -> str:
+        if self.choices:
+            return f"{self.kind}="
         return "t=" if self.kind == "seconds" else ""
 
     @property
     def form(self) -> str:
+        if self.choices:
+            return f"{self.prefix}{'|'.join(self.choices)}"
         return f"{self.prefix}{self.kind.upper()}"
 
     def range(self, limits: Limits) -> str:
         """'1..100': the values allowed under `limits`."""
         return f"{show(self.low)}..{show(limits.bound(self))}"
 
-    def read(self, text: str) -> float | None:
-        """The number in `text` if it has this parameter's form (not yet bounded), else None."""
+    def read(self, text: str) -> float | str | None:
+        """The value in `text` if it has this parameter's form (a number not yet
+        bounded), else None."""
         if not text.startswith(self.prefix):
             return None
         body = text[len(self.prefix) :]
+        if self.choices:
+            return body if body in self.choices else None
         if self.kind == "seconds":
             try:
                 value = float(body)
@@ -92,6 +101,10 @@ class Param:
             return value if math.isfinite(value) else None
         digits = body.replace("_", "")
         return int(digits) if digits.isdigit() and digits.isascii() else None
+
+    def words(self, limits: Limits) -> str:
+        """The parameter's form and values in words, for an error message."""
+        return self.form if self.choices else f"{self.form} ({self.range(limits)})"
 
 
 def depth_or_time(depth: int | None, seconds: float | None) -> tuple[int | None, float | None]:
@@ -118,6 +131,11 @@ def count(kind: str, high: int, default: int) -> Param:
     return Param(kind, 1, high, default)
 
 
+def choice(kind: str, choices: tuple[str, ...]) -> Param:
+    """`KIND=NAME`: one of `choices`, the factory's own default when not given."""
+    return Param(kind, 0, 0, None, choices)
+
+
 def seconds(default: float | None = None) -> Param:
     """`t=SECONDS`: thinking time a move, up to MAX_SECONDS (and the limits' seconds)."""
     return Param("seconds", MIN_SECONDS, MAX_SECONDS, default)
@@ -134,33 +152,49 @@ def show(value: float) -> str:
 
 def parse_param(
     player: str, params: tuple[Param, ...], text: str | None, limits: Limits = REGISTRY_LIMITS
-) -> dict[str, float]:
-    """The factory keywords of `text` (None: the defaults), checked against the bounds.
+) -> dict[str, float | str]:
+    """The factory keywords of `text` (None: the defaults), checked against the bounds;
+    parameters of different kinds are separated by commas.
 
-    >>> mcts = (count("simulations", 10_000_000, 20_000),)
+    >>> mcts = (count("simulations", 10_000_000, 20_000), choice("rollout", ("a", "b")))
     >>> parse_param("mcts", mcts, "5_000"), parse_param("mcts", mcts, None)
     ({'simulations': 5000}, {'simulations': 20000})
+    >>> parse_param("mcts", mcts, "300,rollout=b"), parse_param("mcts", mcts, "rollout=a")
+    ({'simulations': 300, 'rollout': 'b'}, {'rollout': 'a'})
     >>> parse_param("mcts", mcts, "200000000")
     Traceback (most recent call last):
     ...
     ValueError: mcts simulations must be 1..10000000, not 200000000
+    >>> parse_param("mcts", mcts, "rollout=c")
+    Traceback (most recent call last):
+    ...
+    ValueError: mcts takes SIMULATIONS (1..10000000) or rollout=a|b, not 'rollout=c'
     >>> parse_param("minimax", (depth(100), seconds(0.5)), "t=9", Limits(seconds=2))
     Traceback (most recent call last):
     ...
     ValueError: minimax seconds must be 0.001..2, not 9
-    >>> parse_param("minimax", (depth(100), seconds(0.5)), "x")
+    >>> parse_param("minimax", (depth(100), seconds(0.5)), "8,t=1")
     Traceback (most recent call last):
     ...
-    ValueError: minimax takes DEPTH (1..100) or t=SECONDS (0.001..3600), not 'x'
+    ValueError: minimax takes one of DEPTH (1..100) or t=SECONDS (0.001..3600), not '8,t=1'
     """
     if text is None:
         chosen = [(p, p.default) for p in params if p.default is not None][:1]
     else:
-        chosen = [(p, v) for p in params if (v := p.read(text)) is not None][:1]
-        if not chosen:
-            forms = " or ".join(f"{p.form} ({p.range(limits)})" for p in params)
-            raise ValueError(f"{player} takes {forms}, not {text!r}")
+        chosen = []
+        for part in text.split(","):
+            found = [(p, v) for p in params if (v := p.read(part)) is not None][:1]
+            if not found:
+                forms = " or ".join(p.words(limits) for p in params)
+                raise ValueError(f"{player} takes {forms}, not {part!r}")
+            chosen += found
+        numbers = [p for p, _ in chosen if not p.choices]
+        if len({p.kind for p, _ in chosen}) < len(chosen) or len(numbers) > 1:
+            forms = " or ".join(p.words(limits) for p in params)
+            raise ValueError(f"{player} takes one of {forms}, not {text!r}")
     for param, value in chosen:
+        if param.choices:
+            continue
         high = limits.bound(param)
         if not param.low <= value <= high:
             raise ValueError(

@@ -3,18 +3,17 @@
 Extra-turn aware: each node records the player to move there (read from the position,
 never assumed to alternate), and a child's statistics are kept from the point of view
 of the player who chose it, so the backup adds each result as that player sees it.
-The rollout policy is pluggable: "greedy" (the move gaining most seeds for the mover,
-an extra turn preferred, ties at random; the default) or "random" (uniform legal moves);
-randomness is seeded. Greedy rollouts cost about 1.5 times a random one here and make
-the search much stronger per second: against the greedy player over the same 60 Kalah
-games, 4,000 simulations with greedy rollouts won 58 where 20,000 with random rollouts
-won 56, in a quarter of the time.
+The leaf values are the game's (`mcts:rollout=NAME`, its kernel adapter's `ROLLOUTS`,
+the first the default): on Kalah and Sungka a playout to the end by "greedy" moves (the
+move gaining most seeds for the mover, an extra turn preferred, ties at random) or
+"random" ones; on Tak the evaluator's value of the leaf ("evaluator": a random Tak game
+says little about the position it started from), or a playout by "random", "weighted"
+(the seed's) or "sarsa" moves (the lab's SARSA table). Randomness is seeded.
 
 The search is the numba UCT driver (`mancala.ai.uct`) over the game's kernel adapter. A
-game whose kernel offers no playouts (Tak) is searched by the generic UCT of
-`mancala.ai.search_generic` under the same name, simulations and limits, each leaf valued
-by the game's evaluator (`mancala.games.evaluator`): a random Tak game says little about
-the position it started from.
+game with no kernel adapter is searched by the generic UCT of `mancala.ai.search_generic`
+under the same name, simulations and limits, each leaf valued by the game's evaluator
+(`mancala.games.evaluator`).
 
 The search keeps to its `Limits`: it stops at the deadline (`limits.seconds` a call)
 with the statistics gathered so far, and its node pool holds at most `limits.memory`
@@ -40,35 +39,40 @@ from mancala.ai.search_generic import UCT
 from mancala.ai.search_player import check_tree_search
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
-from mancala.games import kernel_adapter
-from mancala.games.sowing.monte_carlo import ROLLOUTS
+from mancala.games import game_names, kernel_adapter
 
 DEFAULT_SIMULATIONS = 20_000
 
 
-def playout_kernel(state: GameState) -> Any:
-    """The kernel adapter of `state`'s game when it offers playouts (`ROLLOUTS`), else
-    None."""
+def playout_kernel(game: str) -> Any:
+    """The kernel adapter of `game` when it offers leaf values (`ROLLOUTS`), else None."""
     try:
-        adapter = kernel_adapter(state.game)
+        adapter = kernel_adapter(game)
     except ValueError:
         return None
     return adapter if hasattr(adapter, "ROLLOUTS") else None
 
 
+def rollout_names() -> list[str]:
+    """Every game's leaf values (`mcts:rollout=NAME`), each once, in registry order."""
+    names = [list(getattr(playout_kernel(game), "ROLLOUTS", ())) for game in game_names()]
+    return list(dict.fromkeys(name for some in names for name in some))
+
+
 class MCTS(Player):
-    """UCT with `simulations` simulations a move and a rollout policy."""
+    """UCT with `simulations` simulations a move and a way to value leaves (None: the
+    game's default)."""
 
     def __init__(
         self,
         seed: int | None = None,
         simulations: int = DEFAULT_SIMULATIONS,
-        rollout: str = "greedy",
+        rollout: str | None = None,
         exploration: float = 1.4,
         limits: Limits = REGISTRY_LIMITS,
     ) -> None:
         super().__init__(seed)
-        check_tree_search(simulations, rollout, sorted(ROLLOUTS))
+        check_tree_search(simulations, rollout, rollout_names())
         self.simulations = simulations
         self.rollout = rollout
         self.exploration = exploration
@@ -76,7 +80,13 @@ class MCTS(Player):
 
     def _search(self, state: GameState) -> tuple[dict[int, int], dict[int, float]]:
         moves = require_moves(state)
-        kernel = playout_kernel(state).kernel(state, rollout=self.rollout)
+        adapter = playout_kernel(state.game)
+        if self.rollout is not None and self.rollout not in adapter.ROLLOUTS:
+            raise ValueError(
+                f"mcts rollout {self.rollout!r} is not one of {state.game}'s: "
+                f"{', '.join(adapter.ROLLOUTS)}"
+            )
+        kernel = adapter.kernel(state, rollout=self.rollout)
         counter = np.array([0, self.simulations], np.int64)
         size = uct.tree_nodes(self.simulations, self.limits.memory, kernel.edges, kernel.stored)
         seed = self.rng.randrange(2**31)
@@ -90,19 +100,19 @@ class MCTS(Player):
 
     @cached_property
     def _generic(self) -> UCT:
-        """The generic UCT, for games whose kernel has no playouts."""
+        """The generic UCT, for games with no kernel adapter."""
         seed = self.rng.randrange(2**32)
-        return UCT(seed, self.simulations, rollout="evaluator", limits=self.limits)
+        return UCT(seed, self.simulations, rollout=self.rollout or "evaluator", limits=self.limits)
 
     def choose_move(self, state: GameState) -> int:
-        if playout_kernel(state) is None:
+        if playout_kernel(state.game) is None:
             return self._generic.choose_move(state)
         counts, means = self._search(state)
         return max(counts, key=lambda m: (counts[m], means[m]))
 
     def evaluate(self, state: GameState) -> dict:
         """{"value", "moves": {move: mean result}, "visits": {move: n}}; mover's view."""
-        if playout_kernel(state) is None:
+        if playout_kernel(state.game) is None:
             return self._generic.evaluate(state)
         counts, means = self._search(state)
         best = max(counts, key=lambda m: (counts[m], means[m]))

@@ -1,6 +1,7 @@
 """Every player by name: `make_player("minimax:8")`, `available_players()`.
 
-A name may carry one parameter after a colon (`minimax:8`, `minimax:t=1.0`). Each entry
+A name may carry parameters after a colon (`minimax:8`, `minimax:t=1.0`,
+`mcts:300,rollout=random`: a number or time, and named choices). Each entry
 declares the parameters it takes, with their bounds (`mancala.ai.limits.Param`); the
 registry parses and checks the text and passes the value to the player's factory as a
 keyword (`depth=8`, `seconds=1.0`), with the `Limits` its searches must keep to (the
@@ -304,6 +305,7 @@ def make_player(
 
 
 SOWING = frozenset({"sowing"})  # players of the numba sowing kernels or sowing heuristics
+MCTS_ROLLOUTS = ("greedy", "random", "evaluator", "weighted", "sarsa")  # mcts.rollout_names()
 
 register("luck", Entry("mancala.ai.simple:Luck", summary="Random: any legal move"))
 register(
@@ -333,6 +335,16 @@ register(
     ),
 )
 register(
+    "sarsa",
+    Entry(
+        "mancala.ai.sarsa:SarsaPlayer",
+        summary="Tabular SARSA: the best move of its learnt table (Tak)",
+        available="mancala.ai.sarsa:has_table",
+        variants=("tak",),
+        trained="mancala.ai.sarsa:trained_games",
+    ),
+)
+register(
     "human",
     Entry("mancala.ai.human:Human", summary="A person at the terminal", interactive=True),
 )
@@ -351,8 +363,11 @@ register(
     Entry(
         "mancala.ai.mcts:MCTS",
         summary="Monte Carlo tree search, {param}",
-        params=(bounds.count("simulations", 10_000_000, default=20_000),),
-        words={"simulations": "{:,} simulations a move"},
+        params=(
+            bounds.count("simulations", 10_000_000, default=20_000),
+            bounds.choice("rollout", MCTS_ROLLOUTS),
+        ),
+        words={"simulations": "{:,} simulations a move", "rollout": "rollout={}"},
         quick="mcts:5000",
     ),
 )

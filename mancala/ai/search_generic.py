@@ -28,7 +28,7 @@ from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import MAX_DEPTH, REGISTRY_LIMITS, Limits
 from mancala.ai.search_player import MoveValueSearch, check_tree_search
 from mancala.core.deadline import Deadline
-from mancala.games import WIN_VALUE, evaluator, rollout
+from mancala.games import EVALUATOR_SCALE, WIN_VALUE, evaluator, rollout
 
 State = Any  # any state of the game protocol
 Evaluator = Callable[[State], float]
@@ -150,7 +150,6 @@ class _Node:
 
 
 ROLLOUTS = ("random", "evaluator")
-EVALUATOR_SCALE = 10.0  # an evaluator's value v counts as the result tanh(v / scale)
 
 
 class UCT(Player):

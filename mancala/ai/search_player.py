@@ -10,11 +10,12 @@ from mancala.ai.base import Player
 from mancala.ai.limits import REGISTRY_LIMITS, Limits, depth_or_time
 
 
-def check_tree_search(simulations: int, rollout: str, rollouts: Sequence[str]) -> None:
-    """ValueError unless a tree search gets at least one simulation and a known rollout."""
+def check_tree_search(simulations: int, rollout: str | None, rollouts: Sequence[str]) -> None:
+    """ValueError unless a tree search gets at least one simulation and a known rollout
+    (None: its default)."""
     if simulations < 1:
         raise ValueError(f"mcts simulations must be at least 1, not {simulations!r}")
-    if rollout not in rollouts:
+    if rollout is not None and rollout not in rollouts:
         raise ValueError(f"unknown rollout policy {rollout!r}; choose one of {', '.join(rollouts)}")
 
 

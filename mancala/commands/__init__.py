@@ -29,6 +29,7 @@ COMMANDS = (
     ),
     Command("adversary", None, "mancala.commands.adversary", "a network learns to beat a player"),
     Command("dqn", None, "mancala.commands.dqn", "the DQN learns by playing fixed opponents"),
+    Command("sarsa", None, "mancala.commands.sarsa", "tabular SARSA on Tak, as the seed learnt"),
     Command("tournament", None, "mancala.commands.tournament", "round robin: win rates, ratings"),
     Command(
         "measure", "perfect", "mancala.commands.measure_perfect", "players against perfect play"

@@ -8,17 +8,20 @@ function's cache entry is valid while its own file and every file of `mancala/ga
 are unchanged: an edit of a game's code recompiles the kernels once.
 
 Every module of the lab takes `njit` from here, so the rule holds before any kernel is
-compiled.
+compiled. numba's internal "pedantic" IR warnings, which its inlining of the adapters'
+functions into the drivers raises while compiling, are kept from the user.
 """
 
 from __future__ import annotations
 
 import hashlib
+import warnings
 from functools import cache
 from pathlib import Path
 
 from numba import njit
 from numba.core import caching
+from numba.core.errors import NumbaIRAssumptionWarning
 
 LAB = Path(__file__).resolve().parents[1]  # the mancala package
 GAMES = LAB / "games"
@@ -62,5 +65,6 @@ def _install() -> None:
 
 
 _install()
+warnings.filterwarnings("ignore", category=NumbaIRAssumptionWarning)
 
 __all__ = ["njit", "games_digest"]

@@ -142,7 +142,8 @@ def _reset(kernel, state):
 
 
 def _legal(kernel, state, mover, moves):
-    board, lo, n = state[0], mover * (kernel.houses + 1), 0
+    board, lo = state[0], mover * (kernel.houses + 1)
+    n = 0
     for m in range(kernel.houses):
         if board[lo + m] > 0:
             moves[n] = m

@@ -10,7 +10,7 @@ import numpy as np
 from mancala.core.jit import njit
 from mancala.games.sowing import engine
 
-ROLLOUTS = {"random": 0, "greedy": 1}  # the rollout policies' numbers
+ROLLOUTS = {"greedy": 1, "random": 0}  # the rollout policies' numbers, the default first
 
 
 @njit(cache=True)

@@ -1,5 +1,5 @@
-"""Tak's kernel adapter for the PUCT driver (`mancala.ai.puct`; see
-`mancala.games.search_kernel`), on the numba engine (`mancala.games.tak.fast`).
+"""Tak's kernel adapter for the tree-search drivers (`mancala.ai.puct`, `mancala.ai.uct`;
+see `mancala.games.search_kernel`), on the numba engine (`mancala.games.tak.fast`).
 
 A state is the position (`fast.to_arrays`: meta and colours) with the forward pass's
 buffers; the mover alternates. An exact value is a finished game's result for the
@@ -10,18 +10,25 @@ The forward pass (`forward`) runs on the weights of `weights`: the first layer i
 of the weight rows of the planes that are not zero (`mancala.games.tak.planes`, from the
 mover's side; a constant plane adds its rows' sum, computed once), and only the legal
 moves' policy logits are computed.
+
+A UCT leaf is valued by one of `ROLLOUTS`: the evaluator's value of the leaf itself
+(`search.value`, squashed as the generic UCT squashes it), or a playout to the end by
+random moves, the seed's weighted random moves, or the moves of the lab's SARSA table
+for the board (`mancala.games.tak.policies`), scored 1, 0 or -1.
 """
 
 from __future__ import annotations
 
 import math
+from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
 from mancala.core.jit import njit
-from mancala.games import search_kernel
+from mancala.games import EVALUATOR_SCALE, search_kernel
 from mancala.games.search_kernel import UNKNOWN
+from mancala.games.tak import policies, sarsa
 from mancala.games.tak.fast import (
     CAP,
     DRAW,
@@ -38,21 +45,33 @@ from mancala.games.tak.fast import (
 )
 from mancala.games.tak.pieces import PIECES
 from mancala.games.tak.planes import channels
+from mancala.games.tak.search import value as evaluator_value
 from mancala.games.tak.state import TakState
 
 EDGES_PER_NODE = 96  # the edge pool's room per node (a position has 20 to 200 moves)
+ROLLOUTS = {  # the UCT leaf values, the default first
+    "evaluator": policies.EVALUATOR,
+    "random": policies.RANDOM,
+    "weighted": policies.WEIGHTED,
+    "sarsa": policies.TABLE,
+}
+SARSA_EPSILON = 0.1  # a SARSA playout's odds of a random move
 
 Weights = tuple[np.ndarray, ...]
 
 
 class TakKernel(NamedTuple):
     """One search's constants: the root (meta, colours), the network's weights as
-    `forward` reads them, the edge pool's room per node, the most legal moves, and the
-    bytes of a position kept per node (none: positions are replayed from the root)."""
+    `forward` reads them, the playout policy (`ROLLOUTS`) with the SARSA table and its
+    Zobrist words, the edge pool's room per node, the most legal moves, and the bytes of
+    a position kept per node (none: positions are replayed from the root)."""
 
     meta: np.ndarray
     colours: np.ndarray
     weights: tuple
+    policy: int
+    table: np.ndarray
+    keys: tuple
     edges: int
     actions: int
     stored: int
@@ -77,12 +96,26 @@ def kernel(
     endgame: tuple | None = None,
     rollout: str | None = None,
 ) -> TakKernel:
-    """The kernel of a PUCT search from `state` with `weights` (Tak has no value scale,
-    endgame database nor playouts of its own here)."""
-    if weights is None:
-        raise ValueError("a Tak kernel searches with a network's weights")
+    """The kernel of a search from `state`: PUCT's with `weights`, UCT's with `rollout`
+    (Tak has no value scale nor endgame database)."""
     meta, colours = to_arrays(state)
-    return TakKernel(meta, colours, weights, EDGES_PER_NODE, _num_actions(state.size), 0)
+    table, keys = policies.NO_TABLE, policies.NO_KEYS
+    if rollout == "sarsa":
+        shipped = sarsa.shipped_table(state.size)
+        table, keys = shipped.values, shipped.keys
+    return TakKernel(
+        meta, colours, weights or _no_weights(state), ROLLOUTS[rollout or "evaluator"], table,
+        keys, EDGES_PER_NODE, _num_actions(state.size), 0,
+    )  # fmt: skip
+
+
+def _no_weights(state: TakState) -> Weights:
+    """Weights of the forward pass's types for a search without a network (UCT's)."""
+    zeros = partial(np.zeros, dtype=np.float32)
+    actions = _num_actions(state.size)
+    rows = channels(state.size) * state.size * state.size
+    arrays = (zeros((rows, 1)), zeros(1), zeros((1, 1)), zeros(1), zeros((1, actions)))
+    return weights((*arrays, zeros(actions), zeros(1), zeros(1)), state)
 
 
 @njit(cache=True, nogil=True)
@@ -138,7 +171,8 @@ def softmax_into(logits, n, out):
 def _new_state(kernel):
     logits = np.empty(kernel.actions, np.float32)
     hidden = np.empty(kernel.weights[3].shape[0], np.float32)
-    return kernel.meta.copy(), kernel.colours.copy(), logits, hidden
+    moves = np.empty(kernel.actions, np.int64)
+    return kernel.meta.copy(), kernel.colours.copy(), logits, hidden, moves
 
 
 def _new_store(kernel, size):
@@ -183,6 +217,18 @@ def _leaf_value(kernel, value):
 
 def _is_top(kernel, value):
     return value == 1.0
+
+
+def _rollout(kernel, state, mover):
+    meta, colours = state[0], state[1]
+    if kernel.policy == policies.EVALUATOR:
+        return math.tanh(evaluator_value(meta, colours) / EVALUATOR_SCALE)
+    code = policies.playout(
+        meta, colours, kernel.policy, kernel.table, kernel.keys, SARSA_EPSILON, state[4]
+    )
+    if code == DRAW:
+        return 0.0
+    return 1.0 if code % 2 == mover else -1.0
 
 
 def _evaluate(kernel, state, mover, moves, n, priors):
