@@ -73,11 +73,20 @@ def _seeds(game: dict) -> int | None:
     return sum(board) if isinstance(board, list) else None
 
 
-def play_game(call: Call, spec: str, variant: str, seed: int, plies: int | None = None) -> dict:
-    """A game of a random person (seat 0) against `spec`, ended or cut after `plies`
-    plies; the last position with "plies" (how many were played)."""
+def play_game(
+    call: Call,
+    spec: str,
+    variant: str,
+    seed: int,
+    plies: int | None = None,
+    options: dict | None = None,
+) -> dict:
+    """A game of a random person (seat 0) against `spec` (with rule `options`, else a
+    small board), ended or cut after `plies` plies; the last position with "plies" (how
+    many were played)."""
     rng = random.Random(seed)
-    game = call("/api/new", {"variant": variant, "options": SMALL.get(variant, {})})
+    options = SMALL.get(variant, {}) if options is None else options
+    game = call("/api/new", {"variant": variant, "options": options})
     seeds, played = _seeds(game), 0
     while not game["over"] and (plies is None or played < plies):
         if game["to_move"] == 0:
@@ -109,9 +118,11 @@ def play_everyone(call: Call, plies: int | None = None) -> list[str]:
     print(f" (first {plies} plies)" if plies else "")
     for seed, player in enumerate(offered):
         spec, variant = player["spec"], player["variants"][0]
+        boards = [b for b in player.get("boards", []) if b["variant"] == variant]
+        options = {k: v for k, v in boards[0].items() if k != "variant"} if boards else None
         began = time.perf_counter()
         try:
-            said = outcome(play_game(call, spec, variant, seed, plies))
+            said = outcome(play_game(call, spec, variant, seed, plies, options))
         except (RuntimeError, OSError, KeyError) as exc:
             failed.append(spec)
             said = f"FAILED: {exc}"

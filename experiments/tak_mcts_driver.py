@@ -7,8 +7,8 @@ at the same simulations from 2-ply random openings.
 
 from __future__ import annotations
 
+import argparse
 import random
-import sys
 import time
 
 from mancala.ai.mcts import MCTS
@@ -27,10 +27,13 @@ def rate(player, states: list, simulations: int) -> float:
     return len(states) * simulations / (time.perf_counter() - began)
 
 
-def main() -> None:
-    pairs = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    simulations = int(sys.argv[2]) if len(sys.argv) > 2 else 300
-    size = int(sys.argv[3]) if len(sys.argv) > 3 else 5
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("pairs", type=int, nargs="?", default=100)
+    parser.add_argument("simulations", type=int, nargs="?", default=300)
+    parser.add_argument("size", type=int, nargs="?", default=5)
+    args = parser.parse_args(argv)
+    pairs, simulations, size = args.pairs, args.simulations, args.size
     rng = random.Random(1)
     start = new_game("tak", size=size)
     openings = [random_opening(start, 2, rng) for _ in range(pairs)]

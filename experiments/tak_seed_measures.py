@@ -8,6 +8,7 @@ first 80% of the games and after all of them, and the seconds a move.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 
@@ -41,9 +42,12 @@ def measure(size: int, rollout: str, games: int, simulations: int) -> list:
     return [early, sum(rewards), f"{thinking / max(1, moves // 2):.4f}"]
 
 
-def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    simulations = int(sys.argv[2]) if len(sys.argv) > 2 else 32
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("games", type=int, nargs="?", default=100)
+    parser.add_argument("simulations", type=int, nargs="?", default=32)
+    args = parser.parse_args(argv)
+    games, simulations = args.games, args.simulations
     table = Table(
         ["board", "leaf value", f"reward, games 1-{games * 4 // 5}", f"reward, all {games}",
          "s a move"],

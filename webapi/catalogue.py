@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from mancala.ai.registry import (
     available_players,
+    built_for,
     describe_player,
     split_spec,
     tournament_players,
@@ -41,6 +42,7 @@ def _entry(name: str, spec: str, variants: list[str]) -> dict:
         "spec": spec,
         "summary": describe_player(spec),
         "variants": variants,
+        "boards": built_for(spec),
         "rating": rated,
         "level": rated["level"] if rated else NOT_RATED,
     }

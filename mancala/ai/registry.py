@@ -127,6 +127,16 @@ def _built_for(entry: Entry) -> tuple[dict[str, Any], ...]:
     return entry.games
 
 
+def built_for(spec: str) -> list[dict[str, Any]]:
+    """The rules (variant and options) the player `spec` was built for, e.g. a network's
+    board; [] when it plays any rules of its games.
+
+    >>> built_for("greedy"), built_for("sarsa")
+    ([], [{'variant': 'tak', 'size': 3}])
+    """
+    return list(_built_for(_entry(spec)))
+
+
 def describe_players() -> dict[str, str]:
     """Every registered name with its description (`describe_player`)."""
     return {name: describe_player(name) for name in _REGISTRY}
