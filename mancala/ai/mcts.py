@@ -1,4 +1,5 @@
-"""`mcts[:simulations]`: UCT Monte Carlo tree search, run in numba on the fast engine.
+"""`mcts[:simulations]`, `mcts:t=SECONDS`: UCT Monte Carlo tree search, run in numba on
+the fast engine, for a number of simulations or a time a move.
 
 Extra-turn aware: each node records the player to move there (read from the position,
 never assumed to alternate), and a child's statistics are kept from the point of view
@@ -15,10 +16,11 @@ game with no kernel adapter is searched by the generic UCT of `mancala.ai.search
 under the same name, simulations and limits, each leaf valued by the game's evaluator
 (`mancala.games.evaluator`).
 
-The search keeps to its `Limits`: it stops at the deadline (`limits.seconds` a call)
-with the statistics gathered so far, and its node pool holds at most `limits.memory`
-bytes (`uct.tree_nodes`): once full, later simulations roll out from the leaf they reach
-without adding it to the tree.
+The search keeps to its `Limits`: it stops at the deadline (`limits.seconds` a call, or
+sooner with `mcts:t=SECONDS`) with the statistics gathered so far, and its node pool
+holds at most `limits.memory` bytes (`uct.tree_nodes`; a timed search's, POOL_PER_SECOND
+nodes a second asked): once full, later simulations value the leaf they reach without
+adding it to the tree.
 
 `evaluate(state)` returns {"value": v, "moves": {move: value}, "visits": {move: n}}:
 values are the mover's expected result in [-1, 1] (win 1, draw 0, loss -1) and
@@ -27,6 +29,7 @@ values are the mover's expected result in [-1, 1] (win 1, draw 0, loss -1) and
 
 from __future__ import annotations
 
+import math
 from functools import cached_property
 from typing import Any
 
@@ -42,6 +45,8 @@ from mancala.game_state import GameState
 from mancala.games import game_names, kernel_adapter
 
 DEFAULT_SIMULATIONS = 20_000
+MOST_SIMULATIONS = 10_000_000  # a timed search's bound (the registry's for `mcts:N`)
+POOL_PER_SECOND = 500_000  # a timed search's node pool a second: more than it adds
 
 
 def playout_kernel(game: str) -> Any:
@@ -60,20 +65,25 @@ def rollout_names() -> list[str]:
 
 
 class MCTS(Player):
-    """UCT with `simulations` simulations a move and a way to value leaves (None: the
-    game's default)."""
+    """UCT with `simulations` simulations a move, or as many as `seconds` a move allow
+    (up to MOST_SIMULATIONS), and a way to value leaves (None: the game's default)."""
 
     def __init__(
         self,
         seed: int | None = None,
-        simulations: int = DEFAULT_SIMULATIONS,
+        simulations: int | None = None,
         rollout: str | None = None,
         exploration: float = 1.4,
         limits: Limits = REGISTRY_LIMITS,
+        seconds: float | None = None,
     ) -> None:
         super().__init__(seed)
+        if seconds is not None and not 0 < seconds < math.inf:
+            raise ValueError(f"mcts seconds must be a positive number, not {seconds!r}")
+        if simulations is None:
+            simulations = DEFAULT_SIMULATIONS if seconds is None else MOST_SIMULATIONS
         check_tree_search(simulations, rollout, rollout_names())
-        self.simulations = simulations
+        self.simulations, self.seconds = simulations, seconds
         self.rollout = rollout
         self.exploration = exploration
         self.limits = limits
@@ -88,9 +98,12 @@ class MCTS(Player):
             )
         kernel = adapter.kernel(state, rollout=self.rollout)
         counter = np.array([0, self.simulations], np.int64)
-        size = uct.tree_nodes(self.simulations, self.limits.memory, kernel.edges, kernel.stored)
+        nodes = self.simulations
+        if self.seconds is not None:
+            nodes = min(nodes, math.ceil(self.seconds * POOL_PER_SECOND))
+        size = uct.tree_nodes(nodes, self.limits.memory, kernel.edges, kernel.stored)
         seed = self.rng.randrange(2**31)
-        with Deadline(self.limits.seconds).stopping(counter):
+        with Deadline(min(self.seconds or math.inf, self.limits.seconds)).stopping(counter):
             visits, values = uct.search(kernel, counter, size, self.exploration, seed)
         counts = {m: int(visits[i]) for i, m in enumerate(moves)}
         means = {
@@ -102,7 +115,8 @@ class MCTS(Player):
     def _generic(self) -> UCT:
         """The generic UCT, for games with no kernel adapter."""
         seed = self.rng.randrange(2**32)
-        return UCT(seed, self.simulations, rollout=self.rollout or "evaluator", limits=self.limits)
+        limits = self.limits if self.seconds is None else self.limits.within(self.seconds)
+        return UCT(seed, self.simulations, rollout=self.rollout or "evaluator", limits=limits)
 
     def choose_move(self, state: GameState) -> int:
         if playout_kernel(state.game) is None:

@@ -375,9 +375,14 @@ register(
         summary="Monte Carlo tree search, {param}",
         params=(
             bounds.count("simulations", 10_000_000, default=20_000),
+            bounds.seconds(),
             bounds.choice("rollout", MCTS_ROLLOUTS),
         ),
-        words={"simulations": "{:,} simulations a move", "rollout": "rollout={}"},
+        words={
+            "simulations": "{:,} simulations a move",
+            "seconds": "{:g} s a move",
+            "rollout": "rollout={}",
+        },
         quick="mcts:5000",
     ),
 )

@@ -34,8 +34,8 @@ CAP = 0.3  # seconds: the deadline of the capped searches below
         ("solver:9", "solver takes t=SECONDS (0.001..3600), not '9'"),
         (
             "mcts:1e3",
-            "mcts takes SIMULATIONS (1..10000000) or rollout=greedy|random|evaluator|"
-            "weighted|sarsa, not '1e3'",
+            "mcts takes SIMULATIONS (1..10000000) or t=SECONDS (0.001..3600) or "
+            "rollout=greedy|random|evaluator|weighted|sarsa, not '1e3'",
         ),
         ("minimax:t=inf", "minimax takes DEPTH (1..100) or t=SECONDS (0.001..3600), not"),
     ],

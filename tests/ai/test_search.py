@@ -13,6 +13,7 @@ from mancala.ai.minimax import Minimax
 from mancala.arena.match import play_games
 from mancala.arena.openings import random_opening
 from mancala.game_state import GameState, IllegalMove
+from mancala.games import new_game
 from mancala.games.sowing import search as sowing_search
 
 SEARCHERS = ["minimax", "mcts", "nmcts", "openspiel-mcts"]
@@ -67,9 +68,11 @@ def test_minimax_refuses_a_depth_beyond_its_limit():
 
 
 @pytest.mark.parametrize("name", ["mcts", "nmcts", "openspiel-mcts"])
-@pytest.mark.parametrize("param", ["0", "-1", "x", "1.5", "", "t=1"])
+@pytest.mark.parametrize("param", ["0", "-1", "x", "1.5", "", "t=1", "t=0"])
 def test_monte_carlo_players_refuse_bad_counts(name, param):
-    with pytest.raises(ValueError, match=rf"{name} (takes|(simulations|playouts) must be 1\.\.)"):
+    if name == "mcts" and param == "t=1":
+        param = "t=1e9"  # mcts takes a time, within the registry's bound
+    with pytest.raises(ValueError, match=rf"{name} (takes|(simulations|playouts|seconds) must be)"):
         make_player(f"{name}:{param}")
 
 
@@ -206,6 +209,20 @@ def test_mcts_rollout_policy_is_a_parameter():
     greedy_rollouts = MCTS(seed=1, simulations=1500, rollout="greedy").evaluate(state)
     assert random_rollouts != greedy_rollouts
     assert sum(random_rollouts["visits"].values()) == 1500
+
+
+@pytest.mark.parametrize("variant", ["kalah", "tak"])
+def test_timed_mcts_searches_until_its_time_is_up(variant):
+    from mancala.ai.mcts import MOST_SIMULATIONS
+
+    state = new_game(variant)
+    player = make_player("mcts:t=0.05", seed=1)
+    assert player.simulations == MOST_SIMULATIONS and player.seconds == 0.05
+    visits = sum(player.evaluate(state)["visits"].values())
+    assert 0 < visits < MOST_SIMULATIONS  # stopped by the time, not by a count
+    assert player.choose_move(state) in state.legal_moves()
+    with pytest.raises(ValueError, match="takes one of SIMULATIONS"):
+        make_player("mcts:300,t=0.05")
 
 
 def wins_against_luck(spec: str, games: int, variant: str = "kalah") -> int:
