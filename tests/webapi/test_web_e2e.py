@@ -268,6 +268,26 @@ def test_the_dropdown_names_players_in_words_with_their_ratings(server, browser)
     assert sungka and all(text.endswith("(not rated)") for text in sungka)  # rated in Kalah
 
 
+def test_the_dropdown_offers_only_the_players_of_the_board_chosen(server, browser):
+    browser.get(f"{server}/?delay=0")
+    WebDriverWait(browser, WAIT).until(
+        lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
+    )
+    Select(browser.find_element(By.ID, "variant")).select_by_value("tak")
+
+    def offered(size: str) -> set[str]:
+        Select(browser.find_element(By.ID, "size")).select_by_value(size)
+        return {
+            o.get_attribute("value")
+            for o in Select(browser.find_element(By.ID, "opponent")).options
+        }
+
+    small, standard = offered("3"), offered("5")
+    assert "sarsa" in small and "sarsa" not in standard  # its table is for 3x3
+    assert "az-net" in standard and "az-net" not in small  # its weights are for 5x5
+    assert {"greedy", "mcts:5000"} <= small & standard  # any board
+
+
 def test_analysis_hint_undo_and_the_move_log(server, browser):
     wait = _start(browser, server, opponent="minimax:t=0.1")
     wait.until(lambda d: _phase(d) == "your-turn")

@@ -97,12 +97,27 @@ function strength(player, variant = $("#variant").value) {
   return `${player.level}, rated ${rated.rating}`;
 }
 
+// The rule options of the game the form would start (Kalah and Sungka: their defaults).
+function chosenOptions(variant = $("#variant").value) {
+  return variant === "tak" ? { size: Number($("#size").value) } : {};
+}
+
+// Whether `player` plays the game the form would start: its variant, and where it was
+// built for some boards only (a network's), one of them.
+function playsChosen(player, variant) {
+  if (!player.variants.includes(variant)) return false;
+  const boards = (player.boards || []).filter((b) => b.variant === variant);
+  if (!player.boards || player.boards.length === 0) return true;
+  const options = chosenOptions(variant);
+  return boards.some((b) => Object.entries(options).every(([k, v]) => !(k in b) || b[k] === v));
+}
+
 function fillOpponents() {
   const select = $("#opponent");
   const variant = $("#variant").value;
   const previous = select.value || "greedy";
   select.innerHTML = "";
-  for (const player of players.filter((p) => p.variants.includes(variant))) {
+  for (const player of players.filter((p) => playsChosen(p, variant))) {
     const option = document.createElement("option");
     option.value = player.spec;
     option.textContent = `${player.summary.split(";")[0]} (${strength(player, variant)})`;
@@ -442,7 +457,7 @@ async function newGame(event) {
   delete $("#score").dataset.result;
   try {
     const variant = $("#variant").value;
-    const options = variant === "tak" ? { size: Number($("#size").value) } : {};
+    const options = chosenOptions(variant);
     game = await api("/api/new", { variant, options });
     if (mine !== token) return;
     buildBoard(game.state);
@@ -544,6 +559,7 @@ $("#variant").addEventListener("change", () => {
   document.body.dataset.chosen = $("#variant").value;
   fillOpponents();
 });
+$("#size").addEventListener("change", fillOpponents);
 for (const button of document.querySelectorAll("#place-kind .kind")) {
   button.addEventListener("click", () => {
     placeKind = button.dataset.kind;
