@@ -122,7 +122,9 @@ class MCTS(Player):
         if playout_kernel(state.game) is None:
             return self._generic.choose_move(state)
         counts, means = self._search(state)
-        return max(counts, key=lambda m: (counts[m], means[m]))
+        best = max(counts, key=lambda m: (counts[m], means[m]))
+        self.simulations_done, self.score = sum(counts.values()), means[best]  # TEI's info
+        return best
 
     def evaluate(self, state: GameState) -> dict:
         """{"value", "moves": {move: mean result}, "visits": {move: n}}; mover's view."""

@@ -221,6 +221,7 @@ def test_timed_mcts_searches_until_its_time_is_up(variant):
     visits = sum(player.evaluate(state)["visits"].values())
     assert 0 < visits < MOST_SIMULATIONS  # stopped by the time, not by a count
     assert player.choose_move(state) in state.legal_moves()
+    assert player.simulations_done > 0 and -1 <= player.score <= 1  # what TEI's info says
     with pytest.raises(ValueError, match="takes one of SIMULATIONS"):
         make_player("mcts:300,t=0.05")
 
