@@ -47,6 +47,7 @@ from mancala.games import game_names, kernel_adapter
 DEFAULT_SIMULATIONS = 20_000
 MOST_SIMULATIONS = 10_000_000  # a timed search's bound (the registry's for `mcts:N`)
 POOL_PER_SECOND = 500_000  # a timed search's node pool a second: more than it adds
+_LOADED: set[str] = set()  # the kernel adapters whose UCT driver this process has loaded
 
 
 def playout_kernel(game: str) -> Any:
@@ -103,6 +104,9 @@ class MCTS(Player):
             nodes = min(nodes, math.ceil(self.seconds * POOL_PER_SECOND))
         size = uct.tree_nodes(nodes, self.limits.memory, kernel.edges, kernel.stored)
         seed = self.rng.randrange(2**31)
+        if adapter.__name__ not in _LOADED:  # the compiled driver loaded before the clock runs
+            uct.search(kernel, np.array([0, 1], np.int64), 2, self.exploration, seed)
+            _LOADED.add(adapter.__name__)
         with Deadline(min(self.seconds or math.inf, self.limits.seconds)).stopping(counter):
             visits, values = uct.search(kernel, counter, size, self.exploration, seed)
         counts = {m: int(visits[i]) for i, m in enumerate(moves)}
