@@ -29,7 +29,7 @@ DEFAULT_MOVETIME = 100  # ms a move, when the spec names none
 MOVE_SHARE = 20  # with a clock, a move takes its time left / MOVE_SHARE, plus half the increment
 
 
-class ProtocolError(RuntimeError):
+class ProtocolError(ValueError):
     """The engine broke the protocol, died, or did not answer in time."""
 
 

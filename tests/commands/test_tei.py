@@ -114,10 +114,15 @@ def test_a_tei_engine_that_dies_or_does_not_exist_is_a_clear_error(tmp_path):
     silent = tmp_path / "silent"
     silent.write_text("#!/bin/sh\nexit 0\n")
     silent.chmod(0o755)
-    with pytest.raises(RuntimeError, match="silent ended"):
+    with pytest.raises(ValueError, match="silent ended"):
         make_player(f"tei:{silent}").choose_move(new_tak(4))
     with pytest.raises(ValueError, match="only movetime"):
         make_player("tei:x,depth=3")
+    # an engine that dies in a game: the command says so in a line, no traceback
+    command = [sys.executable, "-m", "mancala", "tournament", "1", "greedy", f"tei:{silent}"]
+    run = subprocess.run([*command, "--variant", "tak"], capture_output=True, text=True)
+    assert run.returncode == 2 and "Traceback" not in run.stderr
+    assert f"mancala tournament: {silent} ended" in run.stderr
 
 
 def test_tei_is_never_offered_by_default():
