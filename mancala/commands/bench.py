@@ -127,16 +127,9 @@ def search_rates() -> list[tuple[str, str]]:
             f"({minimax.nodes:,} nodes in {took:.2f} s of CPU)",
         )
     ]
-    for spec, unit, count in (("mcts:200000", "simulations", 200_000),):
-        player = make_player("mcts:1000", seed=0)
-        player.choose_move(opening)  # compile or load from cache
-        player = make_player(spec, seed=0)
-        began = time.process_time()
-        player.choose_move(opening)
-        took = time.process_time() - began
-        rows.append((f"{spec} from the opening", f"{count / took:,.0f} {unit}/s"))
-        rows.append(az_rate(opening, count / took))
-    rows.append(az_rate(new_game("tak", **AZ_GAMES["tak"])))
+    for start in (opening, new_game("tak", **AZ_GAMES["tak"])):
+        row, rate = mcts_rate(start, 200_000)
+        rows += [row, az_rate(start, rate)]
     player = make_player("nmcts:1000", seed=0)
     player.choose_move(opening)
     player = make_player("nmcts:200000", seed=0)
@@ -147,11 +140,26 @@ def search_rates() -> list[tuple[str, str]]:
     return rows
 
 
+def mcts_rate(opening: GameState, count: int) -> tuple[tuple[str, str], float]:
+    """(row, rate): mcts's simulations/s (its game's default leaf values) from `opening`."""
+    make_player("mcts:1000", seed=0).choose_move(opening)  # compile or load from cache
+    player = make_player(f"mcts:{count}", seed=0)
+    began = time.process_time()
+    player.choose_move(opening)
+    rate = count / (time.process_time() - began)
+    return (f"mcts:{count} from the opening{_of(opening)}", f"{rate:,.0f} simulations/s"), rate
+
+
+def _of(opening: GameState) -> str:
+    """'' for Kalah's standard opening, else ' of' the game in words."""
+    return "" if opening == GameState.new() else f" of {describe(opening)}"
+
+
 def az_rate(opening: GameState, mcts_rate: float | None = None) -> tuple[str, str]:
     """Row: az's simulations/s (the network valuing every leaf) from `opening`, beside
     plain mcts's `mcts_rate` when given."""
     spec = "az:100000" if "sowing" in capabilities(opening) else "az:20000"
-    where = f"{spec} from the opening" + ("" if mcts_rate else f" of {describe(opening)}")
+    where = f"{spec} from the opening{_of(opening)}"
     try:
         make_player("az:1000", seed=0).choose_move(opening)  # load weights, compile
     except ValueError as error:  # no policy-value weights
