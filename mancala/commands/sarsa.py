@@ -11,7 +11,8 @@ with its own seed. The table prints the agent's average reward in each tenth of 
 episodes, the mean of the runs and their spread, and `--plot` draws it by episode.
 With `--out` the first run's table is saved there (atomically, every `--save-every`
 episodes and at the end); if the file exists, that run goes on from it with its own
-settings, so a long run resumes where Ctrl+C or SIGTERM (exit 130 or 143) left it. The
+settings (`--episodes` more), so a long run resumes where Ctrl+C or SIGTERM (exit 130
+or 143) left it. The
 lab's `sarsa` player reads mancala/models/tak/sarsa-NxN.npz: a table becomes the
 shipped one only when copied there.
 """
