@@ -20,6 +20,7 @@ shipped one only when copied there.
 from __future__ import annotations
 
 import argparse
+import shlex
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -69,7 +70,7 @@ def settings_of(args: argparse.Namespace) -> Settings:
     )
 
 
-def first_table(args: argparse.Namespace) -> Table:
+def first_table(args: argparse.Namespace, argv: list[str] | None) -> Table:
     """The first run's table: the one at `--out` to go on from, else a fresh one."""
     if args.out is not None and args.out.exists():
         table = Table.load(args.out)
@@ -79,7 +80,9 @@ def first_table(args: argparse.Namespace) -> Table:
             file=sys.stderr,
         )
         return table
-    return Table.new(settings_of(args))
+    table = Table.new(settings_of(args))
+    table.command = shlex.join(["mancala", "sarsa", *(sys.argv[1:] if argv is None else argv)])
+    return table
 
 
 def learn_run(
@@ -149,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     kept = f"the first run's table is in {args.out}" if args.out else "nothing was saved"
 
     def body() -> int:
-        first = first_table(args)
+        first = first_table(args, argv)
         settings = first.settings if args.out and args.out.exists() else settings_of(args)
         curves = []
         with tqdm(

@@ -117,5 +117,6 @@ def test_the_command_prints_the_curve_and_resumes_its_table(tmp_path):
     assert "| 271-300 |" in first.stdout and len(Table.load(out).rewards) == 300
     again = subprocess.run(command, capture_output=True, text=True, check=True)
     assert "going on from" in again.stderr and len(Table.load(out).rewards) == 600
+    assert Table.load(out).command.startswith("mancala sarsa --runs 2 --episodes 300")
     bad = subprocess.run([*command[:4], "--alpha", "3"], capture_output=True, text=True)
     assert bad.returncode == 2 and "--alpha" in bad.stderr

@@ -7,7 +7,8 @@ chose next (SARSA(0)); a finished game's reward is 1 for a win, 0 for a draw and
 `mancala.games.tak.policies` says. Randomness is numba's, seeded by the caller.
 
 A learnt table is a `.npz` file (`save`, `load`): the table, its Zobrist words, the
-reward of every episode learnt and a JSON header with the settings.
+reward of every episode learnt and a JSON header with the settings and the command that
+learnt it.
 """
 
 from __future__ import annotations
@@ -77,6 +78,7 @@ class Table:
     values: np.ndarray
     keys: tuple[np.ndarray, np.ndarray, np.ndarray]
     rewards: list[float] = field(default_factory=list)
+    command: str = ""  # the command that learnt it, as its header says
 
     @classmethod
     def new(cls, settings: Settings) -> Table:
@@ -104,6 +106,7 @@ class Table:
             "version": 1,
             "settings": asdict(self.settings),
             "episodes": len(self.rewards),
+            "command": self.command,
         }
         with atomic_path(path, ".npz") as temp:
             with open(temp, "wb") as out:
@@ -140,7 +143,7 @@ class Table:
             or any(k.shape != e.shape or k.dtype != e.dtype for k, e in zip(keys, expected))
         ):
             raise ValueError(f"{path}: its arrays do not fit a {size}x{size} table")
-        return cls(settings, values, keys, rewards)
+        return cls(settings, values, keys, rewards, str(header.get("command", "")))
 
 
 def shipped_path(size: int) -> Path:
