@@ -100,6 +100,16 @@ def read_lines(path: Path) -> Iterator[dict[str, Any]]:
                 yield obj
 
 
+Solved = Iterator[tuple[int, dict, float]]  # (which of the states, its result, seconds)
+
+
+def solved_in_turn(states: list[GameState], solve: Callable[[GameState], dict]) -> Solved:
+    """`solve` of each of `states` in turn, timed."""
+    for k, state in enumerate(states):
+        began = time.perf_counter()
+        yield k, solve(state), time.perf_counter() - began
+
+
 def build(
     path: Path,
     start: GameState,
@@ -108,10 +118,13 @@ def build(
     command: str,
     solve: Callable[[GameState], dict],
     progress: Callable[[int, int, dict], None] | None = None,
+    solve_many: Callable[[list[GameState]], Solved] | None = None,
 ) -> int:
     """Solve the set's positions not yet in `path` (from the endgame back), appending
-    each as it is proved; how many were solved now. ValueError when `path` holds another
-    set."""
+    each as it is proved; how many were solved now. `solve_many` (the states, in that
+    order of priority) may solve several at once, yielding each as it is proved; else
+    `solve` takes them in turn. A position met again is solved once. ValueError when
+    `path` holds another set."""
     wanted = header(start, count, seed, command)
     done: set[int] = set()
     if path.is_file() and path.stat().st_size:
@@ -134,27 +147,47 @@ def build(
         (i for i in range(count) if i not in done),
         key=lambda i: seeds_in_houses(replayed(start, paths[i])),
     )
-    for n, i in enumerate(todo):
-        state = replayed(start, paths[i])
-        began = time.perf_counter()
-        twin = known.get((state.board, state.player))
-        result = solve(state) if twin is None else twin
+    states = {i: replayed(start, paths[i]) for i in todo}
+    first: dict[tuple, int] = {}  # a position to solve -> the index solved for it
+    again: dict[int, list[int]] = {}  # that index -> the later ones of the same position
+    for i in todo:
+        key = (states[i].board, states[i].player)
+        if key in known or key in first:
+            again.setdefault(known[key]["index"] if key in known else first[key], []).append(i)
+        else:
+            first[key] = i
+    written = 0
+
+    def write(line: dict) -> None:
+        nonlocal written
+        append_games(path, [line])
+        written += 1
+        if progress:
+            progress(written, len(todo), line)
+
+    def write_twins(of: dict) -> None:
+        for i in again.pop(of["index"], []):
+            twin = {"index": i, "moves": paths[i], "ply": len(paths[i])}
+            twin |= {"seeds": of["seeds"], "values": of["values"], "nodes": 0, "seconds": 0.0}
+            write(twin | {"same_as": of["index"]})
+
+    for line in known.values():
+        write_twins(line)
+    unique = list(first.values())
+    solved = solve_many or (lambda states: solved_in_turn(states, solve))
+    for k, result, seconds in solved([states[i] for i in unique]):
+        i = unique[k]
         line = {
             "index": i,
             "moves": paths[i],
             "ply": len(paths[i]),
-            "seeds": seeds_in_houses(state),
-            "values": {str(m): v for m, v in result["values" if twin else "moves"].items()},
-            "nodes": 0 if twin else result["nodes"],
-            "seconds": round(time.perf_counter() - began, 3),
+            "seeds": seeds_in_houses(states[i]),
+            "values": {str(m): v for m, v in result["moves"].items()},
+            "nodes": result["nodes"],
+            "seconds": round(seconds, 3),
         }
-        if twin is not None:
-            line["same_as"] = twin["index"]  # the same position, solved once
-        else:
-            known[(state.board, state.player)] = line
-        append_games(path, [line])
-        if progress:
-            progress(n + 1, len(todo), line)
+        write(line)
+        write_twins(line)
     return len(todo)
 
 

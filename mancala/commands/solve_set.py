@@ -2,26 +2,34 @@
 
     mancala solve set                      # the shipped whole-game set
     mancala solve set --positions 50 --out /tmp/set.jsonl --houses 4 --seeds 3
+    mancala solve set --workers 2          # two positions at once, a process each
 
 Positions are solved from the endgame back to the opening (the early ones take the solver
 minutes each); each is appended the moment it is proved, so Ctrl+C or SIGTERM (which stop
-the search at once) lose at most the one being proved, and running the same command
-again continues. A position still being solved says so every 15 s. The set is
+the search at once) lose at most the ones being proved, and running the same command
+again continues. A position still being solved says so every 15 s. With `--workers N`
+N processes prove positions at once, each with its own transposition table and its own
+copy of the endgame database (memory: N times both); the next position goes to the
+first process free, so the set still fills from the endgame back. The set is
 what `mancala measure perfect` and the learning curve measure players against (see
 mancala/arena/solved_set.py for the file's format).
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import queue
 import shlex
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from tqdm import tqdm
 
-from mancala.arena.solved_set import WHOLE_GAME, build, seeds_in_houses
+from mancala.arena.solved_set import WHOLE_GAME, Solved, build, seeds_in_houses
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
@@ -30,6 +38,7 @@ from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.solver.options import add_solver_options, solver_for
 
 MAX_POSITIONS = 10_000
+MAX_WORKERS = 64
 EVERY = 15.0  # seconds between the lines of a position still being solved
 
 
@@ -40,6 +49,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=WHOLE_GAME, help="the set's file")
+    parser.add_argument(
+        "--workers", type=int_in(1, MAX_WORKERS), default=1, help="processes proving at once"
+    )
     add_game_options(parser, games_with("solver"))
     add_solver_options(parser)
     args = parser.parse_args(argv)
@@ -53,7 +65,19 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     command = shlex.join(["mancala", "solve", "set", *argv])
     kept = f"every position proved so far is in {args.out}; run the same command to continue"
-    return run_command("mancala solve set", lambda: _build(args, start, command), kept)
+    body = _build if args.workers == 1 else _build_in_workers
+    return run_command("mancala solve set", lambda: body(args, start, command), kept)
+
+
+def _progress(bar: tqdm) -> Any:
+    """`build`'s progress callback: the bar moves a position, saying what it was."""
+
+    def shown(done: int, total: int, line: dict) -> None:
+        bar.total = total
+        bar.set_postfix(ply=line["ply"], seeds=line["seeds"], s=f"{line['seconds']:.1f}")
+        bar.update(1)
+
+    return shown
 
 
 def _build(args, start: GameState, command: str) -> int:
@@ -67,11 +91,7 @@ def _build(args, start: GameState, command: str) -> int:
         now["nodes"] = solver.nodes_now()
         return solver.solve(state)
 
-    def shown(done: int, total: int, line: dict) -> None:
-        bar.total = total
-        bar.set_postfix(ply=line["ply"], seeds=line["seeds"], s=f"{line['seconds']:.1f}")
-        bar.update(1)
-
+    shown = _progress(bar)
     outcome: dict = {}
 
     def work() -> None:
@@ -102,6 +122,64 @@ def _build(args, start: GameState, command: str) -> int:
     if "error" in outcome:
         raise outcome["error"]
     print(f"{outcome['solved']} position(s) solved now; the set is {args.out}")
+    return 0
+
+
+_SOLVER: Any = None  # a worker's solver
+
+
+def _start_worker(args, start: GameState) -> None:
+    global _SOLVER
+    _SOLVER = solver_for(start, args)
+    _SOLVER.progress = False
+
+
+def _prove(k: int, state: GameState) -> tuple[int, dict, float]:
+    began = time.perf_counter()
+    result = _SOLVER.solve(state)
+    return k, {"moves": result["moves"], "nodes": result["nodes"]}, time.perf_counter() - began
+
+
+def in_workers(args, start: GameState, bar: tqdm) -> Any:
+    """A `solve_many` for `build`: the states proved by `args.workers` processes, each
+    yielded as it is proved, a line every EVERY seconds while they work."""
+
+    def solve_many(states: list[GameState]) -> Solved:
+        context = multiprocessing.get_context("spawn")
+        done: queue.Queue = queue.Queue()
+        with context.Pool(args.workers, _start_worker, (args, start)) as pool:
+            for k, state in enumerate(states):
+                pool.apply_async(_prove, (k, state), callback=done.put, error_callback=done.put)
+            yield from _as_proved(done, len(states), bar)
+
+    return solve_many
+
+
+def _as_proved(done: queue.Queue, total: int, bar: tqdm) -> Iterator[tuple[int, dict, float]]:
+    began = time.perf_counter()
+    for n in range(total):
+        while True:
+            try:
+                answer = done.get(timeout=EVERY)
+                break
+            except queue.Empty:
+                bar.write(f"{n} of {total} proved now, {time.perf_counter() - began:.0f} s")
+        if isinstance(answer, BaseException):
+            raise answer
+        yield answer
+
+
+def _build_in_workers(args, start: GameState, command: str) -> int:
+    solver_for(start, args)  # the endgame database built and cached once, before the workers
+    bar = tqdm(desc="solving", unit="pos", file=sys.stderr)
+    try:
+        many = in_workers(args, start, bar)
+        solved = build(
+            args.out, start, args.positions, args.seed, command, None, _progress(bar), many
+        )
+    finally:
+        bar.close()
+    print(f"{solved} position(s) solved now; the set is {args.out}")
     return 0
 
 

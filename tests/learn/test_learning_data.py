@@ -4,6 +4,7 @@ sets of solved positions that measure players against perfect play."""
 from __future__ import annotations
 
 import json
+import os
 import random
 
 import numpy as np
@@ -117,6 +118,19 @@ def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
     assert len(solved_set.load(path)[1]) == 11
     with pytest.raises(ValueError, match="mancala solve set"):
         solved_set.load(tmp_path / "missing.jsonl")
+
+
+def test_workers_prove_the_same_set_and_resume_it(tmp_path, lab_command):
+    env = {**os.environ, "MANCALA_CACHE_DIR": str(tmp_path / "cache")}
+    args = ["--positions", "16", "--houses", "4", "--seeds", "3", "--max-seeds", "4"]
+    alone, together = tmp_path / "alone.jsonl", tmp_path / "together.jsonl"
+    lab_command("solve", "set", *args, "--out", str(alone), env=env, check=True)
+    run = lab_command("solve", "set", *args, "--out", str(together), "--workers", "2", env=env)
+    assert run.returncode == 0 and "16 position(s) solved now" in run.stdout, run.stderr
+    values = lambda path: {p.moves: p.values for p in solved_set.load(path)[1]}  # noqa: E731
+    assert len(values(together)) == 16 and values(together) == values(alone)
+    again = lab_command("solve", "set", *args, "--out", str(together), "--workers", "2", env=env)
+    assert "0 position(s) solved now" in again.stdout
 
 
 def test_a_position_met_again_is_solved_once(tmp_path):
