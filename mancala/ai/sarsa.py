@@ -15,7 +15,7 @@ import numpy as np
 from mancala.ai.base import Player, require_moves
 from mancala.games.tak import sarsa
 from mancala.games.tak.fast import to_arrays
-from mancala.games.tak.policies import position_key
+from mancala.games.tak.policies import entry, position_key
 from mancala.games.tak.state import TakState
 
 
@@ -38,5 +38,5 @@ class SarsaPlayer(Player):
         table = sarsa.shipped_table(state.size)
         squares, reserves, actions = table.keys
         key = position_key(*to_arrays(state), squares, reserves)
-        values = table.values[(key ^ actions[moves]) & (len(table.values) - 1)]
+        values = table.values[entry(key, moves, actions, len(table.values) - 1)]
         return self.rng.choice([int(m) for m in moves[values == values.max()]])

@@ -153,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def body() -> int:
         first = first_table(args, argv)
-        settings = first.settings if args.out and args.out.exists() else settings_of(args)
+        settings = first.settings
         curves = []
         with tqdm(
             total=args.runs * args.episodes, unit="episode", file=sys.stderr, unit_scale=True

@@ -35,7 +35,11 @@ from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games import games_with, new_game
 from mancala.games.options import add_game_options, game_options
-from mancala.games.sowing.solver.options import add_solver_options, solver_for
+from mancala.games.sowing.solver.options import (
+    add_solver_options,
+    database_cached,
+    solver_for,
+)
 
 MAX_POSITIONS = 10_000
 MAX_WORKERS = 64
@@ -170,7 +174,8 @@ def _as_proved(done: queue.Queue, total: int, bar: tqdm) -> Iterator[tuple[int, 
 
 
 def _build_in_workers(args, start: GameState, command: str) -> int:
-    solver_for(start, args)  # the endgame database built and cached once, before the workers
+    if not database_cached(start, args):  # built and cached once, before the workers read it
+        solver_for(start, args)
     bar = tqdm(desc="solving", unit="pos", file=sys.stderr)
     try:
         many = in_workers(args, start, bar)

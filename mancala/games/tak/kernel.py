@@ -20,7 +20,6 @@ for the board (`mancala.games.tak.policies`), scored 1, 0 or -1.
 from __future__ import annotations
 
 import math
-from functools import partial
 from typing import NamedTuple
 
 import numpy as np
@@ -56,6 +55,10 @@ ROLLOUTS = {  # the UCT leaf values, the default first
     "sarsa": policies.TABLE,
 }
 SARSA_EPSILON = 0.1  # a SARSA playout's odds of a random move
+NO_WEIGHTS = (  # a search without a network (UCT's): `weights`' layout, never read
+    np.zeros(1, np.int64),
+    *(np.zeros((1,) * dims, np.float32) for dims in (2, 2, 1, 2, 1, 2, 1, 1, 1)),
+)
 
 Weights = tuple[np.ndarray, ...]
 
@@ -104,18 +107,9 @@ def kernel(
         shipped = sarsa.shipped_table(state.size)
         table, keys = shipped.values, shipped.keys
     return TakKernel(
-        meta, colours, weights or _no_weights(state), ROLLOUTS[rollout or "evaluator"], table,
+        meta, colours, weights or NO_WEIGHTS, ROLLOUTS[rollout or "evaluator"], table,
         keys, EDGES_PER_NODE, _num_actions(state.size), 0,
     )  # fmt: skip
-
-
-def _no_weights(state: TakState) -> Weights:
-    """Weights of the forward pass's types for a search without a network (UCT's)."""
-    zeros = partial(np.zeros, dtype=np.float32)
-    actions = _num_actions(state.size)
-    rows = channels(state.size) * state.size * state.size
-    arrays = (zeros((rows, 1)), zeros(1), zeros((1, 1)), zeros(1), zeros((1, actions)))
-    return weights((*arrays, zeros(actions), zeros(1), zeros(1)), state)
 
 
 @njit(cache=True, nogil=True)

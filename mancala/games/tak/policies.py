@@ -24,13 +24,13 @@ from __future__ import annotations
 import numpy as np
 
 from mancala.core.jit import njit
+from mancala.games.tak.actions import num_actions
 from mancala.games.tak.fast import (
     DRAW,
     HEIGHTS,
     PLY,
     RESERVES,
     SIZE,
-    _num_actions,
     legal_moves,
     play,
     result,
@@ -51,13 +51,9 @@ def new_keys(size: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarr
     squares = words[: size * size * TOPS].reshape(size * size, TOPS)
     reserves = words[size * size * TOPS :]
     actions = np.random.default_rng(seed + 1).integers(
-        -(2**63), 2**63 - 1, size=_actions(size), dtype=np.int64
+        -(2**63), 2**63 - 1, size=num_actions(size), dtype=np.int64
     )
     return np.ascontiguousarray(squares), reserves, actions
-
-
-def _actions(size: int) -> int:
-    return int(_num_actions(size))
 
 
 @njit(cache=True, nogil=True)

@@ -63,6 +63,13 @@ def database_seeds(state: GameState, max_seeds: int | None) -> int:
     return min(max_seeds, total)
 
 
+def database_cached(state: GameState, args: argparse.Namespace) -> bool:
+    """Whether the endgame database `solver_for` reads is in the cache already."""
+    n = database_seeds(state, args.max_seeds)
+    path = cache_path(default_cache_dir(), state.houses, n, state.empty_capture)
+    return header_matches(path, state.houses, n, state.empty_capture)
+
+
 def solver_for(state: GameState, args: argparse.Namespace) -> Solver:
     """The solver of `state`'s rules sized by the command's options."""
     n = database_seeds(state, args.max_seeds)
