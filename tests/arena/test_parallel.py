@@ -46,6 +46,21 @@ def same(record: dict) -> dict:
     return {key: record[key] for key in SAME}
 
 
+def dies(actor) -> bool:
+    """Whether `actor` stops answering within a minute: a kill goes through Ray's control
+    service, so a call sent just after it may still be served."""
+    import ray
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            ray.get(actor.cpu_seconds.remote(), timeout=60)
+        except ray.exceptions.RayActorError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
 def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game():
     import ray
 
@@ -71,9 +86,8 @@ def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game(
         assert sorted(seen) == list(range(48))  # each game once: none lost, none twice
         assert pool.actors[0] is not first  # the dead worker was replaced
         dead = pool.actors[1]
-        ray.kill(dead)  # dead before its next games (a kill lands later): they are replayed
-        with pytest.raises(ray.exceptions.RayActorError):
-            ray.get(dead.cpu_seconds.remote(), timeout=60)
+        ray.kill(dead)  # dead before its next games: they are replayed
+        assert dies(dead), "the killed worker still answers after 60 s"
         again = {d.index: d.record for d in pool.play(seats, jobs[:8])}
         assert {k: same(r) for k, r in again.items()} == {k: same(here[k].record) for k in range(8)}
         assert pool.replayed >= 1
