@@ -226,6 +226,24 @@ def materialise(stage: Stage, root: Path) -> Path:
     return workdir
 
 
+def share_compiled_kernels(workdir: Path, numba_cache: Path) -> None:
+    """Put the kernels numba has compiled for the repo (its in-tree cache) where the copy's
+    commands look for them (`numba_cache`, $NUMBA_CACHE_DIR), so that they compile only
+    what the repo has not: an entry is keyed by the contents of its source, which the copy
+    shares. The image compiles every kernel afresh; deploy/docker-check.sh builds it."""
+    from numba.core.caching import UserProvidedCacheLocator
+
+    for package in PROJECT_PACKAGES:
+        for entry in (ROOT / package).rglob("__pycache__/*.nb[ic]"):
+            folder = entry.parent.parent.relative_to(ROOT)
+            if (workdir / folder).is_dir():
+                subpath = UserProvidedCacheLocator.get_suitable_cache_subpath(
+                    str(workdir / folder / "any.py")
+                )
+                (numba_cache / subpath).mkdir(parents=True, exist_ok=True)
+                shutil.copy2(entry, numba_cache / subpath / entry.name)
+
+
 GUARD = '''"""Put on the path of a stage's command by tests/commands/test_docker_stages.py."""
 import atexit, json, os, re, sys
 from importlib.machinery import PathFinder
@@ -475,6 +493,7 @@ def test_final_stage_runs_from_its_files(tmp_path: Path):
     assert "python deploy/api_games.py --build" in run_line
     workdir = materialise(stage, root)
     assert not (workdir / "tests").exists() and (workdir / "deploy" / "api_games.py").is_file()
+    share_compiled_kernels(workdir, root.parent / "scratch" / "numba")
     commands = [
         ["python", "-m", "compileall", "-q", "mancala", "webapi"],
         ["python", "deploy/api_games.py", "--build", "--allow-missing"],
