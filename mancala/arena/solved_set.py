@@ -186,6 +186,8 @@ def build(
             "nodes": result["nodes"],
             "seconds": round(seconds, 3),
         }
+        if "record" in result:  # proved by a long solve, not here
+            line["record"] = Path(result["record"]).name
         write(line)
         write_twins(line)
     return len(todo)

@@ -7,7 +7,9 @@
 Positions are solved from the endgame back to the opening (the early ones take the solver
 minutes each); each is appended the moment it is proved, so Ctrl+C or SIGTERM (which stop
 the search at once) lose at most the ones being proved, and running the same command
-again continues. A position still being solved says so every 15 s. With `--workers N`
+again continues. A position still being solved says so every 15 s. A position whose
+every move a record of `mancala solve --save` in --records proves (the opening's, say)
+takes its values, nodes and seconds from there. With `--workers N`
 N processes prove positions at once, each with its own transposition table and its own
 copy of the endgame database (memory: N times both); the next position goes to the
 first process free, so the set still fills from the endgame back. The set is
@@ -23,24 +25,27 @@ import shlex
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from tqdm import tqdm
 
-from mancala.arena.solved_set import WHOLE_GAME, Solved, build, seeds_in_houses
+from mancala.arena.solved_set import WHOLE_GAME, Solved, build, seeds_in_houses, solved_in_turn
 from mancala.core.cli import command_parser, fail, int_in
+from mancala.core.paths import DATA_DIR
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games import games_with, new_game
 from mancala.games.options import add_game_options, game_options
+from mancala.games.sowing.solver.campaign import proved_in_records
 from mancala.games.sowing.solver.options import (
     add_solver_options,
     database_cached,
     solver_for,
 )
 
+RECORDS = DATA_DIR / "solved"  # the records of `mancala solve --save`
 MAX_POSITIONS = 10_000
 MAX_WORKERS = 64
 EVERY = 15.0  # seconds between the lines of a position still being solved
@@ -55,6 +60,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=WHOLE_GAME, help="the set's file")
     parser.add_argument(
         "--workers", type=int_in(1, MAX_WORKERS), default=1, help="processes proving at once"
+    )
+    parser.add_argument(
+        "--records", type=Path, default=RECORDS, help="records of mancala solve --save"
     )
     add_game_options(parser, games_with("solver"))
     add_solver_options(parser)
@@ -100,8 +108,9 @@ def _build(args, start: GameState, command: str) -> int:
 
     def work() -> None:
         try:
+            in_turn = from_records(args.records, lambda states: solved_in_turn(states, solve))
             outcome["solved"] = build(
-                args.out, start, args.positions, args.seed, command, solve, shown
+                args.out, start, args.positions, args.seed, command, solve, shown, in_turn
             )
         except Exception as error:  # noqa: BLE001 - given to the main thread
             outcome["error"] = error
@@ -173,12 +182,31 @@ def _as_proved(done: queue.Queue, total: int, bar: tqdm) -> Iterator[tuple[int, 
         yield answer
 
 
+def from_records(folder: Path, solve_many: Callable[[list[GameState]], Solved]) -> Any:
+    """A `solve_many` for `build` that answers the states a record in `folder` proves from
+    it, and gives `solve_many` the others."""
+    proved = proved_in_records(folder)
+
+    def many(states: list[GameState]) -> Solved:
+        rest = []
+        for k, state in enumerate(states):
+            found = proved.get((state.board, state.player, state.empty_capture))
+            if found is None:
+                rest.append(k)
+            else:
+                yield k, found, found["seconds"]
+        for j, result, seconds in solve_many([states[k] for k in rest]) if rest else ():
+            yield rest[j], result, seconds
+
+    return many
+
+
 def _build_in_workers(args, start: GameState, command: str) -> int:
     if not database_cached(start, args):  # built and cached once, before the workers read it
         solver_for(start, args)
     bar = tqdm(desc="solving", unit="pos", file=sys.stderr)
     try:
-        many = in_workers(args, start, bar)
+        many = from_records(args.records, in_workers(args, start, bar))
         solved = build(
             args.out, start, args.positions, args.seed, command, None, _progress(bar), many
         )

@@ -133,6 +133,32 @@ def test_workers_prove_the_same_set_and_resume_it(tmp_path, lab_command):
     assert "0 position(s) solved now" in again.stdout
 
 
+def test_a_position_a_record_proves_is_taken_from_it(tmp_path, capsys):
+    """`solve set --records`: the opening, whose every move a record of `mancala solve
+    --save` proves, is not solved again; its values are the record's, which are right."""
+    from mancala.commands import solve_set
+    from mancala.games.sowing.solver.campaign import solve_every_move
+
+    start = GameState.new(houses=3, seeds=2)
+    full = Solver(houses=3, max_seeds=12, cache_dir=None, progress=False)
+    records = tmp_path / "records"
+    records.mkdir()
+    (records / "broken.json").write_text("{")  # proves nothing: skipped
+    record = solve_every_move(full, start, records / "opening.json", out=None)
+    entries = json.loads((records / "opening.json").read_text())["moves"]
+    entries["0"]["value"] += 1  # a value only the record gives: seen in the set if taken
+    (records / "opening.json").write_text(json.dumps({**record, "moves": entries}))
+    out = tmp_path / "set.jsonl"
+    argv = ["--houses", "3", "--seeds", "2", "--positions", "12", "--max-seeds", "4"]
+    assert solve_set.main([*argv, "--out", str(out), "--records", str(records)]) == 0
+    lines = [line for line in list(solved_set.read_lines(out))[1:] if not line["moves"]]
+    assert lines and lines[0]["record"] == "opening.json"
+    assert all(line["values"]["0"] == full.solve(start)["moves"][0] + 1 for line in lines)
+    others = [p for p in solved_set.load(out)[1] if p.moves]
+    assert others and all(p.values == full.solve(p.state)["moves"] for p in others)
+    capsys.readouterr()
+
+
 def test_a_position_met_again_is_solved_once(tmp_path):
     start = GameState.new(houses=3, seeds=2)
     path = tmp_path / "set.jsonl"

@@ -73,6 +73,34 @@ def load_record(path: Path, state: GameState) -> dict[str, Any]:
     return record
 
 
+def proved_in_records(folder: Path) -> dict[tuple, dict[str, Any]]:
+    """The positions whose every move a record in `folder` proves, by (board, player,
+    rules): the values as `Solver.solve` gives them, with the record's nodes and seconds.
+    A file that is not a readable record is skipped: it proves nothing."""
+    proved = {}
+    for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
+        try:
+            record = json.loads(path.read_text())
+            if record.get("format") != FORMAT or record.get("version") != VERSION:
+                continue
+            state = GameState.new(
+                houses=record["houses"],
+                seeds=record["seeds"],
+                board=tuple(record["board"]),
+                player=record["player"],
+                empty_capture=record["rules"] == "kalah-empty-capture",
+            )
+            moves = {int(m): entry["value"] for m, entry in record["moves"].items()}
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if state.legal_moves() and sorted(moves) == state.legal_moves():
+            seconds = sum(entry.get("seconds", 0.0) for entry in record["moves"].values())
+            nodes = sum(entry.get("nodes", 0) for entry in record["moves"].values())
+            key = (state.board, state.player, state.empty_capture)
+            proved[key] = {"moves": moves, "nodes": nodes, "seconds": seconds, "record": path}
+    return proved
+
+
 def _peak_memory_mb() -> int:
     """The process's peak resident memory so far, in MiB (Linux reports KiB)."""
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
