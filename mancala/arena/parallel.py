@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from mancala.ai.base import Player
 from mancala.core.paths import ROOT
-from mancala.core.stopping import signals_held
+from mancala.core.stopping import signals_held, stop_if_asked
 from mancala.game_state import GameState
 from mancala.games.replay import replayed
 
@@ -309,6 +309,7 @@ class Workers:
         running: dict[Any, tuple[int, list[int]]] = {}  # stream -> (actor, unfinished jobs)
         try:
             while queue or running:
+                stop_if_asked()
                 while idle and queue:
                     actor = idle.pop()
                     size = max(1, min(MAX_CHUNK, len(queue) // (4 * self.count)))

@@ -8,8 +8,8 @@ Positions are solved from the endgame back to the opening (the early ones take t
 minutes each); each is appended the moment it is proved, so Ctrl+C or SIGTERM (which stop
 the search at once) lose at most the ones being proved, and running the same command
 again continues. A position still being solved says so every 15 s. A position whose
-every move a record of `mancala solve --save` in --records proves (the opening's, say)
-takes its values, nodes and seconds from there. With `--workers N`
+every move a solve record in --records proves (the file of `mancala solve`'s --save:
+the opening's, say) takes its values, nodes and seconds from there. With `--workers N`
 N processes prove positions at once, each with its own transposition table and its own
 copy of the endgame database (memory: N times both); the next position goes to the
 first process free, so the set still fills from the endgame back. The set is

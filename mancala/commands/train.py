@@ -37,7 +37,7 @@ import time
 
 from mancala.ai.registry import check_can_play, check_names, split_names
 from mancala.core.cli import add_alias, command_parser, fail, int_in
-from mancala.core.stopping import run_command
+from mancala.core.stopping import run_command, stop_if_asked
 from mancala.games import game, new_game
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
@@ -172,6 +172,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     solved = whole_game_set(args.variant)
     batch = 0
     while args.batches is None or batch < args.batches:
+        stop_if_asked()
         batch += 1
         start = time.perf_counter()
         seats = {spec: Seat.of(player, args.explore) for spec, player in players.items()}

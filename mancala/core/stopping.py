@@ -20,6 +20,7 @@ from types import FrameType
 
 HELD = (signal.SIGINT, signal.SIGTERM)
 _sigterm_arrived = False  # within sigterm_as_interrupt: a SIGTERM came
+_watching = False  # within sigterm_as_interrupt
 
 
 class Terminated(KeyboardInterrupt):
@@ -30,6 +31,13 @@ def _raise_terminated(signum: int, frame: FrameType | None) -> None:
     global _sigterm_arrived
     _sigterm_arrived = True
     raise Terminated
+
+
+def stop_if_asked() -> None:
+    """Raise Terminated if a SIGTERM arrived: for the loops of a long command, since the one
+    raised by the signal can land where Python swallows it (an object's `__del__`)."""
+    if _watching and _sigterm_arrived:
+        raise Terminated
 
 
 def terminated(stop: KeyboardInterrupt) -> bool:
@@ -46,16 +54,17 @@ def exit_code(stop: KeyboardInterrupt) -> int:
 @contextmanager
 def sigterm_as_interrupt() -> Iterator[None]:
     """Within the block SIGTERM raises Terminated (a KeyboardInterrupt) in the main thread."""
-    global _sigterm_arrived
+    global _sigterm_arrived, _watching
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    _sigterm_arrived = False
+    _sigterm_arrived, _watching = False, True
     previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         yield
     finally:
         signal.signal(signal.SIGTERM, previous)
+        _watching = False
 
 
 @contextmanager

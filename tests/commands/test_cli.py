@@ -20,7 +20,13 @@ from mancala.arena.records import GameLog
 from mancala.commands import COMMANDS, fit, play, solve, tournament, train, usage
 from mancala.commands import main as cli_main
 from mancala.core.paths import ROOT
-from mancala.core.stopping import Terminated, run_command, signals_held, sigterm_as_interrupt
+from mancala.core.stopping import (
+    Terminated,
+    run_command,
+    signals_held,
+    sigterm_as_interrupt,
+    stop_if_asked,
+)
 from mancala.game_state import GameState
 from mancala.games import MAX_HOUSES
 from mancala.games.sowing.drawing import house_label
@@ -272,6 +278,30 @@ def test_signals_held_deliver_sigterm_when_the_block_ends():
             time.sleep(0.05)
             written.append("the whole line")
     assert written == ["the whole line"]
+
+
+def test_a_sigterm_python_swallows_still_stops_the_loop(capsys, monkeypatch):
+    """The Terminated a SIGTERM raises can land in an object's __del__, where Python
+    prints it and goes on (Ray's object refs met it); the loop's check stops the command."""
+    rounds, swallowed = [], []
+    monkeypatch.setattr(sys, "unraisablehook", swallowed.append)
+
+    class Finalised:
+        def __del__(self):
+            signal.raise_signal(signal.SIGTERM)
+            sum(range(1000))  # the handler runs here, inside __del__
+
+    def body() -> int:
+        for _ in range(100):
+            rounds.append(1)
+            Finalised()
+            stop_if_asked()
+        return 0
+
+    assert run_command("prog", body, "kept") == 143
+    assert [type(s.exc_value) for s in swallowed] == [Terminated]  # swallowed, then checked
+    assert len(rounds) == 1 and "prog: terminated (SIGTERM) after" in capsys.readouterr().err
+    stop_if_asked()  # outside a command: nothing to stop
 
 
 def test_sigterm_stops_random_train_with_143_and_keeps_every_game(tmp_path):
