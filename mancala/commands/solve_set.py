@@ -182,7 +182,10 @@ def _as_proved(done: queue.Queue, total: int, bar: tqdm) -> Iterator[tuple[int, 
         yield answer
 
 
-def from_records(folder: Path, solve_many: Callable[[list[GameState]], Solved]) -> Any:
+SolveMany = Callable[[list[GameState]], Solved]  # `build`'s: the states, proved as they come
+
+
+def from_records(folder: Path, solve_many: SolveMany) -> SolveMany:
     """A `solve_many` for `build` that answers the states a record in `folder` proves from
     it, and gives `solve_many` the others."""
     proved = proved_in_records(folder)
