@@ -50,6 +50,8 @@ MAX_POSITIONS = 10_000
 MAX_WORKERS = 64
 EVERY = 15.0  # seconds between the lines of a position still being solved
 
+SolveMany = Callable[[list[GameState]], Solved]  # `build`'s: the states, proved as they come
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala solve set", __doc__)
@@ -153,7 +155,7 @@ def _prove(k: int, state: GameState) -> tuple[int, dict, float]:
     return k, {"moves": result["moves"], "nodes": result["nodes"]}, time.perf_counter() - began
 
 
-def in_workers(args, start: GameState, bar: tqdm) -> Any:
+def in_workers(args, start: GameState, bar: tqdm) -> SolveMany:
     """A `solve_many` for `build`: the states proved by `args.workers` processes, each
     yielded as it is proved, a line every EVERY seconds while they work."""
 
@@ -182,9 +184,6 @@ def _as_proved(done: queue.Queue, total: int, bar: tqdm) -> Iterator[tuple[int, 
         yield answer
 
 
-SolveMany = Callable[[list[GameState]], Solved]  # `build`'s: the states, proved as they come
-
-
 def from_records(folder: Path, solve_many: SolveMany) -> SolveMany:
     """A `solve_many` for `build` that answers the states a record in `folder` proves from
     it, and gives `solve_many` the others."""
@@ -193,7 +192,7 @@ def from_records(folder: Path, solve_many: SolveMany) -> SolveMany:
     def many(states: list[GameState]) -> Solved:
         rest = []
         for k, state in enumerate(states):
-            found = proved.get((state.board, state.player, state.empty_capture))
+            found = proved.get(state)
             if found is None:
                 rest.append(k)
             else:

@@ -55,17 +55,20 @@ def _identity(state: GameState) -> dict[str, Any]:
     }
 
 
+def _is_record_of(record: Any, state: GameState) -> bool:
+    return isinstance(record, dict) and all(record.get(k) == v for k, v in _identity(state).items())
+
+
 def load_record(path: Path, state: GameState) -> dict[str, Any]:
     """The record at `path` for `state`, or a new one if there is no file; ValueError if
     the file is not a record of this position and these rules."""
-    identity = _identity(state)
     if not path.exists():
-        return {**identity, "moves": {}, "nodes": 0, "seconds": 0.0, "peak_memory_mb": 0}
+        return {**_identity(state), "moves": {}, "nodes": 0, "seconds": 0.0, "peak_memory_mb": 0}
     try:
         record = json.loads(path.read_text())
     except (OSError, ValueError) as error:
         raise ValueError(f"{path} is not a readable solve record ({error}); move it away") from None
-    if not isinstance(record, dict) or any(record.get(k) != v for k, v in identity.items()):
+    if not _is_record_of(record, state):
         raise ValueError(
             f"{path} is not a solve record of this position and these rules; "
             "give another file or move it away"
@@ -73,16 +76,14 @@ def load_record(path: Path, state: GameState) -> dict[str, Any]:
     return record
 
 
-def proved_in_records(folder: Path) -> dict[tuple, dict[str, Any]]:
-    """The positions whose every move a record in `folder` proves, by (board, player,
-    rules): the values as `Solver.solve` gives them, with the record's nodes and seconds.
-    A file that is not a readable record is skipped: it proves nothing."""
+def proved_in_records(folder: Path) -> dict[GameState, dict[str, Any]]:
+    """The positions whose every move a record in `folder` proves: the values as
+    `Solver.solve` gives them, with the record's nodes and seconds. A file that is not a
+    readable record is skipped: it proves nothing."""
     proved = {}
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
             record = json.loads(path.read_text())
-            if record.get("format") != FORMAT or record.get("version") != VERSION:
-                continue
             state = GameState.new(
                 houses=record["houses"],
                 seeds=record["seeds"],
@@ -93,11 +94,15 @@ def proved_in_records(folder: Path) -> dict[tuple, dict[str, Any]]:
             moves = {int(m): entry["value"] for m, entry in record["moves"].items()}
         except (OSError, ValueError, KeyError, TypeError):
             continue
-        if state.legal_moves() and sorted(moves) == state.legal_moves():
-            seconds = sum(entry.get("seconds", 0.0) for entry in record["moves"].values())
-            nodes = sum(entry.get("nodes", 0) for entry in record["moves"].values())
-            key = (state.board, state.player, state.empty_capture)
-            proved[key] = {"moves": moves, "nodes": nodes, "seconds": seconds, "record": path}
+        legal = state.legal_moves()
+        if _is_record_of(record, state) and legal and sorted(moves) == legal:
+            entries = record["moves"].values()
+            proved[state] = {
+                "moves": moves,
+                "nodes": sum(entry.get("nodes", 0) for entry in entries),
+                "seconds": sum(entry.get("seconds", 0.0) for entry in entries),
+                "record": path,
+            }
     return proved
 
 
