@@ -58,6 +58,12 @@ else
     fi
 fi
 
+# The tests start many Python processes: with Python's bytecode cache (in __pycache__, beside
+# numba's) each reads the lab's modules compiled instead of compiling them again.
+case "${1:-}" in
+    --ci | --quick) export PYTHONDONTWRITEBYTECODE= ;;
+esac
+
 case "${1:-}" in
     --ci)
         shift

@@ -40,7 +40,6 @@ MARKED = {
     "tests/arena/test_parallel.py::test_sigterm_stops_the_workers": ("ray", "slow"),
     "tests/arena/test_parallel.py::test_a_two_node_cluster": ("ray", "slow"),
     "tests/webapi/test_load.py": ("slow",),
-    "tests/webapi/test_api_limits.py": ("slow",),
     "tests/webapi/test_webapi.py::test_mancala_serve": ("slow",),
     "tests/webapi/test_webapi.py::test_network_players_first_made": ("slow",),
     "tests/learn/test_gate.py::test_random_train": ("slow",),
