@@ -30,6 +30,26 @@ def lab_command():
     return run
 
 
+@pytest.fixture
+def lab_main(capsys):
+    """Run a command in this process, as `mancala VERB ARGS` runs it: `lab_main("selfplay",
+    ...)` -> a finished process, output as text. For tests of what a command does, where
+    the process itself is not what is tested (signals, start-up): it spares a start of
+    Python and TensorFlow."""
+    from mancala.commands import main
+
+    def run(verb: str, *args: str) -> subprocess.CompletedProcess:
+        capsys.readouterr()
+        try:
+            code = main([verb, *args])
+        except SystemExit as stop:  # argparse refusing a line
+            code = stop.code
+        out, err = capsys.readouterr()
+        return subprocess.CompletedProcess([verb, *args], code, out, err)
+
+    return run
+
+
 # Tests by node id prefix -> their markers (pyproject.toml names them). `./deploy/dev.sh
 # --quick` leaves out slow, browser, ray and docker tests; `--ci` runs every test.
 MARKED = {

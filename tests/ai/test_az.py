@@ -263,27 +263,25 @@ def test_a_self_play_record_carries_visits_that_train(nets):
         visit_targets(bad, 16.0)
 
 
-def test_selfplay_refuses_bad_input(tmp_path, lab_command):
+def test_selfplay_refuses_bad_input(tmp_path, lab_main):
     runs = ["--runs", str(tmp_path / "runs"), "--models", str(tmp_path / "models")]
-    result = lab_command("selfplay", "--resume", "--from", "x.jsonl", *runs)
+    result = lab_main("selfplay", "--resume", "--from", "x.jsonl", *runs)
     assert result.returncode == 2 and "mancala selfplay: --from starts a new run" in result.stderr
-    result = lab_command("selfplay", "--from", str(tmp_path / "none.jsonl"), "--run", "a", *runs)
+    result = lab_main("selfplay", "--from", str(tmp_path / "none.jsonl"), "--run", "a", *runs)
     assert result.returncode == 2 and "mancala selfplay: --from: no file" in result.stderr
-    result = lab_command("selfplay", "--rounds", "1", "--run", "b", *runs)
+    result = lab_main("selfplay", "--rounds", "1", "--run", "b", *runs)
     assert result.returncode == 2 and "start a run with --from FILE" in result.stderr
     empty = tmp_path / "empty.jsonl"
     empty.write_text("")
-    result = lab_command(
-        "selfplay", "--from", str(empty), "--variant", "sungka", "--run", "c", *runs
-    )
+    result = lab_main("selfplay", "--from", str(empty), "--variant", "sungka", "--run", "c", *runs)
     assert result.returncode == 2 and "no teacher-annotated games of sungka(7,7)" in result.stderr
-    result = lab_command("selfplay", "--margin", "0.4", *runs)
+    result = lab_main("selfplay", "--margin", "0.4", *runs)
     assert result.returncode == 2 and "--margin" in result.stderr
-    result = lab_command("selfplay", "--value-scale", "0", *runs)
+    result = lab_main("selfplay", "--value-scale", "0", *runs)
     assert result.returncode == 2 and "--value-scale: must be 0.5..100.0, not 0" in result.stderr
 
 
-def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_command):
+def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_main):
     models = tmp_path / "models"
     net = nets[1]["kalah"]
     net.save(weights_file("kalah", models))
@@ -310,7 +308,7 @@ def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_comma
     assert "mancala selfplay: terminated (SIGTERM)" in stderr and "--resume --run t" in stderr
     lines = games.read_text().splitlines()
     assert len(lines) >= 3 and all("visits" in json.loads(line) for line in lines)
-    result = lab_command("selfplay", "--resume", "--rounds", "1", "--games", "2", *tiny, *where)
+    result = lab_main("selfplay", "--resume", "--rounds", "1", "--games", "2", *tiny, *where)
     assert result.returncode == 0, result.stderr
     assert len(games.read_text().splitlines()) == len(lines) + 2
     assert "round 1: 2/2 self-play games" in result.stdout
@@ -430,18 +428,18 @@ def test_a_tak_self_play_record_keeps_visits_of_legal_moves_that_train(nets):
         visit_targets(bad, 1.0)
 
 
-def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path, lab_command):
+def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path, lab_main):
     models = tmp_path / "models"
     where = ["--runs", str(tmp_path / "runs"), "--models", str(models)]
-    result = lab_command("selfplay", "--variant", "tak", "--rounds", "1", "--run", "a", *where)
+    result = lab_main("selfplay", "--variant", "tak", "--rounds", "1", "--run", "a", *where)
     assert result.returncode == 2 and "start a run with --teacher-games N" in result.stderr
-    result = lab_command("selfplay", "--teacher-games", "2", "--run", "b", *where)
+    result = lab_main("selfplay", "--teacher-games", "2", "--run", "b", *where)
     assert (
         result.returncode == 2
         and "--teacher-games plays the game's own alpha-beta (tak)" in result.stderr
     )
     tiny = ["--simulations", "10", "--games", "1", "--gate-openings", "1", "--eval", "0"]
-    result = lab_command(
+    result = lab_main(
         "selfplay", "--variant", "tak", "--teacher-games", "2", "--rounds", "1",
         *tiny, "--run", "c", *where,
     )  # fmt: skip
@@ -481,10 +479,10 @@ def test_a_network_keeps_the_value_scale_it_learnt(tmp_path):
         PolicyValue("sungka", path).load()
 
 
-def test_selfplay_pretrains_a_network_on_the_value_scale_asked(tmp_path, lab_command):
+def test_selfplay_pretrains_a_network_on_the_value_scale_asked(tmp_path, lab_main):
     models = tmp_path / "models"
     sample = ROOT / "training" / "sample_kalah.jsonl"
-    result = lab_command(
+    result = lab_main(
         "selfplay", "--from", str(sample), "--rounds", "0", "--epochs", "1", "--eval", "0",
         "--value-scale", "6", "--runs", str(tmp_path / "runs"), "--models", str(models),
         "--run", "p",

@@ -143,11 +143,11 @@ def test_a_tak_gumbel_game_keeps_one_probability_a_legal_move(tmp_path):
     assert np.abs(value).max() <= 1
 
 
-def test_selfplay_learns_from_scratch_by_gumbel_self_play(tmp_path, lab_command):
+def test_selfplay_learns_from_scratch_by_gumbel_self_play(tmp_path, lab_main):
     models = tmp_path / "models"
     where = ["--runs", str(tmp_path / "runs"), "--models", str(models)]
     tiny = ["--simulations", "16", "--games", "2", "--gate-openings", "1", "--eval", "0"]
-    result = lab_command(
+    result = lab_main(
         "selfplay", "--scratch", "--rounds", "2", "--search-value", "0.5", *tiny,
         "--fast-simulations", "4", "--full-share", "0.5", "--run", "s", *where,
     )  # fmt: skip
@@ -163,17 +163,17 @@ def test_selfplay_learns_from_scratch_by_gumbel_self_play(tmp_path, lab_command)
     candidate = run / "candidates" / "az-net-kalah.keras"
     teacher = json.loads(meta_path(candidate).read_text())["teacher"]
     assert "gumbel root" in teacher and "candidate" in teacher
-    result = lab_command("selfplay", "--scratch", "--resume", "--run", "s", *where)
+    result = lab_main("selfplay", "--scratch", "--resume", "--run", "s", *where)
     assert result.returncode == 2 and "--scratch starts a new run" in result.stderr
-    result = lab_command("selfplay", "--scratch", "--from", "x.jsonl", "--run", "t", *where)
+    result = lab_main("selfplay", "--scratch", "--from", "x.jsonl", "--run", "t", *where)
     assert result.returncode == 2 and "one way to start a run" in result.stderr
 
 
-def test_the_generations_of_a_run_are_measured_against_anchors_and_the_first(tmp_path, lab_command):
+def test_the_generations_of_a_run_are_measured_against_anchors_and_the_first(tmp_path, lab_main):
     models = tmp_path / "models"
     where = ["--runs", str(tmp_path / "runs"), "--models", str(models), "--variant", "sungka"]
     tiny = ["--simulations", "8", "--games", "2", "--gate-openings", "1", "--eval", "0"]
-    result = lab_command(
+    result = lab_main(
         "selfplay", "--scratch", "--rounds", "1", "--margin", "0.5", *tiny, "--run", "g",
         *where,
     )  # fmt: skip
@@ -184,7 +184,7 @@ def test_the_generations_of_a_run_are_measured_against_anchors_and_the_first(tmp
     assert len(files) == sum(g["promoted"] for g in gates) >= 1
     assert [g["round"] for g in gates] == [0, 1]
     measure = ["--measure", "2", "--anchors", "greedy,luck", "--simulations", "8"]
-    result = lab_command("selfplay", *measure, "--run", "g", *where)
+    result = lab_main("selfplay", *measure, "--run", "g", *where)
     assert result.returncode == 0, result.stderr
     assert "| generation | against greedy | against luck |" in result.stdout
     curve = json.loads((run / "generations.json").read_text())
@@ -195,7 +195,7 @@ def test_the_generations_of_a_run_are_measured_against_anchors_and_the_first(tmp
         assert set(point["against"]) == opponents
         assert all(sum(a["pentanomial"]) == a["pairs"] == 2 for a in point["against"].values())
     assert (run / "generations.png").stat().st_size > 0
-    result = lab_command("selfplay", "--measure", "2", "--anchors", "nobody", *where)
+    result = lab_main("selfplay", "--measure", "2", "--anchors", "nobody", *where)
     assert result.returncode == 2 and "unknown player 'nobody'" in result.stderr
-    result = lab_command("selfplay", "--measure", "2", *where)
+    result = lab_main("selfplay", "--measure", "2", *where)
     assert result.returncode == 2 and "--measure measures a run" in result.stderr
