@@ -308,12 +308,14 @@ class Run:
 
 def run_in_copy(root: Path, workdir: Path, commands: list[list[str]]) -> Run:
     """Run each command (argv; "python" is this interpreter) in `workdir` with only the
-    copy importable; stop at the first that fails."""
+    copy importable, from the kernels numba has compiled for the repo; stop at the first
+    that fails."""
     guard, reports = root.parent / "guard", root.parent / "reports"
     guard.mkdir()
     reports.mkdir()
     (guard / "sitecustomize.py").write_text(GUARD)
     scratch = root.parent / "scratch"
+    share_compiled_kernels(workdir, scratch / "numba")
     env = {key: value for key, value in os.environ.items() if not key.startswith("MANCALA_")}
     env |= {
         "PYTHONPATH": f"{workdir}{os.pathsep}{guard}",
@@ -493,7 +495,6 @@ def test_final_stage_runs_from_its_files(tmp_path: Path):
     assert "python deploy/api_games.py --build" in run_line
     workdir = materialise(stage, root)
     assert not (workdir / "tests").exists() and (workdir / "deploy" / "api_games.py").is_file()
-    share_compiled_kernels(workdir, root.parent / "scratch" / "numba")
     commands = [
         ["python", "-m", "compileall", "-q", "mancala", "webapi"],
         ["python", "deploy/api_games.py", "--build", "--allow-missing"],
