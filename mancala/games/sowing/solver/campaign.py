@@ -42,17 +42,33 @@ UNKNOWN = (-(10**6), 10**6)  # the bounds of a move before its first search
 Guess = Callable[[GameState], float]  # a move's likely value (final store difference)
 
 
+def _rules(empty_capture: bool) -> str:
+    return "kalah-empty-capture" if empty_capture else "kalah"
+
+
 def _identity(state: GameState) -> dict[str, Any]:
     """What a record must match to be resumed: the rules and the position."""
     return {
         "format": FORMAT,
         "version": VERSION,
-        "rules": "kalah-empty-capture" if state.empty_capture else "kalah",
+        "rules": _rules(state.empty_capture),
         "houses": state.houses,
         "seeds": state.seeds,
         "board": [int(c) for c in state.board],
         "player": state.player,
     }
+
+
+def _state_of(record: dict[str, Any]) -> GameState:
+    """The position a record names (what `_identity` wrote); KeyError, TypeError or
+    ValueError when it names none."""
+    return GameState.new(
+        houses=record["houses"],
+        seeds=record["seeds"],
+        board=tuple(record["board"]),
+        player=record["player"],
+        empty_capture=record["rules"] == _rules(empty_capture=True),
+    )
 
 
 def _is_record_of(record: Any, state: GameState) -> bool:
@@ -84,13 +100,7 @@ def proved_in_records(folder: Path) -> dict[GameState, dict[str, Any]]:
     for path in sorted(folder.glob("*.json")) if folder.is_dir() else []:
         try:
             record = json.loads(path.read_text())
-            state = GameState.new(
-                houses=record["houses"],
-                seeds=record["seeds"],
-                board=tuple(record["board"]),
-                player=record["player"],
-                empty_capture=record["rules"] == "kalah-empty-capture",
-            )
+            state = _state_of(record)
             moves = {int(m): entry["value"] for m, entry in record["moves"].items()}
         except (OSError, ValueError, KeyError, TypeError):
             continue
