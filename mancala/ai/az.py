@@ -37,7 +37,7 @@ from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.solver import check_fits, database_ready, proved, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
-from mancala.games import capabilities, kernel_adapter, new_game
+from mancala.games import capabilities, describe, kernel_adapter, new_game
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.sowing.kernel import NO_ENDGAME, EndgameTable
 from mancala.games.sowing.solver import Solver, default_max_seeds, relative_board
@@ -47,6 +47,8 @@ from mancala.nn_lib.policy_value import (
     AZ_GAMES,
     NAME,
     PolicyValue,
+    board_name,
+    file_rules,
     make_command,
     trained_games,
 )
@@ -82,23 +84,25 @@ def endgame_table(state: GameState) -> EndgameTable:
     return _ENDGAMES[key]
 
 
-_SHIPPED: dict[str, tuple[int, PolicyValue]] = {}  # game -> (its file's mtime, the net)
+_SHIPPED: dict[str, tuple[int, PolicyValue]] = {}  # board -> (its file's mtime, the net)
 
 
-def shipped_network(game: str) -> PolicyValue:
-    """The shipped policy-value network of `game`, read once per process and shared by
-    the players that use it (read again when its file changes); WeightsError if none."""
-    net = PolicyValue(game)
+def shipped_network(game: str, options: dict | None = None) -> PolicyValue:
+    """The shipped policy-value network of a board of `game` (its default board unless
+    `options` say otherwise), read once per process and shared by the players that use
+    it (read again when its file changes); WeightsError if none."""
+    net = PolicyValue(game, options=options)
     stamp = net.path.stat().st_mtime_ns if net.path.exists() else -1
     with _LOADING:
-        if _SHIPPED.get(game, (None,))[0] != stamp:
-            _SHIPPED[game] = stamp, net.load()
-        return _SHIPPED[game][1]
+        if _SHIPPED.get(net.board, (None,))[0] != stamp:
+            _SHIPPED[net.board] = stamp, net.load()
+        return _SHIPPED[net.board][1]
 
 
 class AZNet(Player):
     """`az-net`: the policy head's favourite legal move. `net` (a loaded PolicyValue) or
-    `path` (weights of `game`) override the shipped weights of every game."""
+    `path` (weights of `game`'s default board) override the shipped weights of every
+    board."""
 
     def __init__(
         self,
@@ -110,35 +114,37 @@ class AZNet(Player):
         super().__init__(seed)
         if net is None and path is not None:
             net = PolicyValue(game, path).load()
+        self.shipped = net is None  # the shipped weights of every board, not one file's
         if net is not None:
             nets = [net]
         else:
-            games = [g["variant"] for g in trained_games()] or ["kalah"]  # kalah: says how
-            nets = [shipped_network(g) for g in games]
+            boards = trained_games() or [{"variant": "kalah"}]  # kalah: says how
+            nets = [shipped_network(b["variant"], b) for b in boards]
         # not `nets`: a zoo player's attribute, which the arena sends as numpy weights
-        self.networks = {n.game: n for n in nets}
+        self.networks = {n.board: n for n in nets}
         self.np_rng = np.random.default_rng(seed)
-        self._kernel_weights: dict[str, tuple] = {}  # game -> (the net's arrays, as read)
+        self._kernel_weights: dict[str, tuple] = {}  # board -> (the net's arrays, as read)
 
     def kernel(self, state: GameState, endgame: EndgameTable | None = None):
         """The kernel of a search from `state` (`mancala.games.search_kernel`) with its
         game's network, whose weights are read into the kernel's form once per set."""
         net = self.net_for(state)
         adapter = kernel_adapter(state.game)
-        arrays, weights = self._kernel_weights.get(state.game, (None, None))
+        arrays, weights = self._kernel_weights.get(net.board, (None, None))
         if arrays is not net.arrays:
             arrays, weights = net.arrays, adapter.weights(net.arrays, state)
-            self._kernel_weights[state.game] = arrays, weights
+            self._kernel_weights[net.board] = arrays, weights
         return adapter.kernel(state, weights, net.value_scale, endgame)
 
     def net_for(self, state: GameState) -> PolicyValue:
-        """The network of `state`'s game; ValueError when there are no weights for it."""
-        net = self.networks.get(state.game)
+        """The network of `state`'s board; ValueError when there are no weights for it."""
+        known = state.game in AZ_GAMES
+        net = self.networks.get(board_name(state.game, state.options) if known else "")
+        if net is None and not self.shipped:  # a file's: says which board it was trained for
+            net = next((n for n in self.networks.values() if n.game == state.game), None)
         if net is None:
-            raise ValueError(
-                f"{NAME} has no weights for {state.game}; make them with "
-                f"`{make_command(state.game)}`"
-            )
+            make = f"; make them with `{make_command(state.game, state.options)}`" if known else ""
+            raise ValueError(f"{NAME} has no weights for {describe(state)}{make}")
         net.check_state(state)
         return net
 
@@ -204,8 +210,8 @@ class AZ(AZNet):
         self.exploration, self.noise, self.alpha = exploration, noise, alpha
         self.first_play = first_play
         self.endgame, self.prove, self.solver = endgame, prove, solver
-        for game in self.networks:  # the database and the kernel loaded now, not in a move
-            start = new_game(game, **AZ_GAMES[game])
+        for net in self.networks.values():  # the database and kernel loaded now, not in a move
+            start = new_game(net.game, **net.options)
             self._search(start, 1, math.inf, np.zeros(len(start.legal_moves())))
 
     def budget(self, game: str) -> int:
@@ -378,9 +384,13 @@ def az_from_file(seed: int | None = None, spec: str = "") -> AZ:
 
 
 def load_any_game(path: str | os.PathLike) -> PolicyValue:
-    """The policy-value network at `path`, of the first game whose shapes it fits."""
+    """The policy-value network at `path`: of the board its metadata names, else of the
+    first game whose default board's shapes it fits."""
     if not os.path.isfile(path):
         raise WeightsError(f"no weights file {path}")
+    rules = file_rules(path)
+    if rules:
+        return PolicyValue(rules["variant"], path, rules).load()
     errors = []
     for game in AZ_GAMES:
         try:

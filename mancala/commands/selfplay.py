@@ -6,12 +6,16 @@
     mancala selfplay --variant tak --teacher-games 1000 --epochs 8 --rounds 0
     mancala selfplay --variant sungka --scratch --rounds 25 --run s1
     mancala selfplay --variant sungka --measure 100 --run s1
+    mancala selfplay --variant kalah --seeds 5 --init mancala/models/kalah/az-net.keras --rounds 10 --run k65
 
 A new run starts from teacher-annotated games (--from, recorded by `mancala train`:
 the policy from the teacher's values of the moves, the value from the best one's final
 margin m as tanh(m / --value-scale seeds)), from games of the Tak alpha-beta
 (--teacher-games N), from untrained weights (--scratch), or, with none of these, from
-the current best network (mancala/models/GAME/az-net.keras). Each round `az` plays
+the current best network (mancala/models/GAME/az-net.keras). A board other than the
+game's default (`--seeds 5`, `--size 6`, ...) has networks of its own
+(mancala/models/GAME-seeds5/, ...), and a run of it may start from a network of another
+board with the same shapes (--init FILE: Kalah(6,4)'s for Kalah(6,5)). Each round `az` plays
 --games games against itself with the best network, every move chosen by Gumbel
 AlphaZero's root (--root gumbel; dirichlet: AlphaZero's root noise and moves drawn by
 visits), and appends each game with its search's visit counts, improved policy and
@@ -42,7 +46,8 @@ from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
 from mancala.games import game
 from mancala.learn.runs import Run
-from mancala.nn_lib.policy_value import AZ_GAMES, LEARNING_RATE, VALUE_SCALE
+from mancala.games.options import add_game_options, game_options
+from mancala.nn_lib.policy_value import AZ_GAMES, LEARNING_RATE, VALUE_SCALE, board_rules
 
 PROG = "mancala selfplay"
 
@@ -63,7 +68,7 @@ def player_list(text: str) -> tuple[str, ...]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser(PROG, __doc__)
-    parser.add_argument("--variant", choices=tuple(AZ_GAMES), default="kalah", help="the game")
+    add_game_options(parser, tuple(AZ_GAMES))
     parser.add_argument(
         "--from",
         dest="sources",
@@ -77,6 +82,13 @@ def main(argv: list[str] | None = None) -> int:
         type=int_in(1, 100_000),
         metavar="N",
         help="tak: games of its alpha-beta to learn from first (a new run only)",
+    )
+    parser.add_argument(
+        "--init",
+        type=Path,
+        metavar="FILE",
+        help="a new run's first network: the weights of FILE, a network of another board of "
+        "the game with the same shapes",
     )
     parser.add_argument(
         "--scratch",
@@ -205,12 +217,18 @@ def main(argv: list[str] | None = None) -> int:
             (args.sources, "--from"),
             (args.teacher_games, "--teacher-games"),
             (args.scratch, "--scratch"),
+            (args.init, "--init"),
         )
         for given, flag in starts:
             if args.resume and given:
                 raise ValueError(f"{flag} starts a new run; a resumed run goes on by self-play")
         if sum(bool(given) for given, _ in starts) > 1:
-            raise ValueError("--from, --teacher-games or --scratch: one way to start a run")
+            raise ValueError(
+                "--from, --teacher-games, --init or --scratch: one way to start a run"
+            )
+        args.rules = board_rules(args.variant, game_options(args))
+        if args.measure and args.rules != AZ_GAMES[args.variant]:
+            raise ValueError("--measure rates the generations of a game's default board only")
         if args.teacher_games and not game(args.variant).search:
             searched = ", ".join(name for name in AZ_GAMES if game(name).search)
             raise ValueError(
@@ -256,6 +274,8 @@ def _run(args: argparse.Namespace, run: Run) -> int:
         loop.pretrain_tak(args.teacher_games)
     elif args.scratch:
         loop.scratch()
+    elif args.init:
+        loop.adopt(args.init)
     number = loop.rounds_done
     while args.rounds is None or number < loop.rounds_done + args.rounds:
         number += 1

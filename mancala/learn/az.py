@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from mancala.ai.az import AZ, AZNet
+from mancala.ai.az import AZ, AZNet, load_any_game
 from mancala.ai.registry import make_player
 from mancala.arena.match import make_record, ply_limit
 from mancala.arena.opening_sets import load_set, set_starts
@@ -52,10 +52,11 @@ from mancala.learn.teacher import Teacher
 from mancala.nn_lib.base import soft_choice
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import (
-    AZ_GAMES,
     NAME,
     Arrays,
     PolicyValue,
+    board_name,
+    board_rules,
     features,
     game_text,
     make_command,
@@ -134,26 +135,32 @@ def self_player(net: PolicyValue, simulations: int, seed: int) -> AZ:
     return AZ(seed, simulations=simulations, net=net, noise=NOISE, alpha=ALPHA)
 
 
-def _of_game(record: dict[str, Any], game: str) -> bool:
+def _of_board(record: dict[str, Any], game: str, rules: dict[str, Any]) -> bool:
+    """Whether `record` is a game of `game` on the board `rules` (`board_rules`)."""
     options = record.get("options", {})
     return record.get("variant") == game and all(
         options.get(key, value if key == "empty_capture" else None) == value
-        for key, value in AZ_GAMES[game].items()
+        for key, value in rules.items()
     )
 
 
 def teacher_examples(
-    paths: Iterable[str | os.PathLike], game: str, value_scale: float
+    paths: Iterable[str | os.PathLike],
+    game: str,
+    value_scale: float,
+    rules: dict[str, Any] | None = None,
 ) -> tuple[Arrays, int, list[str]]:
-    """(examples, games, teachers) of the teacher-annotated records of `game` in `paths`,
-    values on the scale `value_scale`; ValueError when there are none."""
+    """(examples, games, teachers) of the teacher-annotated records of `game` in `paths`
+    (of its board `rules`, else its default board), values on the scale `value_scale`;
+    ValueError when there are none."""
+    rules = board_rules(game, rules)
     paths = list(paths)
     parts, teachers = [], []
     for path in paths:
         if not os.path.isfile(path):
             raise ValueError(f"--from: no file {path}")
     for record in GameLog(paths):
-        if not _of_game(record, game):
+        if not _of_board(record, game, rules):
             continue
         try:
             arrays = record_positions(record)
@@ -170,7 +177,7 @@ def teacher_examples(
             else f"none: learn from its alpha-beta's games with `{make_command(game)}`"
         )
         raise ValueError(
-            f"--from: no teacher-annotated games of {game_text(game)} in "
+            f"--from: no teacher-annotated games of {game_text(game, rules)} in "
             f"{', '.join(map(str, paths))}; record some with {record}"
         )
     return concat_examples(parts), len(parts), teachers
@@ -202,12 +209,19 @@ def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Arrays:
 
 
 def visit_examples(
-    path: str | os.PathLike, game: str, window: int, value_scale: float, search_value: float = 0.0
+    path: str | os.PathLike,
+    game: str,
+    window: int,
+    value_scale: float,
+    search_value: float = 0.0,
+    rules: dict[str, Any] | None = None,
 ) -> tuple[Arrays, int]:
-    """(examples, games) of the last `window` self-play games of `game` in `path`, values
-    on the scale `value_scale` (`search_value`: the weight of the search's values beside
-    the outcome, `mancala.learn.data.visit_targets`)."""
-    records = [r for r in GameLog([path]) if _of_game(r, game) and r.get("visits")]
+    """(examples, games) of the last `window` self-play games of `game` (on its board
+    `rules`, else its default board) in `path`, values on the scale `value_scale`
+    (`search_value`: the weight of the search's values beside the outcome,
+    `mancala.learn.data.visit_targets`)."""
+    rules = board_rules(game, rules)
+    records = [r for r in GameLog([path]) if _of_board(r, game, rules) and r.get("visits")]
     parts = []
     for record in records[-window:]:
         try:
@@ -250,10 +264,11 @@ def head_to_head(
     seed: int,
 ) -> Pairs:
     """The candidate's game pairs against the incumbent, both as `az` with `simulations`:
-    the first `openings` of the game's shipped opening set (distinct, contested), and
-    random openings of 4 plies beyond its size."""
-    start = new_game(candidate.game, **AZ_GAMES[candidate.game])
-    starts, moves = set_starts(load_set(candidate.game, GATE_SET))
+    the first `openings` of the game's shipped opening set (distinct, contested) when it
+    is of the candidate's board, and random openings of 4 plies beyond it."""
+    start = new_game(candidate.game, **candidate.options)
+    shipped = load_set(candidate.game, GATE_SET)
+    starts, moves = set_starts(shipped) if shipped["options"] == start.options else ([], [])
     starts, moves = starts[:openings], moves[:openings]
     if openings > len(starts):
         more = gate_openings(start, openings - len(starts), 4, seed)
@@ -272,12 +287,14 @@ class Loop:
 
     def __init__(self, run: Run, args: Any) -> None:
         self.run, self.args, self.game = run, args, args.variant
-        self.best_path = weights_file(self.game, args.models)
+        self.rules = board_rules(self.game, getattr(args, "rules", None))
+        self.network = f"{NAME}-{board_name(self.game, self.rules)}"  # its files in the run
+        self.best_path = weights_file(self.game, args.models, self.rules)
         self.curve = LearningCurve(run.curve)
         self.rounds_done = max((p.get("round", 0) for p in self.curve.points), default=0)
         self.offset = self.curve.points[-1]["minutes"] if self.curve.points else 0.0
         self.began = time.perf_counter()
-        self.start = new_game(self.game, **AZ_GAMES[self.game])
+        self.start = new_game(self.game, **self.rules)
         self.solved = shipped_set(self.start)
 
     def best(self) -> PolicyValue:
@@ -289,12 +306,17 @@ class Loop:
                 else "--from FILE (teacher-annotated games, recorded by mancala train)"
             )
             raise ValueError(
-                f"no {NAME} weights for {self.game} at {self.best_path}: start a run with {first}"
+                f"no {NAME} weights for {game_text(self.game, self.rules)} at "
+                f"{self.best_path}: start a run with {first}"
             )
-        return PolicyValue(self.game, self.best_path).load()
+        return self.network_at(self.best_path).load()
+
+    def network_at(self, path: Path) -> PolicyValue:
+        """The run's board's network at `path` (not read yet)."""
+        return PolicyValue(self.game, path, self.rules)
 
     def candidate_path(self) -> Path:
-        return self.run.candidate(f"{NAME}-{self.game}")
+        return self.run.candidate(self.network)
 
     def trainee(self) -> PolicyValue:
         """The network a round refits: the run's last candidate, whether or not it passed
@@ -303,13 +325,15 @@ class Loop:
         path = self.candidate_path()
         if self.args.refit_from == "best" or not path.is_file():
             path = self.best_path
-        net = PolicyValue(self.game, path).load()
+        net = self.network_at(path).load()
         net.path = self.candidate_path()
         return net
 
     def pretrain(self, sources: list[Path]) -> None:
         """Learn a first candidate from the teacher's values in `sources`; offer it."""
-        data, games, teachers = teacher_examples(sources, self.game, self.args.value_scale)
+        data, games, teachers = teacher_examples(
+            sources, self.game, self.args.value_scale, self.rules
+        )
         described = describe_data(sources, games, len(data[0]))
         self.learn_first(data, games, ", ".join(teachers), described)
 
@@ -330,10 +354,32 @@ class Loop:
         described = f"{games:,} games of it, {len(data[0]):,} positions"
         self.learn_first(data, games, teacher, described)
 
+    def adopt(self, source: Path) -> None:
+        """Offer the weights of `source`, a network of another board of the game with the
+        same shapes (Kalah(6,4)'s for Kalah(6,5), say), as the first network; ValueError
+        when they do not fit this board."""
+        other = load_any_game(source)
+        net = self.network_at(self.candidate_path()).fresh(self.args.seed)
+        if other.game != self.game:
+            raise ValueError(f"--init: {source} is a network of {other.game}, not {self.game}")
+        try:
+            net.model.set_weights(other.model.get_weights())
+        except ValueError:
+            raise ValueError(
+                f"--init: {source} ({game_text(other.game, other.options)}) has not the shapes "
+                f"of a network of {game_text(self.game, self.rules)}"
+            ) from None
+        net.value_scale = other.value_scale
+        net.save(
+            teacher=f"none here: the weights of {other.label} at {source}",
+            data=f"none of {game_text(self.game, self.rules)}",
+        )
+        self.offer(net, 0, math.nan)
+
     def scratch(self) -> None:
         """Offer untrained weights as the first network (generation 0 of a run that
         learns from nothing but its own games)."""
-        net = PolicyValue(self.game, self.candidate_path()).fresh(self.args.seed)
+        net = self.network_at(self.candidate_path()).fresh(self.args.seed)
         net.value_scale = self.args.value_scale
         net.save(teacher="none: untrained weights", data="none")
         self.offer(net, 0, math.nan)
@@ -343,7 +389,7 @@ class Loop:
         `described`); offer it."""
         positions = len(data[0])
         self.run.log(f"pretraining on {positions:,} positions of {games:,} games ...")
-        net = PolicyValue(self.game, self.candidate_path()).fresh(self.args.seed)
+        net = self.network_at(self.candidate_path()).fresh(self.args.seed)
         net.value_scale = self.args.value_scale
         loss = net.fit(data, epochs=self.args.epochs)
         net.save(teacher=teacher, data=described)
@@ -353,7 +399,7 @@ class Loop:
         """Self-play --games games with the best network, refit, offer the candidate."""
         args = self.args
         best = self.best()
-        network = f"{NAME}-{self.game}"
+        network = self.network
         if not self.run.generations(network):  # a run from weights it did not make
             promote(self.best_path, self.run.generation(network, 0), self.run.folder)
         gumbel = self.root() == "gumbel"
@@ -379,7 +425,7 @@ class Loop:
                 )
         net = self.trainee()
         data, games = visit_examples(
-            self.run.games, self.game, args.window, net.value_scale, args.search_value
+            self.run.games, self.game, args.window, net.value_scale, args.search_value, self.rules
         )
         sample = replay_sample(data, args.epochs * min(1.0, args.games / games), args.seed + number)
         loss = net.fit(sample, learning_rate=args.learning_rate)
@@ -418,11 +464,10 @@ class Loop:
             score, promoted, reason = None, True, "no weights to replace"
         if promoted:
             promote(net.path, self.best_path, self.best_path.parent.parent / "replaced")
-            network = f"{NAME}-{self.game}"
-            generation = len(self.run.generations(network))
-            promote(net.path, self.run.generation(network, generation), self.run.folder)
+            generation = len(self.run.generations(self.network))
+            promote(net.path, self.run.generation(self.network, generation), self.run.folder)
         self.run.record_gate(
-            f"{NAME}-{self.game}", {"round": number, "promoted": promoted, "reason": reason}
+            self.network, {"round": number, "promoted": promoted, "reason": reason}
         )
         rates = self.rates(net) if args.eval else {}
         kept = {}

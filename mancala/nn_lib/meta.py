@@ -13,6 +13,9 @@ drift from what was done. Its keys:
               key is of version 1, written before versions were kept)
     value_scale  (policy-value networks of the sowing games) seeds: the value head
               predicts tanh(final margin / value_scale); a file without it learnt 2.0
+    rules     (policy-value networks) the board they were trained for: {"variant":
+              "kalah", "houses": 6, "seeds": 5, ...}; a file without it is of its game's
+              default board
 
 A key may say "recorded before metadata was kept" where the fact was not written down.
 
@@ -66,10 +69,10 @@ def write_meta(
     command: str | None = None,
     date: str | None = None,
     encoding: int = 1,
-    **numbers: float,
+    **numbers: Any,
 ) -> Path:
     """Write the metadata of `weights` (date: today, command: this process's), with
-    `numbers` (such as value_scale) as further keys; its path."""
+    `numbers` (such as value_scale, or the board's rules) as further keys; its path."""
     meta = {
         "teacher": teacher,
         "data": data,
@@ -119,12 +122,18 @@ def read_number(weights: str | os.PathLike, key: str, default: float) -> float |
     >>> read_number(weights, "value_scale", 2.0), read_number(weights, "other", 2.0)
     (16.0, 2.0)
     """
+    found = read_value(weights, key, default)
+    return found if isinstance(found, (int, float)) and not isinstance(found, bool) else None
+
+
+def read_value(weights: str | os.PathLike, key: str, default: Any = None) -> Any:
+    """The value of `key` in the metadata of `weights`, as JSON read it; `default` when
+    the file or the key is missing."""
     try:
         data = json.loads(meta_path(weights).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return default
-    found = data.get(key, default) if isinstance(data, dict) else default
-    return found if isinstance(found, (int, float)) and not isinstance(found, bool) else None
+    return data.get(key, default) if isinstance(data, dict) else default
 
 
 def describe_training(meta: dict[str, str] | None) -> str:

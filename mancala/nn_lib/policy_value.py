@@ -41,7 +41,7 @@ from mancala.nn_lib.base import (
     soft_choice,
     weights_path,
 )
-from mancala.nn_lib.meta import read_number
+from mancala.nn_lib.meta import read_number, read_value
 from mancala.nn_lib.saved import SavedModel, WeightsError
 
 NAME = "az-net"
@@ -59,48 +59,108 @@ Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # features, poli
 AZ_GAMES: dict[str, dict[str, Any]] = {**NET_GAMES, "tak": {"size": 5, "komi": 0}}
 
 
-def weights_file(game: str, models: str | os.PathLike | None = None) -> Path:
-    """Where the policy-value weights of `game` live (in `models`, else MODELS_DIR)."""
-    return weights_path(NAME, game, Path(models or MODELS_DIR))
+def board_rules(game: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The rules of a board of `game`: its default board's (AZ_GAMES) with `options` over
+    them, keys of other games' rules left out; ValueError for rules the game refuses.
+
+    >>> board_rules("kalah", {"seeds": 5})
+    {'houses': 6, 'seeds': 5, 'empty_capture': False}
+    """
+    if game not in AZ_GAMES:
+        raise ValueError(f"the policy-value networks play {', '.join(AZ_GAMES)}, not {game!r}")
+    rules = {key: (options or {}).get(key, value) for key, value in AZ_GAMES[game].items()}
+    new_game(game, **rules)  # refuses a bad size or count
+    return rules
 
 
-def make_command(game: str) -> str:
-    """The command that makes the weights of `game` (see docs/az.md)."""
+def board_name(game: str, options: dict[str, Any] | None = None) -> str:
+    """The folder of a board's weights: the game's name for its default board, else the
+    name and each rule that differs: 'kalah-seeds5', 'tak-size6', 'kalah-empty_capture'.
+
+    >>> board_name("kalah"), board_name("kalah", {"seeds": 5}), board_name("tak", {"size": 6})
+    ('kalah', 'kalah-seeds5', 'tak-size6')
+    """
+    rules, default = board_rules(game, options), AZ_GAMES[game]
+    changed = [
+        key if value is True else f"{key}{value}"
+        for key, value in rules.items()
+        if value != default[key]
+    ]
+    return "-".join([game, *changed])
+
+
+def weights_file(
+    game: str, models: str | os.PathLike | None = None, options: dict[str, Any] | None = None
+) -> Path:
+    """Where the policy-value weights of a board of `game` (its default board unless
+    `options` say otherwise) live, in `models` (else MODELS_DIR)."""
+    return weights_path(NAME, board_name(game, options), Path(models or MODELS_DIR))
+
+
+def make_command(game: str, options: dict[str, Any] | None = None) -> str:
+    """The command that makes the weights of a board of `game` (see docs/az.md)."""
+    rules = board_rules(game, options)
+    flags = "".join(
+        f" --{key.replace('_', '-')}" + ("" if value is True else f" {value}")
+        for key, value in rules.items()
+        if value != AZ_GAMES[game][key]
+    )
     if game_entry(game).search:  # its teacher is its own alpha-beta, run by the command
-        return f"mancala selfplay --variant {game} --teacher-games 1000 --epochs 8 --rounds 0"
+        return (
+            f"mancala selfplay --variant {game}{flags} --teacher-games 1000 --epochs 8 --rounds 0"
+        )
+    if flags:  # another board of a sowing game: from a network of the default board
+        return f"mancala selfplay --variant {game}{flags} --init {weights_file(game)} --run NAME"
     return f"mancala selfplay --variant {game} --from runs/NAME/games.jsonl"
 
 
-def game_text(game: str) -> str:
-    """The game of the networks `game` and its rules: 'kalah(6,4)', 'tak(size=5, komi=0)'."""
-    return describe(new_game(game, **AZ_GAMES[game]))
+def game_text(game: str, options: dict[str, Any] | None = None) -> str:
+    """The game of a board and its rules: 'kalah(6,4)', 'tak(size=5, komi=0)'."""
+    return describe(new_game(game, **board_rules(game, options)))
+
+
+def file_rules(path: str | os.PathLike) -> dict[str, Any] | None:
+    """The board ({"variant": game, **rules}) the weights at `path` were saved for, as
+    their metadata says; None when it does not say (files saved before boards were kept:
+    their game's default board)."""
+    rules = read_value(path, "rules")
+    if not isinstance(rules, dict) or rules.get("variant") not in AZ_GAMES:
+        return None
+    return rules
 
 
 def trained_games(**_player: Any) -> list[dict[str, Any]]:
-    """The rules (variant and options) of each game that has shipped weights (for any
-    player's options: every policy-value player reads the same weights)."""
-    return [
-        {"variant": game, **options}
-        for game, options in AZ_GAMES.items()
-        if weights_file(game).is_file()
-    ]
+    """The rules (variant and options) of each board that has weights in MODELS_DIR (for
+    any player's options: every policy-value player reads the same weights): each game's
+    folder, and folders of its other boards (`board_name`) whose weights say their board."""
+    found = []
+    for game, options in AZ_GAMES.items():
+        if weights_file(game).is_file():
+            found.append({"variant": game, **options})
+        for folder in sorted(Path(MODELS_DIR).glob(f"{game}-*")):
+            rules = file_rules(folder / f"{NAME}.keras")
+            if rules and (folder / f"{NAME}.keras").is_file():
+                if board_name(game, rules) == folder.name and rules["variant"] == game:
+                    found.append({"variant": game, **board_rules(game, rules)})
+    return found
 
 
 def has_weights(**_player: Any) -> bool:
-    """True when some game has shipped policy-value weights (for any player's options)."""
+    """True when some board has shipped policy-value weights (for any player's options)."""
     return bool(trained_games())
 
 
-def input_width(game: str) -> int:
-    """The network input's width for `game` (its rules in AZ_GAMES)."""
+def input_width(game: str, options: dict[str, Any] | None = None) -> int:
+    """The network input's width for a board of `game`."""
+    rules = board_rules(game, options)
     if game_entry(game).planes:
-        return int(features([new_game(game, **AZ_GAMES[game])]).shape[1])
-    return 2 * AZ_GAMES[game]["houses"] * encoders.ONE_HOT_BINS + 2
+        return int(features([new_game(game, **rules)]).shape[1])
+    return 2 * rules["houses"] * encoders.ONE_HOT_BINS + 2
 
 
-def policy_width(game: str) -> int:
-    """One logit per move of `game`: a house, or a Tak action id."""
-    return new_game(game, **AZ_GAMES[game]).num_actions
+def policy_width(game: str, options: dict[str, Any] | None = None) -> int:
+    """One logit per move of a board of `game`: a house, or a Tak action id."""
+    return new_game(game, **board_rules(game, options)).num_actions
 
 
 def features(states: list) -> np.ndarray:
@@ -126,11 +186,14 @@ class PolicyValue(SavedModel):
 
     ENCODING = 1  # raised when the inputs (`encoders.one_hot`, Tak's planes) change
 
-    def __init__(self, game: str = "kalah", path: str | os.PathLike | None = None) -> None:
-        if game not in AZ_GAMES:
-            raise ValueError(f"the policy-value networks play {', '.join(AZ_GAMES)}, not {game!r}")
-        self.game, self.options = game, dict(AZ_GAMES[game])
-        self.path = Path(path) if path is not None else weights_file(game)
+    def __init__(
+        self,
+        game: str = "kalah",
+        path: str | os.PathLike | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.game, self.options = game, board_rules(game, options)
+        self.path = Path(path) if path is not None else weights_file(game, None, self.options)
         self.model: Any = None
         self.arrays: tuple[np.ndarray, ...] = ()
         self.value_scale = VALUE_SCALE  # seeds (the sowing games); unused on Tak
@@ -148,11 +211,11 @@ class PolicyValue(SavedModel):
     @property
     def moves(self) -> int:
         """The policy's width: houses, or Tak action ids."""
-        return policy_width(self.game)
+        return policy_width(self.game, self.options)
 
     def build(self) -> Any:
         keras = import_keras()
-        inputs = keras.Input((input_width(self.game),))
+        inputs = keras.Input((input_width(self.game, self.options),))
         x = keras.layers.Dense(HIDDEN, activation="relu", name="hidden1")(inputs)
         x = keras.layers.Dense(HIDDEN, activation="relu", name="hidden2")(x)
         outputs = {
@@ -162,11 +225,16 @@ class PolicyValue(SavedModel):
         return keras.Model(inputs, outputs, name=f"az-net-{self.game}")
 
     @property
+    def board(self) -> str:
+        """The board's name: its game's for the default board, else 'kalah-seeds5' and so on."""
+        return board_name(self.game, self.options)
+
+    @property
     def label(self) -> str:
-        return f"{NAME} ({self.game})"
+        return f"{NAME} ({self.board})"
 
     def make(self) -> str:
-        return f"make it with `{make_command(self.game)}`"
+        return f"make it with `{make_command(self.game, self.options)}`"
 
     def _adopt(self, model: Any, make: str) -> None:
         scale = read_number(self.path, "value_scale", VALUE_SCALE)
@@ -181,12 +249,17 @@ class PolicyValue(SavedModel):
                 f"{self.label}: {self.path} is not a policy-value network ({error}); {make}"
             ) from None
         got = (self.arrays[0].shape[0], self.arrays[4].shape[1])
-        want = (input_width(self.game), self.moves)
+        want = (input_width(self.game, self.options), self.moves)
+        text = game_text(self.game, self.options)
         if got != want:
             raise WeightsError(
-                f"{NAME} ({self.game}): {self.path} maps {got[0]} inputs to {got[1]} moves, "
-                f"but {game_text(self.game)} needs {want[0]} -> {want[1]}; {make}"
+                f"{self.label}: {self.path} maps {got[0]} inputs to {got[1]} moves, "
+                f"but {text} needs {want[0]} -> {want[1]}; {make}"
             )
+        rules = file_rules(self.path) or {"variant": self.game, **AZ_GAMES[self.game]}
+        if rules != {"variant": self.game, **self.options}:
+            board = game_text(rules["variant"], rules)
+            raise WeightsError(f"{self.label}: {self.path} was trained for {board}, not {text}")
         self.value_scale = float(scale)
 
     def _use(self, model: Any) -> None:
@@ -197,14 +270,16 @@ class PolicyValue(SavedModel):
         self.arrays = tuple(np.ascontiguousarray(w, dtype=np.float32) for w in weights)
 
     def _metadata(self) -> dict[str, Any]:
-        return {"value_scale": self.value_scale} if self.margins else {}
+        rules = {"rules": {"variant": self.game, **self.options}}
+        return {"value_scale": self.value_scale, **rules} if self.margins else rules
 
     def check_state(self, state: GameState) -> None:
         """ValueError unless `state` is the game this network was built for."""
         options = getattr(state, "options", {})
         if state.game != self.game or any(options.get(k) != v for k, v in self.options.items()):
             raise ValueError(
-                f"{NAME} was trained for {game_text(self.game)}, not {describe(state)}"
+                f"{NAME} was trained for {game_text(self.game, self.options)}, "
+                f"not {describe(state)}"
             )
 
     def predict(self, compact: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

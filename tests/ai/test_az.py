@@ -13,7 +13,7 @@ import time
 import numpy as np
 import pytest
 
-from mancala.ai.az import AZ, AZNet
+from mancala.ai.az import AZ, AZNet, load_any_game
 from mancala.ai.registry import (
     available_players,
     can_play,
@@ -526,3 +526,40 @@ def test_az_solo_is_az_without_the_solvers_help():
     assert solo.proof_solver(state) is None and solo.choose_move(state) == 5
     with pytest.raises(ValueError, match="simulations"):
         make_player("az-solo:0")
+
+
+def test_another_board_has_weights_of_its_own_begun_from_the_default_boards(
+    nets, tmp_path, monkeypatch, lab_main
+):
+    models = tmp_path / "models"
+    nets[1]["kalah"].save(weights_file("kalah", models))
+    nets[1]["sungka"].save(weights_file("sungka", models))
+    where = ["--runs", str(tmp_path / "runs"), "--models", str(models)]
+    tiny = ["--rounds", "0", "--eval", "0"]
+    result = lab_main(
+        "selfplay", "--seeds", "5", "--init", str(weights_file("sungka", models)), "--run", "s",
+        *tiny, *where,
+    )  # fmt: skip
+    assert result.returncode == 2 and "--init" in result.stderr and "not kalah" in result.stderr
+    default = weights_file("kalah", models)
+    result = lab_main("selfplay", "--seeds", "5", "--init", str(default), "--run", "k", *tiny, *where)
+    assert result.returncode == 0, result.stderr
+    board = weights_file("kalah", models, {"seeds": 5})
+    assert board.parent.name == "kalah-seeds5" and board.is_file()
+    five = PolicyValue("kalah", board, {"seeds": 5}).load()
+    assert five.board == "kalah-seeds5" and five.arrays[0].shape == nets[1]["kalah"].arrays[0].shape
+    with pytest.raises(WeightsError, match=r"trained for kalah\(6,5\), not kalah\(6,4\)"):
+        PolicyValue("kalah", board).load()  # same shapes, another board: refused
+    assert list(AZ(net=load_any_game(board), simulations=5).networks) == ["kalah-seeds5"]
+
+    monkeypatch.setattr(policy_value, "MODELS_DIR", models)
+    boards = policy_value.trained_games()
+    assert {"variant": "kalah", "houses": 6, "seeds": 5, "empty_capture": False} in boards
+    six_five, six_four = GameState.new("kalah", seeds=5), GameState.new("kalah")
+    assert can_play("az", six_five) and not can_play("az", GameState.new("kalah", seeds=3))
+    player = make_player("az:20", seed=0)
+    record = play_game([player, make_player("greedy", seed=1)], six_five)
+    assert replay(record)[-1].is_over()
+    assert player.net_for(six_five) is not player.net_for(six_four)
+    with pytest.raises(ValueError, match=r"no weights for kalah\(6,3\).*--seeds 3 --init"):
+        player.choose_move(GameState.new("kalah", seeds=3))
