@@ -6,7 +6,7 @@
     mancala selfplay --variant tak --teacher-games 1000 --epochs 8 --rounds 0
     mancala selfplay --variant sungka --scratch --rounds 25 --run s1
     mancala selfplay --variant sungka --measure 100 --run s1
-    mancala selfplay --variant kalah --seeds 5 --init mancala/models/kalah/az-net.keras --rounds 10 --run k65
+    mancala selfplay --seeds 5 --init mancala/models/kalah/az-net.keras --rounds 10 --run k65
 
 A new run starts from teacher-annotated games (--from, recorded by `mancala train`:
 the policy from the teacher's values of the moves, the value from the best one's final
@@ -45,8 +45,8 @@ from mancala.core.cli import command_parser, fail, float_in, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
 from mancala.games import game
-from mancala.learn.runs import Run
 from mancala.games.options import add_game_options, game_options
+from mancala.learn.runs import Run
 from mancala.nn_lib.policy_value import AZ_GAMES, LEARNING_RATE, VALUE_SCALE, board_rules
 
 PROG = "mancala selfplay"
@@ -223,9 +223,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.resume and given:
                 raise ValueError(f"{flag} starts a new run; a resumed run goes on by self-play")
         if sum(bool(given) for given, _ in starts) > 1:
-            raise ValueError(
-                "--from, --teacher-games, --init or --scratch: one way to start a run"
-            )
+            raise ValueError("--from, --teacher-games, --init or --scratch: one way to start a run")
         args.rules = board_rules(args.variant, game_options(args))
         if args.measure and args.rules != AZ_GAMES[args.variant]:
             raise ValueError("--measure rates the generations of a game's default board only")

@@ -541,8 +541,8 @@ def test_another_board_has_weights_of_its_own_begun_from_the_default_boards(
         *tiny, *where,
     )  # fmt: skip
     assert result.returncode == 2 and "--init" in result.stderr and "not kalah" in result.stderr
-    default = weights_file("kalah", models)
-    result = lab_main("selfplay", "--seeds", "5", "--init", str(default), "--run", "k", *tiny, *where)
+    init = ["--seeds", "5", "--init", str(weights_file("kalah", models))]
+    result = lab_main("selfplay", *init, "--run", "k", *tiny, *where)
     assert result.returncode == 0, result.stderr
     board = weights_file("kalah", models, {"seeds": 5})
     assert board.parent.name == "kalah-seeds5" and board.is_file()
