@@ -99,14 +99,16 @@ def available_players(include_interactive: bool = True) -> list[str]:
     ]
 
 
-def tournament_players(variant: str = "kalah") -> list[str]:
+def tournament_players(variant: str = "kalah", start: GameState | None = None) -> list[str]:
     """The specs a tournament uses when none are named: every available non-human
-    player of `variant`, in its quick form where the registry gives one."""
-    return [
+    player of `variant` (of the board of `start`, when given: a network plays only the
+    boards it was trained for), in its quick form where the registry gives one."""
+    specs = [
         _REGISTRY[name].quick or name
         for name in available_players(False)
         if _plays_variant(_REGISTRY[name], variant)
     ]
+    return [spec for spec in specs if start is None or can_play(spec, start)]
 
 
 def _plays_variant(entry: Entry, variant: str) -> bool:

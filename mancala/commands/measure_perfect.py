@@ -233,7 +233,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         start = new_game(args.variant, **game_options(args))
-        specs = args.players or [s for s in tournament_players("kalah") if s != "solver"]
+        specs = args.players or [
+            spec for spec in tournament_players(args.variant, start) if spec != "solver"
+        ]
         check_names(specs)
         check_can_play(specs, start)
     except ValueError as error:

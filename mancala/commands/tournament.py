@@ -21,7 +21,6 @@ import sys
 from pathlib import Path
 
 from mancala.ai.registry import (
-    can_play,
     check_can_play,
     check_names,
     is_interactive,
@@ -80,9 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         start = new_game(args.variant, **game_options(args))
-        specs = args.players or [  # a network plays only the board it was trained for
-            spec for spec in tournament_players(args.variant) if can_play(spec, start)
-        ]
+        specs = args.players or tournament_players(args.variant, start)
         check_players(specs, start)
         openings = None
         if args.opening_set:

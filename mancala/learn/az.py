@@ -371,8 +371,8 @@ class Loop:
             ) from None
         net.value_scale = other.value_scale
         net.save(
-            teacher=f"none here: the weights of {other.label} at {source}",
-            data=f"none of {game_text(self.game, self.rules)}",
+            teacher=f"the teachers of {other.label} (its weights, taken from {source})",
+            data=f"games of {game_text(other.game, other.options)}, none of this board",
         )
         self.offer(net, 0, math.nan)
 

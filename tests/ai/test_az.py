@@ -20,6 +20,7 @@ from mancala.ai.registry import (
     check_can_play,
     describe_player,
     make_player,
+    tournament_players,
 )
 from mancala.arena.match import GAME_PLIES, play_game, play_games
 from mancala.arena.parallel import Seat
@@ -557,6 +558,8 @@ def test_another_board_has_weights_of_its_own_begun_from_the_default_boards(
     assert {"variant": "kalah", "houses": 6, "seeds": 5, "empty_capture": False} in boards
     six_five, six_four = GameState.new("kalah", seeds=5), GameState.new("kalah")
     assert can_play("az", six_five) and not can_play("az", GameState.new("kalah", seeds=3))
+    defaults = tournament_players("kalah", six_five)  # a zoo network plays kalah(6,4) alone
+    assert "az:1000" in defaults and not {"nn1h128", "openspiel-mcts:5000"} & set(defaults)
     player = make_player("az:20", seed=0)
     record = play_game([player, make_player("greedy", seed=1)], six_five)
     assert replay(record)[-1].is_over()
