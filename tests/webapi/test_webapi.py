@@ -478,3 +478,12 @@ print(json.dumps(moves))
     assert done.returncode == 0, done.stderr[-2000:]
     moves = json.loads(done.stdout.strip().splitlines()[-1])
     assert len(moves) == 4 and all(isinstance(m, int) for m in moves), moves
+
+
+def test_az_plays_every_board_with_shipped_weights_and_a_zoo_network_refuses_others(client):
+    six_five = GameState.new("kalah", seeds=5)
+    body = client.post("/api/play", json={"state": six_five.to_dict(), "player": "az-net"})
+    assert body.status_code == 200 and body.get_json()["move"] in six_five.legal_moves()
+    refused = client.post("/api/play", json={"state": six_five.to_dict(), "player": "nn1h128"})
+    assert refused.status_code == 400
+    assert "built for kalah(6,4), not kalah(6,5)" in refused.get_json()["message"]
