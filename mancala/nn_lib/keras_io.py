@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
+
+import numpy as np
 
 from mancala.core.atomic import atomic_path
 from mancala.core.quiet import import_tensorflow_quietly
@@ -30,3 +33,34 @@ def save_keras(model: Any, path: str | os.PathLike) -> None:
     """Write a Keras model to the .keras file `path` atomically (temp file, then rename)."""
     with atomic_path(path, ".keras") as temp:
         model.save(temp)
+
+
+def batches(
+    size: int, make: Callable[[np.ndarray], tuple[Any, Any]], batch_size: int, seed: int = 0
+) -> Any:
+    """A Keras dataset of `size` examples, `batch_size` a batch, in a new random order each
+    epoch; `make(rows)` builds a batch's (inputs, targets) from its rows' indices, so that
+    only a batch is ever encoded (a wide policy target for every example would not fit).
+
+    >>> data = batches(5, lambda rows: (rows, rows * 2), batch_size=2)
+    >>> len(data), sorted(np.concatenate([data[i][0] for i in range(len(data))]).tolist())
+    (3, [0, 1, 2, 3, 4])
+    """
+    keras = import_keras()
+    rng = np.random.default_rng(seed)
+
+    class Batches(keras.utils.PyDataset):
+        def __init__(self) -> None:
+            super().__init__()
+            self.order = rng.permutation(size)
+
+        def __len__(self) -> int:
+            return -(-size // batch_size)
+
+        def __getitem__(self, index: int) -> tuple[Any, Any]:
+            return make(np.sort(self.order[index * batch_size : (index + 1) * batch_size]))
+
+        def on_epoch_end(self) -> None:
+            self.order = rng.permutation(size)
+
+    return Batches()

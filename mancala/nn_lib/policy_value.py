@@ -41,6 +41,7 @@ from mancala.nn_lib.base import (
     soft_choice,
     weights_path,
 )
+from mancala.nn_lib.keras_io import batches
 from mancala.nn_lib.meta import read_number, read_value
 from mancala.nn_lib.saved import SavedModel, WeightsError
 
@@ -296,7 +297,8 @@ class PolicyValue(SavedModel):
         learning_rate: float = LEARNING_RATE,
     ) -> float:
         """Fit both heads to `data` (features, policy, mask, value); the last epoch's loss.
-        The model is compiled at its first fit, with Adam at `learning_rate`."""
+        The model is compiled at its first fit, with Adam at `learning_rate`; the
+        examples are encoded a batch at a time, in a new random order each epoch."""
         keras = import_keras()
         if not getattr(self.model, "compiled", False):
             self.model.compile(
@@ -304,13 +306,14 @@ class PolicyValue(SavedModel):
                 loss={"policy": masked_policy_loss, "value": "mse"},
             )
         compact, policy, mask, value = data
-        y = {
-            "policy": np.concatenate([policy, mask], axis=1).astype(np.float32),
-            "value": value.astype(np.float32)[:, None],
-        }
-        history = self.model.fit(
-            encode(self.game, compact), y, epochs=epochs, batch_size=batch_size, verbose=0
-        )
+
+        def batch(rows: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+            targets = np.concatenate([policy[rows], mask[rows]], axis=1).astype(np.float32)
+            outcome = value[rows].astype(np.float32)[:, None]
+            return encode(self.game, compact[rows]), {"policy": targets, "value": outcome}
+
+        examples = batches(len(compact), batch, batch_size, seed=len(compact))
+        history = self.model.fit(examples, epochs=epochs, verbose=0)
         self._use(self.model)
         return float(history.history["loss"][-1])
 
