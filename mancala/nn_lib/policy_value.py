@@ -81,13 +81,14 @@ def board_name(game: str, options: dict[str, Any] | None = None) -> str:
     >>> board_name("kalah"), board_name("kalah", {"seeds": 5}), board_name("tak", {"size": 6})
     ('kalah', 'kalah-seeds5', 'tak-size6')
     """
-    rules, default = board_rules(game, options), AZ_GAMES[game]
-    changed = [
-        key if value is True else f"{key}{value}"
-        for key, value in rules.items()
-        if value != default[key]
-    ]
+    changed = [key if value is True else f"{key}{value}" for key, value in _changed(game, options)]
     return "-".join([game, *changed])
+
+
+def _changed(game: str, options: dict[str, Any] | None) -> list[tuple[str, Any]]:
+    """The rules of a board of `game` that differ from its default board's."""
+    rules = board_rules(game, options)
+    return [(key, value) for key, value in rules.items() if value != AZ_GAMES[game][key]]
 
 
 def weights_file(
@@ -100,11 +101,9 @@ def weights_file(
 
 def make_command(game: str, options: dict[str, Any] | None = None) -> str:
     """The command that makes the weights of a board of `game` (see docs/az.md)."""
-    rules = board_rules(game, options)
     flags = "".join(
         f" --{key.replace('_', '-')}" + ("" if value is True else f" {value}")
-        for key, value in rules.items()
-        if value != AZ_GAMES[game][key]
+        for key, value in _changed(game, options)
     )
     if game_entry(game).search:  # its teacher is its own alpha-beta, run by the command
         return (
@@ -139,10 +138,10 @@ def trained_games(**_player: Any) -> list[dict[str, Any]]:
         if weights_file(game).is_file():
             found.append({"variant": game, **options})
         for folder in sorted(Path(MODELS_DIR).glob(f"{game}-*")):
-            rules = file_rules(folder / f"{NAME}.keras")
-            if rules and (folder / f"{NAME}.keras").is_file():
-                if board_name(game, rules) == folder.name and rules["variant"] == game:
-                    found.append({"variant": game, **board_rules(game, rules)})
+            path = folder / f"{NAME}.keras"
+            rules = file_rules(path) if path.is_file() else None
+            if rules and rules["variant"] == game and board_name(game, rules) == folder.name:
+                found.append({"variant": game, **board_rules(game, rules)})
     return found
 
 
