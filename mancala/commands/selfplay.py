@@ -241,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         return fail(PROG, str(error))
     run.games.touch()
     kept = (
-        f"every finished game is in {run.games}; the weights files are whole; "
+        f"every finished game is in {run.games} (a teacher's, a part at a time, in "
+        f"{run.teacher}); the weights files are whole; "
         f"continue with --resume --run {run.name}"
     )
     return run_command(PROG, lambda: _run(args, run), kept)
@@ -274,6 +275,8 @@ def _run(args: argparse.Namespace, run: Run) -> int:
         loop.scratch()
     elif args.init:
         loop.adopt(args.init)
+    elif loop.teacher_plan():  # a pretraining that was stopped: it goes on
+        loop.pretrain_tak(loop.teacher_plan())
     number = loop.rounds_done
     while args.rounds is None or number < loop.rounds_done + args.rounds:
         number += 1

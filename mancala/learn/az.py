@@ -17,9 +17,11 @@ move, the value from its value of the position).
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
+import shutil
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -35,6 +37,7 @@ from mancala.arena.openings import random_openings
 from mancala.arena.pairs import Pairs, play_pairs
 from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import move_quality, shipped_set
+from mancala.core.atomic import atomic_path, write_json
 from mancala.game_state import GameState
 from mancala.games import game as game_entry
 from mancala.games import new_game
@@ -74,6 +77,8 @@ TAK_TEACHER_TEMPERATURE = 1.0  # flats: a move one flat worse than the best gets
 TAK_TEACHER_CLIP = 10.0  # flats: a won or lost position's value is cut to this first
 TAK_VALUE_SCALE = 3.0  # flats: the search's value v of a position becomes tanh(v / this)
 TAK_OPENING_PLIES = 4  # random plies before a teacher game, so that games differ
+TEACHER_PART = 25  # teacher games a part of them: what a stop can lose at most
+ARRAYS = ("features", "policy", "mask", "value")  # the columns of `Arrays`, by name
 
 
 def self_play_game(player: AZ, start: GameState, explore_plies: int, seed: int) -> dict[str, Any]:
@@ -337,12 +342,35 @@ class Loop:
         described = describe_data(sources, games, len(data[0]))
         self.learn_first(data, games, ", ".join(teachers), described)
 
+    def teacher_plan(self) -> int | None:
+        """The teacher games this run's unfinished pretraining was asked for, else None
+        (its folder goes once the first network is made)."""
+        plan = self.run.teacher / "plan.json"
+        return int(json.loads(plan.read_text())["games"]) if plan.is_file() else None
+
     def pretrain_tak(self, games: int) -> None:
-        """Learn a first candidate from `games` games of the Tak alpha-beta; offer it."""
+        """Learn a first candidate from `games` games of the Tak alpha-beta; offer it.
+        The games' examples are kept in the run's teacher/ folder a part at a time, so a
+        stopped pretraining goes on with --resume from its last whole part."""
+        folder = self.run.teacher
+        folder.mkdir(exist_ok=True)
+        write_json(folder / "plan.json", {"games": games})
+        parts, done = [], 0
+        for path in sorted(folder.glob("part-*.npz")):
+            with np.load(path) as saved:
+                parts.append(tuple(saved[column] for column in ARRAYS))
+                done += int(saved["games"])
+        if done:
+            self.run.log(f"teacher: {done}/{games} games kept in {folder}")
         teacher = Teacher(TAK_TEACHER_DEPTH, game="tak")
-        parts, shown = [], time.perf_counter()
-        for k in range(games):
-            parts.append(tak_teacher_game(teacher, self.start, self.args.seed * 1_000_003 + k))
+        fresh, shown = [], time.perf_counter()
+        for k in range(done, games):
+            fresh.append(tak_teacher_game(teacher, self.start, self.args.seed * 1_000_003 + k))
+            if len(fresh) == TEACHER_PART or k + 1 == games:
+                parts.append(concat_examples(fresh))
+                with atomic_path(folder / f"part-{k + 1:06d}.npz", ".npz") as temp:
+                    np.savez_compressed(temp, games=len(fresh), **dict(zip(ARRAYS, parts[-1])))
+                fresh = []
             if time.perf_counter() - shown >= PROGRESS_SECONDS or k + 1 == games:
                 shown = time.perf_counter()
                 self.run.log(
@@ -353,6 +381,7 @@ class Loop:
         teacher = f"minimax:{TAK_TEACHER_DEPTH} (mancala.games.tak.search), every move valued"
         described = f"{games:,} games of it, {len(data[0]):,} positions"
         self.learn_first(data, games, teacher, described)
+        shutil.rmtree(folder)  # the first network holds what they taught
 
     def adopt(self, source: Path) -> None:
         """Offer the weights of `source`, a network of another board of the game with the

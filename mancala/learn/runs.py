@@ -6,6 +6,8 @@
     gates.jsonl        every promotion decision, with the games behind it
     tensorboard/       the curve's and the gates' numbers for TensorBoard (learn/scalars.py)
     log.txt            the lines the run printed
+    teacher/           a pretraining's teacher games (self-play's Tak alpha-beta), a part at
+                       a time, until its first network is made
 
 A new run refuses a folder that already holds a run (say `--resume` to continue it);
 `--resume` without a name continues the most recent run.
@@ -31,6 +33,7 @@ class Run:
         self.curve = folder / "curve.json"
         self.gates = folder / "gates.jsonl"
         self.log_file = folder / "log.txt"
+        self.teacher = folder / "teacher"
 
     @property
     def name(self) -> str:

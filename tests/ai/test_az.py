@@ -566,3 +566,39 @@ def test_another_board_has_weights_of_its_own_begun_from_the_default_boards(
     assert player.net_for(six_five) is not player.net_for(six_four)
     with pytest.raises(ValueError, match=r"no weights for kalah\(6,3\).*--seeds 3 --init"):
         player.choose_move(GameState.new("kalah", seeds=3))
+
+
+def test_a_stopped_tak_pretraining_goes_on_from_its_kept_teacher_games(
+    tmp_path, monkeypatch, lab_main
+):
+    from mancala.learn import az as learn_az
+
+    played, real = [], learn_az.tak_teacher_game
+
+    def stopped_once(teacher, start, seed):
+        if len(played) == learn_az.TEACHER_PART + 5 and not stopped:
+            stopped.append(seed)
+            raise KeyboardInterrupt  # Ctrl+C in the middle of the teacher's games
+        played.append(seed)
+        return real(teacher, start, seed)
+
+    stopped: list[int] = []
+    monkeypatch.setattr(learn_az, "tak_teacher_game", stopped_once)
+    where = ["--variant", "tak", "--size", "3", "--runs", str(tmp_path / "runs"), "--run", "t"]
+    where += ["--models", str(tmp_path / "models"), "--eval", "0", "--epochs", "1"]
+    games = learn_az.TEACHER_PART + 10
+    result = lab_main("selfplay", "--teacher-games", str(games), "--rounds", "0", *where)
+    assert result.returncode == 130 and "--resume --run t" in result.stderr
+    teacher = tmp_path / "runs" / "t" / "teacher"
+    assert [p.name for p in teacher.glob("part-*.npz")] == [f"part-{learn_az.TEACHER_PART:06d}.npz"]
+    assert not weights_file("tak", tmp_path / "models", {"size": 3}).exists()
+    first = list(played)
+    result = lab_main("selfplay", "--resume", "--rounds", "0", *where)
+    assert result.returncode == 0, result.stderr
+    assert f"teacher: {learn_az.TEACHER_PART}/{games} games kept" in result.stdout
+    again = played[len(first) :]  # the games after the kept part, each once
+    assert again == first[learn_az.TEACHER_PART :] + [stopped[0]] + again[6:]
+    assert len(first[: learn_az.TEACHER_PART]) + len(again) == games
+    board = weights_file("tak", tmp_path / "models", {"size": 3})
+    net = PolicyValue("tak", board, {"size": 3}).load()
+    assert net.options == {"size": 3, "komi": 0} and not teacher.exists()
