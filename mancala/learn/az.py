@@ -346,7 +346,17 @@ class Loop:
         """The teacher games this run's unfinished pretraining was asked for, else None
         (its folder goes once the first network is made)."""
         plan = self.run.teacher / "plan.json"
-        return int(json.loads(plan.read_text())["games"]) if plan.is_file() else None
+        if not plan.is_file():
+            return None
+        saved = json.loads(plan.read_text())
+        if saved.get("rules") != {"variant": self.game, **self.rules}:
+            board = saved.get("rules") or {}
+            raise ValueError(
+                f"the teacher games of run {self.run.name} are of "
+                f"{game_text(board.get('variant', self.game), board)}, not "
+                f"{game_text(self.game, self.rules)}: resume it with that board's options"
+            )
+        return int(saved["games"])
 
     def pretrain_tak(self, games: int) -> None:
         """Learn a first candidate from `games` games of the Tak alpha-beta; offer it.
@@ -354,7 +364,8 @@ class Loop:
         stopped pretraining goes on with --resume from its last whole part."""
         folder = self.run.teacher
         folder.mkdir(exist_ok=True)
-        write_json(folder / "plan.json", {"games": games})
+        board = {"variant": self.game, **self.rules}
+        write_json(folder / "plan.json", {"games": games, "rules": board})
         parts, done = [], 0
         for path in sorted(folder.glob("part-*.npz")):
             with np.load(path) as saved:

@@ -593,6 +593,9 @@ def test_a_stopped_tak_pretraining_goes_on_from_its_kept_teacher_games(
     assert [p.name for p in teacher.glob("part-*.npz")] == [f"part-{learn_az.TEACHER_PART:06d}.npz"]
     assert not weights_file("tak", tmp_path / "models", {"size": 3}).exists()
     first = list(played)
+    wrong = [w if w != "3" else "4" for w in where]  # another board
+    result = lab_main("selfplay", "--resume", "--rounds", "0", *wrong)
+    assert result.returncode == 2 and "are of tak(size=3, komi=0), not tak(size=4" in result.stderr
     result = lab_main("selfplay", "--resume", "--rounds", "0", *where)
     assert result.returncode == 0, result.stderr
     assert f"teacher: {learn_az.TEACHER_PART}/{games} games kept" in result.stdout
