@@ -224,6 +224,8 @@ def main(argv: list[str] | None = None) -> int:
                 raise ValueError(f"{flag} starts a new run; a resumed run goes on by self-play")
         if sum(bool(given) for given, _ in starts) > 1:
             raise ValueError("--from, --teacher-games, --init or --scratch: one way to start a run")
+        if args.init and not args.init.is_file():
+            raise ValueError(f"--init: no weights file {args.init}")
         args.rules = board_rules(args.variant, game_options(args))
         if args.measure and args.rules != AZ_GAMES[args.variant]:
             raise ValueError("--measure rates the generations of a game's default board only")

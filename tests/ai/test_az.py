@@ -542,6 +542,9 @@ def test_another_board_has_weights_of_its_own_begun_from_the_default_boards(
         *tiny, *where,
     )  # fmt: skip
     assert result.returncode == 2 and "--init" in result.stderr and "not kalah" in result.stderr
+    result = lab_main("selfplay", "--init", str(tmp_path / "none.keras"), "--run", "n", *where)
+    assert result.returncode == 2 and "--init: no weights file" in result.stderr
+    assert not (tmp_path / "runs" / "n").exists()  # refused before the run is made
     init = ["--seeds", "5", "--init", str(weights_file("kalah", models))]
     result = lab_main("selfplay", *init, "--run", "k", *tiny, *where)
     assert result.returncode == 0, result.stderr
