@@ -27,6 +27,7 @@ import numpy as np
 from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
 from mancala.nn_lib import encoders
+from mancala.nn_lib.boards import DEFAULT_BOARDS, NET_GAMES
 from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.keras_io import import_keras, save_keras
 from mancala.nn_lib.losses import masked_mse, masked_policy_loss
@@ -48,11 +49,7 @@ __all__ = [  # import_keras, save_keras, masked_argmax, soft_choice: still impor
     "weights_path",
 ]
 
-NET_GAMES: dict[str, dict[str, Any]] = {  # the sowing rules the networks are trained for
-    "kalah": {"houses": 6, "seeds": 4, "empty_capture": False},
-    "sungka": {"houses": 7, "seeds": 7},
-}
-ZOO_GAMES: dict[str, dict[str, Any]] = {**NET_GAMES, "tak": {"size": 5, "komi": 0}}  # the zoo's
+ZOO_GAMES = DEFAULT_BOARDS  # the boards the zoo's networks are trained for
 
 
 def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> Path:

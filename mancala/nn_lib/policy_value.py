@@ -35,14 +35,20 @@ from mancala.games.sowing.view import mover_views
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import (
     MODELS_DIR,
-    NET_GAMES,
     import_keras,
     masked_policy_loss,
     soft_choice,
     weights_path,
 )
+from mancala.nn_lib.boards import (
+    DEFAULT_BOARDS,
+    board_flags,
+    board_name,
+    board_rules,
+    file_rules,
+)
 from mancala.nn_lib.keras_io import batches
-from mancala.nn_lib.meta import read_number, read_value
+from mancala.nn_lib.meta import read_number
 from mancala.nn_lib.saved import SavedModel, WeightsError
 
 NAME = "az-net"
@@ -57,38 +63,7 @@ VALUE_SCALE = 2.0
 # worse than the best gets 1/e its weight; a wider scale softens the priors alike
 TEMPERATURE_PER_SCALE = 0.5
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # features, policy, mask, value
-AZ_GAMES: dict[str, dict[str, Any]] = {**NET_GAMES, "tak": {"size": 5, "komi": 0}}
-
-
-def board_rules(game: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
-    """The rules of a board of `game`: its default board's (AZ_GAMES) with `options` over
-    them, keys of other games' rules left out; ValueError for rules the game refuses.
-
-    >>> board_rules("kalah", {"seeds": 5})
-    {'houses': 6, 'seeds': 5, 'empty_capture': False}
-    """
-    if game not in AZ_GAMES:
-        raise ValueError(f"the policy-value networks play {', '.join(AZ_GAMES)}, not {game!r}")
-    rules = {key: (options or {}).get(key, value) for key, value in AZ_GAMES[game].items()}
-    new_game(game, **rules)  # refuses a bad size or count
-    return rules
-
-
-def board_name(game: str, options: dict[str, Any] | None = None) -> str:
-    """The folder of a board's weights: the game's name for its default board, else the
-    name and each rule that differs: 'kalah-seeds5', 'tak-size6', 'kalah-empty_capture'.
-
-    >>> board_name("kalah"), board_name("kalah", {"seeds": 5}), board_name("tak", {"size": 6})
-    ('kalah', 'kalah-seeds5', 'tak-size6')
-    """
-    changed = [key if value is True else f"{key}{value}" for key, value in _changed(game, options)]
-    return "-".join([game, *changed])
-
-
-def _changed(game: str, options: dict[str, Any] | None) -> list[tuple[str, Any]]:
-    """The rules of a board of `game` that differ from its default board's."""
-    rules = board_rules(game, options)
-    return [(key, value) for key, value in rules.items() if value != AZ_GAMES[game][key]]
+AZ_GAMES = DEFAULT_BOARDS  # the game's default boards
 
 
 def weights_file(
@@ -101,10 +76,7 @@ def weights_file(
 
 def make_command(game: str, options: dict[str, Any] | None = None) -> str:
     """The command that makes the weights of a board of `game` (see docs/az.md)."""
-    flags = "".join(
-        f" --{key.replace('_', '-')}" + ("" if value is True else f" {value}")
-        for key, value in _changed(game, options)
-    )
+    flags = board_flags(game, options)
     if game_entry(game).search:  # its teacher is its own alpha-beta, run by the command
         return (
             f"mancala selfplay --variant {game}{flags} --teacher-games 1000 --epochs 8 --rounds 0"
@@ -117,16 +89,6 @@ def make_command(game: str, options: dict[str, Any] | None = None) -> str:
 def game_text(game: str, options: dict[str, Any] | None = None) -> str:
     """The game of a board and its rules: 'kalah(6,4)', 'tak(size=5, komi=0)'."""
     return describe(new_game(game, **board_rules(game, options)))
-
-
-def file_rules(path: str | os.PathLike) -> dict[str, Any] | None:
-    """The board ({"variant": game, **rules}) the weights at `path` were saved for, as
-    their metadata says; None when it does not say (files saved before boards were kept:
-    their game's default board)."""
-    rules = read_value(path, "rules")
-    if not isinstance(rules, dict) or rules.get("variant") not in AZ_GAMES:
-        return None
-    return rules
 
 
 def trained_games(**_player: Any) -> list[dict[str, Any]]:
