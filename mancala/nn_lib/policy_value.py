@@ -1,4 +1,5 @@
-"""AlphaZero-style policy-value networks, one per game: mancala/models/<game>/az-net.keras.
+"""AlphaZero-style policy-value networks, one per board: mancala/models/<board>/az-net.keras
+(the board's name is its game's for the default board, `mancala.nn_lib.boards`).
 
 The game decides the input and the policy's width (`input_width`, `policy_width`): on
 Kalah and Sungka the one-hot encoding of the position from the mover's side
@@ -63,7 +64,7 @@ VALUE_SCALE = 2.0
 # worse than the best gets 1/e its weight; a wider scale softens the priors alike
 TEMPERATURE_PER_SCALE = 0.5
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # features, policy, mask, value
-AZ_GAMES = DEFAULT_BOARDS  # the game's default boards
+AZ_GAMES = DEFAULT_BOARDS  # the games' default boards
 
 
 def weights_file(
