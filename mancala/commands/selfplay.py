@@ -277,8 +277,8 @@ def _run(args: argparse.Namespace, run: Run) -> int:
         loop.scratch()
     elif args.init:
         loop.adopt(args.init)
-    elif loop.teacher_plan():  # a pretraining that was stopped: it goes on
-        loop.pretrain_tak(loop.teacher_plan())
+    elif planned := loop.teacher_plan():  # a pretraining that was stopped: it goes on
+        loop.pretrain_tak(planned)
     number = loop.rounds_done
     while args.rounds is None or number < loop.rounds_done + args.rounds:
         number += 1
