@@ -138,3 +138,20 @@ def test_the_value_is_known_once_every_other_move_is_bounded_below_the_best(tmp_
     del campaign.record["value"]
     campaign._finish()
     assert "value" not in campaign.record
+
+
+def test_the_likeliest_best_move_is_proved_first_then_the_least_promising(tmp_path):
+    state = GameState.new(houses=5, seeds=3)
+
+    def lead(child: GameState) -> float:  # the mover's store lead: a crude guess
+        return float(
+            child.board[child.store(child.player)] - child.board[child.store(1 - child.player)]
+        )
+
+    campaign = _Campaign([small_solver(), small_solver()], state, tmp_path / "r.json", lead)
+    campaign.plan()
+    guesses = [g for _, g in campaign.queue]
+    assert guesses == sorted(guesses, reverse=True) and guesses[0] > guesses[-1]
+    likeliest, least = campaign.queue[0], campaign.queue[-1]
+    assert campaign._next() == ("exact", *likeliest)  # its value bounds the others' tests
+    assert campaign._next() == ("exact", *least)  # the longest proof, begun at once

@@ -125,7 +125,7 @@ class _Campaign:
     """The moves' proofs, run by worker threads (a solver each) while the caller's thread
     reports. Once one move's value B is proved, each other move is first tested with one
     null-window search (is it above B?), so the position's value is known early; then
-    every move's exact value follows."""
+    every move's exact value follows, the least promising first."""
 
     def __init__(
         self, solvers: list[Solver], state: GameState, path: Path, guess: Guess | None
@@ -188,7 +188,10 @@ class _Campaign:
                     return "test", move, guess
         if not free:
             return None
-        move, guess = free[0]
+        # the likeliest best first, since its value bounds the tests; after it the least
+        # promising, whose proofs are the longest: begun early, none of them ends last
+        first = best is None and not self.busy
+        move, guess = free[0] if first else free[-1]
         self.queue.remove((move, guess))
         self.busy.add(move)
         return "exact", move, guess

@@ -164,7 +164,7 @@ def save_database(path: Path, houses: int, max_seeds: int, empty_capture: bool, 
     header = json.dumps(_header(houses, max_seeds, empty_capture, db)).encode()
     with atomic_path(path, ".tmp") as tmp, open(tmp, "wb") as f:
         f.write(header.ljust(HEADER_BYTES - 1) + b"\n")
-        f.write(db.tobytes())
+        db.tofile(f)  # no copy: the database may be most of the memory
 
 
 def read_header(path: Path) -> dict | None:
