@@ -53,6 +53,7 @@ TT_ENTRY_BYTES = 33  # key, value, depth, move (8 bytes each) and the bound (1)
 LOWER, EXACT, UPPER = 1, 0, -1  # what a stored value is: a lower bound, exact, an upper
 DEEPEST = 100  # plies (mancala.ai.limits.MAX_DEPTH)
 NO_LIMIT = 2**62
+NULL = 1e-6  # the width of a null window: values differ by at least 0.5
 
 
 @njit(cache=True, nogil=True)
@@ -142,12 +143,16 @@ def _hash(meta, colours):
 
 
 @njit(cache=True, nogil=True)
-def _search(meta, colours, depth, alpha, beta, ply, tt, counter, metas, stacks, moves):
+def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_info):
     """The value of the position, `ply` plies from the root, for its player to move,
-    `depth` plies deep. `metas[d]`, `stacks[d]`, `moves[d]` are the scratch rows of a
-    node `d` plies from the horizon. `counter` = [nodes, node limit]: past the limit
-    (which the deadline lowers to -1) every node returns at once."""
+    `depth` plies deep. `scratch` = (metas, stacks, moves, scores): rows `d` are those of
+    a node `d` plies from the horizon. `counter` = [nodes, node limit]: past the limit
+    (which the deadline lowers to -1) every node returns at once. `order_info` =
+    (killers, history): the moves that cut off at each ply and a score by player and
+    move, which order the moves after the table's best."""
     tt_key, tt_value, tt_depth, tt_bound, tt_move = tt
+    metas, stacks, moves, scores = scratch
+    killers, history = order_info
     counter[0] += 1
     code = result(meta, colours)
     if depth == 0 or code >= 0:
@@ -168,35 +173,72 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, metas, stacks, 
                 return stored
             if bound == UPPER and stored <= alpha:
                 return stored
-    order = moves[depth]
+    order, score = moves[depth], scores[depth]
     n = legal_moves(meta, colours, order)
-    for i in range(n):  # the table's best move first
-        if order[i] == first:
-            order[0], order[i] = order[i], order[0]
-            break
-    alpha0, best, best_move = alpha, -np.inf, order[0]
+    player = meta[PLY] % 2
+    for i in range(n):
+        move = order[i]
+        if move == first:
+            score[i] = 3 * NO_LIMIT
+        elif move == killers[ply, 0]:
+            score[i] = 2 * NO_LIMIT
+        elif move == killers[ply, 1]:
+            score[i] = NO_LIMIT
+        else:
+            score[i] = history[player, move]
+    alpha0, best, best_move = alpha, -np.inf, -1
     child, child_colours = metas[depth - 1], stacks[depth - 1]
     for i in range(n):
+        _bring_best(order, score, i, n)
         child[:] = meta
         child_colours[:] = colours
         play(child, child_colours, order[i])
-        v = -_search(
-            child,
-            child_colours,
-            depth - 1,
-            -beta,
-            -alpha,
-            ply + 1,
-            tt,
-            counter,
-            metas,
-            stacks,
-            moves,
-        )
+        if i == 0:
+            v = -_search(
+                child,
+                child_colours,
+                depth - 1,
+                -beta,
+                -alpha,
+                ply + 1,
+                tt,
+                counter,
+                scratch,
+                order_info,
+            )
+        else:  # a null window first: is this move better than the best so far?
+            v = -_search(
+                child,
+                child_colours,
+                depth - 1,
+                -alpha - NULL,
+                -alpha,
+                ply + 1,
+                tt,
+                counter,
+                scratch,
+                order_info,
+            )
+            if alpha < v < beta:
+                v = -_search(
+                    child,
+                    child_colours,
+                    depth - 1,
+                    -beta,
+                    -v,
+                    ply + 1,
+                    tt,
+                    counter,
+                    scratch,
+                    order_info,
+                )
         if v > best:
             best, best_move = v, order[i]
         alpha = max(alpha, v)
         if alpha >= beta:
+            if order[i] != first and order[i] != killers[ply, 0]:
+                killers[ply, 1], killers[ply, 0] = killers[ply, 0], order[i]
+            history[player, order[i]] += depth * depth
             break
     if counter[0] <= counter[1]:
         tt_key[slot], tt_value[slot], tt_depth[slot], tt_move[slot] = key, best, depth, best_move
@@ -205,10 +247,24 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, metas, stacks, 
 
 
 @njit(cache=True, nogil=True)
-def _root(meta, colours, depth, order, exact, values, tt, counter, metas, stacks, moves):
+def _bring_best(order, score, i, n):
+    """Swap the move of highest score in order[i:n] to order[i] (a selection sort done
+    one step at a time: a cutoff leaves the rest unsorted)."""
+    top = i
+    for j in range(i + 1, n):
+        if score[j] > score[top]:
+            top = j
+    if top != i:
+        order[i], order[top] = order[top], order[i]
+        score[i], score[top] = score[top], score[i]
+
+
+@njit(cache=True, nogil=True)
+def _root(meta, colours, depth, order, exact, values, tt, counter, scratch, order_info):
     """The value of each move of `order` into `values`, for the player to move: with
     `exact` each exactly, else the best exactly and the others as upper bounds."""
     alpha = -np.inf
+    metas, stacks = scratch[0], scratch[1]
     child, child_colours = metas[depth], stacks[depth]
     ply = np.int64(1)
     for i in range(order.shape[0]):
@@ -217,7 +273,7 @@ def _root(meta, colours, depth, order, exact, values, tt, counter, metas, stacks
         play(child, child_colours, order[i])
         low = -np.inf if exact else alpha
         values[i] = -_search(
-            child, child_colours, depth - 1, -np.inf, -low, ply, tt, counter, metas, stacks, moves
+            child, child_colours, depth - 1, -np.inf, -low, ply, tt, counter, scratch, order_info
         )
         alpha = max(alpha, values[i])
 
@@ -255,14 +311,18 @@ def move_values(
     counter = np.array([0, NO_LIMIT], np.int64)
     deadline = Deadline(min(seconds or math.inf, cap or math.inf))
     start, reached = time.perf_counter(), 0
+    order_info = (
+        np.full((DEEPEST + 2, 2), -1, np.int64),
+        np.zeros((2, _num_actions(state.size)), np.int64),
+    )
     for d in range(1, (depth or DEEPEST) + 1):
         elapsed = time.perf_counter() - start
         if seconds is not None and d > 1 and deadline.remaining() <= elapsed:
             break  # the next depth would not finish in time
-        metas, stacks, moves = _scratch(meta, colours, d, state.size)
+        scratch = _scratch(meta, colours, d, state.size)
         with deadline.stopping(counter) if d > 1 else nullcontext():
             _root(
-                meta, colours, np.int64(d), order, exact, values, tt, counter, metas, stacks, moves
+                meta, colours, np.int64(d), order, exact, values, tt, counter, scratch, order_info
             )
         if counter[0] > counter[1]:
             break
@@ -276,10 +336,11 @@ def move_values(
 
 
 def _scratch(meta: np.ndarray, colours: np.ndarray, depth: int, size: int) -> tuple:
-    """Per-depth scratch rows of `_search`: positions and move lists."""
+    """Per-depth scratch rows of `_search`: positions, move lists and the moves' scores."""
     return (
         np.empty((depth + 1, meta.size), np.int64),
         np.empty((depth + 1, *colours.shape), np.int8),
+        np.empty((depth + 1, _num_actions(size)), np.int64),
         np.empty((depth + 1, _num_actions(size)), np.int64),
     )
 
