@@ -1,18 +1,26 @@
 """Tak's evaluator for the searches and the one-ply player, and a fast random playout.
 
 `value(state)` is the position for the player to move: exact at the end (a win is
-`WIN_VALUE`, a loss its negative, a draw 0), else the difference of the two players'
-`prospects`: flats on top (what a full board or empty reserves count), the standing
-pieces that control a square, and road progress (the widest reach of a connected group
-of road pieces across the board, squared, so that a group one square short of a road
-counts far more than two short ones).
+`WIN_VALUE`, a loss its negative, a draw 0), else a sum of features, each counted for the
+player to move and against for the other (the weights below, in flats):
+
+- each piece on top: a flat 1, a wall 0.5, a capstone 0.75, a little more off the edge;
+- each piece under it: its owner's own (a reserve no one can take) adds, the other
+  player's (held down, but freed when the stack moves) takes away;
+- each connected group of road pieces (flats and capstones on top), by the ranks and by
+  the files it spans: nothing up to two, more the nearer it comes to a road;
+- the move: the player to move is worth a little more (`TEMPO`), since the flat count
+  favours the one who places next.
+
+The features are those of open Tak engines' hand-made evaluations, with their weights in
+flats; `mancala.games.tak.search` runs the same sum compiled.
 
 >>> from mancala.games.tak.state import from_tps
->>> s = from_tps("x5/x5/x5/x5/1,1,1,x2 2 3")  # white's flats reach three files of five
->>> prospects(s, 0), prospects(s, 1)
-(7.5, 0.0)
+>>> s = from_tps("x5/x5/x5/x5/1,1,1,x2 2 3")  # white's flats span three files of five
+>>> standing(s, 0), standing(s, 1)
+(3.25, 0.0)
 >>> value(s)  # black to move: behind
--7.5
+-2.625
 """
 
 from __future__ import annotations
@@ -20,8 +28,12 @@ from __future__ import annotations
 from mancala.games import WIN_VALUE
 from mancala.games.tak.state import TakState
 
-STANDING = 0.5  # a wall or capstone on top: control, not a flat
-REACH = 0.5  # times the square of the widest reach of a road group
+TOP = {"F": 1.0, "S": 0.5, "C": 0.75}  # a piece on top, by kind
+HARD = {"F": 0.75, "S": 0.75, "C": 0.875}  # each of its owner's pieces under it
+SOFT = {"F": -0.5, "S": -0.25, "C": -0.25}  # each of the other player's under it
+CENTRE = 0.125  # a piece on top off the board's edge
+GROUP = (0.0, 0.0, 0.0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75)  # by ranks (files) spanned
+TEMPO = 0.625
 
 
 def value(state: TakState) -> float:
@@ -32,45 +44,55 @@ def value(state: TakState) -> float:
         if outcome.winner is None:
             return 0.0
         return WIN_VALUE if outcome.winner == me else -WIN_VALUE
-    return prospects(state, me) - prospects(state, 1 - me)
+    return TEMPO + standing(state, me) - standing(state, 1 - me)
 
 
-def prospects(state: TakState, player: int) -> float:
-    """How well `player` stands: flats on top, standing pieces, road reach."""
-    flats = standing = 0
-    road = set()
+def standing(state: TakState, player: int) -> float:
+    """How well `player` stands: its pieces on top, what is under them, its groups."""
+    total = 0.0
     for square, stack in enumerate(state.board):
-        if stack and stack[-1].player == player:
-            if stack[-1].kind == "S":
-                standing += 1
-                continue
-            road.add(square)
-            if stack[-1].kind == "F":
-                flats += 1
-            else:
-                standing += 1
-    return flats + STANDING * standing + REACH * reach(road, state.size) ** 2
+        if not stack or stack[-1].player != player:
+            continue
+        kind = stack[-1].kind
+        total += TOP[kind] + (CENTRE if _inner(square, state.size) else 0.0)
+        for piece in stack[:-1]:
+            total += HARD[kind] if piece.player == player else SOFT[kind]
+    for squares in groups(road_pieces(state, player), state.size):
+        rows = {square // state.size for square in squares}
+        columns = {square % state.size for square in squares}
+        total += GROUP[len(rows)] + GROUP[len(columns)]
+    return total
 
 
-def reach(road: set[int], size: int) -> int:
-    """The most ranks or files that one orthogonally connected group of `road` spans."""
-    best, seen = 0, set()
-    for start in road:
+def road_pieces(state: TakState, player: int) -> set[int]:
+    """The squares whose top piece is `player`'s flat or capstone."""
+    return {
+        square
+        for square, stack in enumerate(state.board)
+        if stack and stack[-1].player == player and stack[-1].kind != "S"
+    }
+
+
+def groups(road: set[int], size: int) -> list[set[int]]:
+    """The orthogonally connected groups of the squares `road`."""
+    found, seen = [], set()
+    for start in sorted(road):
         if start in seen:
             continue
-        rows, columns, frontier = set(), set(), [start]
-        seen.add(start)
+        group, frontier = {start}, [start]
         while frontier:
-            square = frontier.pop()
-            row, column = divmod(square, size)
-            rows.add(row)
-            columns.add(column)
-            for near in _neighbours(square, size):
-                if near in road and near not in seen:
-                    seen.add(near)
+            for near in _neighbours(frontier.pop(), size):
+                if near in road and near not in group:
+                    group.add(near)
                     frontier.append(near)
-        best = max(best, len(rows), len(columns))
-    return best
+        seen |= group
+        found.append(group)
+    return found
+
+
+def _inner(square: int, size: int) -> bool:
+    row, column = divmod(square, size)
+    return 0 < row < size - 1 and 0 < column < size - 1
 
 
 def _neighbours(square: int, size: int) -> list[int]:

@@ -1,9 +1,10 @@
-"""Alpha-beta for Tak on the numba engine (`fast.py`): the same search as the generic
-`AlphaBeta` of `mancala.ai.search_generic` (negamax, fail-soft, a sooner win preferred,
-the previous depth's best moves first at the root), with `value`, the numba port of
-`evaluate.value`, and a transposition table of fixed size in arrays. The tests check that
-both searches give every move the same value at depths 1 and 2, and that `value` equals
-`evaluate.value`.
+"""Alpha-beta for Tak on the numba engine (`fast.py`): the generic `AlphaBeta` of
+`mancala.ai.search_generic`'s algorithm (negamax, fail-soft, a sooner win preferred, the
+previous depth's best moves first at the root), its moves ordered by a transposition
+table of fixed size in arrays, killer moves and a history score, the moves after the
+first searched with null windows, and `value`, the numba port of `evaluate.value`. The
+tests check that both searches give every move the same value at depths 1 and 2, and
+that `value` equals `evaluate.value`.
 
 `move_values(state, ...)` runs iterative deepening within a deadline: numba cannot read
 a clock, so each depth runs under `Deadline.stopping(counter)` (`mancala.core.deadline`),
@@ -30,10 +31,17 @@ from mancala.core.deadline import Deadline
 from mancala.core.jit import njit
 from mancala.core.tables import empty_table, table_bits
 from mancala.games import WIN_VALUE
-from mancala.games.tak.evaluate import REACH, STANDING
+from mancala.games.tak.evaluate import (
+    CENTRE,
+    GROUP,
+    HARD,
+    SOFT,
+    TEMPO,
+    TOP,
+)
 from mancala.games.tak.fast import (
+    CAP,
     DRAW,
-    EMPTY,
     FLAT,
     HEIGHTS,
     PLY,
@@ -53,7 +61,18 @@ TT_ENTRY_BYTES = 33  # key, value, depth, move (8 bytes each) and the bound (1)
 LOWER, EXACT, UPPER = 1, 0, -1  # what a stored value is: a lower bound, exact, an upper
 DEEPEST = 100  # plies (mancala.ai.limits.MAX_DEPTH)
 NO_LIMIT = 2**62
-NULL = 1e-6  # the width of a null window: values differ by at least 0.5
+NULL = 1e-6  # the width of a null window: values are multiples of 1/8
+
+
+def _by_kind(weights: dict[str, float]) -> np.ndarray:
+    """An evaluator's weights by piece kind, indexed by the engine's kind codes."""
+    table = np.empty(3)
+    table[FLAT], table[WALL], table[CAP] = weights["F"], weights["S"], weights["C"]
+    return table
+
+
+_TOP, _HARD, _SOFT = _by_kind(TOP), _by_kind(HARD), _by_kind(SOFT)
+_GROUP = np.array(GROUP)
 
 
 @njit(cache=True, nogil=True)
@@ -69,47 +88,56 @@ def _value(meta, colours, code):
         if code == DRAW:
             return 0.0
         return WIN_VALUE if code % 2 == me else -WIN_VALUE
-    return _prospects(meta, colours, me) - _prospects(meta, colours, 1 - me)
+    return _features(meta, colours, me)
 
 
 @njit(cache=True, nogil=True)
-def _prospects(meta, colours, player):
-    """`evaluate.prospects`: flats on top, standing pieces, the road reach squared."""
+def _features(meta, colours, me):
+    """`evaluate.value` of a position whose game goes on, for `me`, the player to move."""
+    owner = np.full(meta[SIZE] * meta[SIZE], -1, np.int64)  # each road piece's player
+    return TEMPO + _pieces(meta, colours, me, owner) + _groups(meta, me, owner)
+
+
+@njit(cache=True, nogil=True)
+def _pieces(meta, colours, me, owner):
+    """`evaluate.standing`'s pieces on top and under them, `me`'s less the other's;
+    marks the road pieces' players in `owner`."""
     n_side = meta[SIZE]
     squares = n_side * n_side
-    road = np.zeros(squares, np.bool_)
-    flats = standing = 0
+    score = 0.0
     for square in range(squares):
+        height = meta[HEIGHTS + square]
+        if height == 0:
+            continue
         kind = meta[HEIGHTS + squares + square]
-        if kind == EMPTY or colours[square, meta[HEIGHTS + square] - 1] != player:
-            continue
-        if kind == WALL:
-            standing += 1
-            continue
-        road[square] = True
-        if kind == FLAT:
-            flats += 1
-        else:
-            standing += 1
-    reach = _reach(road, n_side)
-    return flats + STANDING * standing + REACH * reach**2
+        top = colours[square, height - 1]
+        v = _TOP[kind]
+        row, column = square // n_side, square % n_side
+        if 0 < row < n_side - 1 and 0 < column < n_side - 1:
+            v += CENTRE
+        for level in range(height - 1):
+            v += _HARD[kind] if colours[square, level] == top else _SOFT[kind]
+        score += v if top == me else -v
+        if kind != WALL:
+            owner[square] = top
+    return score
 
 
 @njit(cache=True, nogil=True)
-def _reach(road, n_side):
-    """The most ranks or files one connected group of `road` squares spans (a connected
-    group's ranks and files are each a run without gaps)."""
+def _groups(meta, me, owner):
+    """`evaluate.standing`'s groups of road pieces, `me`'s less the other's."""
+    n_side = meta[SIZE]
     squares = n_side * n_side
     seen = np.zeros(squares, np.bool_)
     frontier = np.empty(squares, np.int64)
-    best = 0
+    score = 0.0
     for start in range(squares):
-        if not road[start] or seen[start]:
+        if owner[start] < 0 or seen[start]:
             continue
+        player = owner[start]
         seen[start] = True
         frontier[0], size = start, 1
-        low_row, high_row = n_side, -1
-        low_column, high_column = n_side, -1
+        low_row, high_row, low_column, high_column = n_side, -1, n_side, -1
         while size > 0:
             size -= 1
             square = frontier[size]
@@ -117,15 +145,16 @@ def _reach(road, n_side):
             low_row, high_row = min(low_row, row), max(high_row, row)
             low_column, high_column = min(low_column, column), max(high_column, column)
             for near in (square - n_side, square + n_side, square - 1, square + 1):
-                if near < 0 or near >= squares or seen[near] or not road[near]:
+                if near < 0 or near >= squares or seen[near] or owner[near] != player:
                     continue
                 if near // n_side != row and near % n_side != column:
                     continue  # square +- 1 wrapped round to another rank
                 seen[near] = True
                 frontier[size] = near
                 size += 1
-        best = max(best, high_row - low_row + 1, high_column - low_column + 1)
-    return best
+        g = _GROUP[high_row - low_row + 1] + _GROUP[high_column - low_column + 1]
+        score += g if player == me else -g
+    return score
 
 
 @njit(cache=True, nogil=True)
