@@ -222,45 +222,23 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
         child[:] = meta
         child_colours[:] = colours
         play(child, child_colours, order[i])
-        if i == 0:
+        low = -beta if i == 0 else -alpha - NULL  # after the first, a null window first
+        v = -_search(
+            child, child_colours, depth - 1, low, -alpha, ply + 1, tt, counter, scratch, order_info
+        )
+        if i > 0 and alpha < v < beta:  # better than the best so far: its value
             v = -_search(
                 child,
                 child_colours,
                 depth - 1,
                 -beta,
-                -alpha,
+                -v,
                 ply + 1,
                 tt,
                 counter,
                 scratch,
                 order_info,
             )
-        else:  # a null window first: is this move better than the best so far?
-            v = -_search(
-                child,
-                child_colours,
-                depth - 1,
-                -alpha - NULL,
-                -alpha,
-                ply + 1,
-                tt,
-                counter,
-                scratch,
-                order_info,
-            )
-            if alpha < v < beta:
-                v = -_search(
-                    child,
-                    child_colours,
-                    depth - 1,
-                    -beta,
-                    -v,
-                    ply + 1,
-                    tt,
-                    counter,
-                    scratch,
-                    order_info,
-                )
         if v > best:
             best, best_move = v, order[i]
         alpha = max(alpha, v)
