@@ -13,7 +13,7 @@ player to move, as `Solver.solve` gives them.
 >>> path = Path(tempfile.mkdtemp()) / "solve.json"
 >>> solver = Solver(houses=3, max_seeds=6, cache_dir=None, progress=False)
 >>> record = solve_every_move(solver, GameState.new(houses=3, seeds=2), path, out=None)
->>> record["value"], record["best"], {m: e["value"] for m, e in record["moves"].items()}
+>>> record["value"], record["best"], {m: e["value"] for m, e in sorted(record["moves"].items())}
 (4, [1], {'0': -8, '1': 4, '2': 0})
 """
 
