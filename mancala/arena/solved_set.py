@@ -215,17 +215,23 @@ def load(path: Path = WHOLE_GAME) -> tuple[dict[str, Any], list[SolvedPosition]]
     return head, [positions[i] for i in sorted(positions)]
 
 
-def shipped_set(start: Any) -> list[SolvedPosition]:
-    """The positions of the whole-game set shipped in mancala/data/ for `start`'s game and
-    rules, or [] when none ships for them (the set's header names its game and rules)."""
+def shipped_path(start: Any) -> Path | None:
+    """The whole-game set shipped in mancala/data/ for `start`'s game and rules, or None
+    when none ships for them (the set's header names its game and rules)."""
     for path in sorted(DATA_DIR.glob("*-whole-game.jsonl")):
         head = next(read_lines(path), {})
         if head.get("variant") == start.game and head.get("options") == start.options:
-            try:
-                return load(path)[1]
-            except ValueError:
-                return []
-    return []
+            return path
+    return None
+
+
+def shipped_set(start: Any) -> list[SolvedPosition]:
+    """The positions of the whole-game set shipped for `start`'s game and rules, or []."""
+    path = shipped_path(start)
+    try:
+        return [] if path is None else load(path)[1]
+    except ValueError:
+        return []
 
 
 def move_losses(choose: Callable[[list[GameState]], list[int]], positions) -> list[int]:

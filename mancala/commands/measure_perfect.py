@@ -31,7 +31,7 @@ from tqdm import tqdm
 from mancala.ai.registry import check_can_play, check_names, make_player, tournament_players
 from mancala.arena.match import play_games
 from mancala.arena.results import Tally
-from mancala.arena.solved_set import WHOLE_GAME, SolvedPosition, load, seeds_in_houses
+from mancala.arena.solved_set import SolvedPosition, load, seeds_in_houses, shipped_path
 from mancala.arena.solved_set import move_quality as chosen_quality
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.report import Table
@@ -111,10 +111,11 @@ def the_set(
     path: Path | None = None,
 ) -> tuple[str, list[SolvedPosition]]:
     """(a line saying what the set is, its positions): the solved set at `path` (its
-    rules must be `start`'s), else the shipped whole-game set for Kalah(6,4) when no
+    rules must be `start`'s), else the whole-game set shipped for `start`'s rules when no
     `max_seeds` is given, else `positions` sampled and solved now."""
-    if path is not None or (max_seeds is None and WHOLE_GAME.is_file()):
-        head, solved = load(path or WHOLE_GAME)
+    shipped = shipped_path(start) if max_seeds is None else None
+    if path is not None or shipped is not None:
+        head, solved = load(path or shipped)
         if head["options"] == start.options:
             done = "" if len(solved) == head["positions"] else f" (of {head['positions']})"
             name = path.name if path else "the whole-game set"

@@ -237,6 +237,8 @@ def test_a_full_disk_stops_recording_with_a_message_and_whole_lines(tmp_path):
 def test_the_shipped_set_is_found_by_its_game_and_rules():
     from mancala.games import new_game
 
-    assert len(solved_set.shipped_set(new_game("kalah", houses=6, seeds=4))) == 500
-    for other in (new_game("kalah", houses=6, seeds=5), new_game("sungka"), new_game("tak")):
+    four, five = (solved_set.shipped_set(new_game("kalah", seeds=s)) for s in (4, 5))
+    assert len(four) == len(five) == 500
+    assert four[0].state.seeds == 4 and five[0].state.seeds == 5  # each board its own set
+    for other in (new_game("kalah", seeds=6), new_game("sungka"), new_game("tak")):
         assert solved_set.shipped_set(other) == []
