@@ -57,31 +57,22 @@ def standing(state: TakState, player: int) -> float:
         total += TOP[kind] + (CENTRE if _inner(square, state.size) else 0.0)
         for piece in stack[:-1]:
             total += HARD[kind] if piece.player == player else SOFT[kind]
-    for squares in groups(road_pieces(state, player), state.size):
+    for squares in groups(state, state.road_squares(player)):
         rows = {square // state.size for square in squares}
         columns = {square % state.size for square in squares}
         total += GROUP[len(rows)] + GROUP[len(columns)]
     return total
 
 
-def road_pieces(state: TakState, player: int) -> set[int]:
-    """The squares whose top piece is `player`'s flat or capstone."""
-    return {
-        square
-        for square, stack in enumerate(state.board)
-        if stack and stack[-1].player == player and stack[-1].kind != "S"
-    }
-
-
-def groups(road: set[int], size: int) -> list[set[int]]:
-    """The orthogonally connected groups of the squares `road`."""
+def groups(state: TakState, road: set[int]) -> list[set[int]]:
+    """The orthogonally connected groups of the squares `road` of `state`'s board."""
     found, seen = [], set()
     for start in sorted(road):
         if start in seen:
             continue
         group, frontier = {start}, [start]
         while frontier:
-            for near in _neighbours(frontier.pop(), size):
+            for near in state.neighbours(frontier.pop()):
                 if near in road and near not in group:
                     group.add(near)
                     frontier.append(near)
@@ -93,20 +84,6 @@ def groups(road: set[int], size: int) -> list[set[int]]:
 def _inner(square: int, size: int) -> bool:
     row, column = divmod(square, size)
     return 0 < row < size - 1 and 0 < column < size - 1
-
-
-def _neighbours(square: int, size: int) -> list[int]:
-    row, column = divmod(square, size)
-    near = []
-    if row > 0:
-        near.append(square - size)
-    if row < size - 1:
-        near.append(square + size)
-    if column > 0:
-        near.append(square - 1)
-    if column < size - 1:
-        near.append(square + 1)
-    return near
 
 
 MAX_PLAYOUT = 1000  # plies: random games end well before (docs/tak.md)

@@ -109,12 +109,16 @@ class TakState:
             return Outcome(None, "draw", flats)
         return Outcome(int(black > white), "flat", flats)
 
+    def road_squares(self, player: int) -> set[int]:
+        """The squares whose top piece is `player`'s flat or capstone."""
+        return {
+            sq for sq, stack in enumerate(self.board) if stack and _is_road_piece(stack, player)
+        }
+
     def has_road(self, player: int) -> bool:
         """Whether `player`'s flats and capstones on top join two opposite edges."""
         n = self.size
-        road = {
-            sq for sq, stack in enumerate(self.board) if stack and _is_road_piece(stack, player)
-        }
+        road = self.road_squares(player)
         bottom_to_top = self._joined(
             road, {sq for sq in road if sq < n}, lambda sq: sq >= n * n - n
         )
@@ -130,13 +134,14 @@ class TakState:
             square = frontier.pop()
             if is_goal(square):
                 return True
-            for next_square in self._neighbours(square):
+            for next_square in self.neighbours(square):
                 if next_square in road and next_square not in seen:
                     seen.add(next_square)
                     frontier.append(next_square)
         return False
 
-    def _neighbours(self, square: int) -> list[int]:
+    def neighbours(self, square: int) -> list[int]:
+        """The squares next to `square`, across an edge, on the board."""
         return [sq for d in range(4) if (sq := self._step(square, d)) is not None]
 
     def _step(self, square: int, direction: int) -> int | None:
