@@ -104,16 +104,18 @@ def run(kernel, counter, size, c, fpu, noise, noise_frac, gumbel, schedule, out)
     exact value for the root's mover (UNKNOWN: not known) into out[2], prior into
     out[3]. Returns the network's value of the root."""
     room = size * kernel.edges
-    first = np.zeros(size, np.int64)
-    count = np.zeros(size, np.int64)
-    visits = np.zeros(size, np.float64)
-    values = np.zeros(size, np.float64)  # from the view of the parent's mover
-    own = np.zeros(size, np.float64)  # summed value for the node's own mover
-    exact_values = np.full(size, UNKNOWN, np.float64)  # for the node's own mover
-    movers = np.zeros(size, np.int64)
+    # the pools are written as nodes and edges are made, never all at once: a timed
+    # search spends its time searching, whatever the size of its pool
+    first = np.empty(size, np.int64)
+    count = np.empty(size, np.int64)
+    visits = np.empty(size, np.float64)
+    values = np.empty(size, np.float64)  # from the view of the parent's mover
+    own = np.empty(size, np.float64)  # summed value for the node's own mover
+    exact_values = np.empty(size, np.float64)  # for the node's own mover
+    movers = np.empty(size, np.int64)
     edge_move = np.empty(room, np.int64)
     edge_prior = np.empty(room, np.float64)
-    edge_child = np.full(room, -1, np.int64)
+    edge_child = np.empty(room, np.int64)
     path = np.empty(size, np.int64)
     path_moves = np.empty(size, np.int64)
     moves = np.empty(kernel.actions, np.int64)
@@ -129,7 +131,9 @@ def run(kernel, counter, size, c, fpu, noise, noise_frac, gumbel, schedule, out)
     for i in range(n):
         edge_move[i] = moves[i]
         edge_prior[i] = (1.0 - noise_frac) * priors[i] + noise_frac * noise[i]
-    count[0], visits[0], own[0], movers[0] = n, 1.0, root_value, mover
+        edge_child[i] = -1
+    first[0], count[0], visits[0], own[0], movers[0] = 0, n, 1.0, root_value, mover
+    values[0], exact_values[0] = 0.0, UNKNOWN
     used, used_edges = 1, n
     legal0 = np.ones(n, np.bool_)
     root_priors = edge_prior[:n].copy()
@@ -186,18 +190,19 @@ def run(kernel, counter, size, c, fpu, noise, noise_frac, gumbel, schedule, out)
             edge_child[pick] = child
             path[depth] = child
             node = child
-            movers[child] = mover
+            movers[child], exact_values[child] = mover, known
+            visits[child] = values[child] = own[child] = 0.0
+            first[child], count[child] = used_edges, n
             if kernel.stored > 0:
                 save(kernel, store, child, state)
             if known != UNKNOWN:
-                exact_values[child] = known
                 value = leaf_value(kernel, known)
             else:
                 value = evaluate(kernel, state, mover, moves, n, priors)
-                first[child], count[child] = used_edges, n
                 for i in range(n):
                     edge_move[used_edges + i] = moves[i]
                     edge_prior[used_edges + i] = priors[i]
+                    edge_child[used_edges + i] = -1
                 used_edges += n
             break
         if full:

@@ -48,19 +48,22 @@ def tree_nodes(simulations: int, memory: int, edges: int, stored: int = 0) -> in
 @njit(cache=True, nogil=True)
 def run(kernel, counter, size, c, rng_seed, visits_out, values_out):
     """UCT simulations from `kernel`'s root until counter[0] (simulations run) passes
-    counter[1] (the most it may run; a deadline lowers it to -1), in a tree of at most
+    counter[1] (the most it may run; a deadline lowers it to -1; one is always run, so
+    that a search started late still tries a move), in a tree of at most
     `size` nodes; per legal move of the root, in increasing order, its visits and summed
     result for the root's mover (win 1, draw 0, loss -1) into the two output arrays."""
     np.random.seed(rng_seed)
     room = size * kernel.edges
-    first = np.zeros(size, np.int64)
-    count = np.zeros(size, np.int64)
-    visits = np.zeros(size, np.float64)
-    values = np.zeros(size, np.float64)  # from the view of the parent's mover
-    movers = np.zeros(size, np.int64)
-    over = np.zeros(size, np.bool_)  # the game is over there
+    # the pools are written as nodes and edges are made, never all at once: a timed
+    # search spends its time searching, whatever the size of its pool
+    first = np.empty(size, np.int64)
+    count = np.empty(size, np.int64)
+    visits = np.empty(size, np.float64)
+    values = np.empty(size, np.float64)  # from the view of the parent's mover
+    movers = np.empty(size, np.int64)
+    over = np.empty(size, np.bool_)  # the game is over there
     edge_move = np.empty(room, np.int64)
-    edge_child = np.full(room, -1, np.int64)
+    edge_child = np.empty(room, np.int64)
     path = np.empty(size, np.int64)
     path_moves = np.empty(size, np.int64)
     moves = np.empty(kernel.actions, np.int64)
@@ -69,10 +72,12 @@ def run(kernel, counter, size, c, rng_seed, visits_out, values_out):
     movers[0] = reset(kernel, state)
     if kernel.stored > 0:
         save(kernel, store, 0, state)
+    first[0], visits[0], values[0], over[0] = 0, 0.0, 0.0, False
     count[0] = legal(kernel, state, movers[0], moves)
     edge_move[: count[0]] = moves[: count[0]]
+    edge_child[: count[0]] = -1
     used, used_edges = 1, count[0]
-    while counter[0] < counter[1]:
+    while counter[0] < counter[1] or counter[0] == 0:  # one at least, however late
         counter[0] += 1
         node, depth, pick = 0, 0, -1
         path[0] = 0
@@ -105,17 +110,17 @@ def run(kernel, counter, size, c, rng_seed, visits_out, values_out):
             child = used
             used += 1
             edge_child[pick] = child
-            movers[child] = mover
+            movers[child], visits[child], values[child] = mover, 0.0, 0.0
             path[depth] = child
             if kernel.stored > 0:
                 save(kernel, store, child, state)
-            if exact(kernel, state, mover) == UNKNOWN:
+            over[child] = exact(kernel, state, mover) != UNKNOWN
+            if not over[child]:
                 count[child] = legal(kernel, state, mover, moves)
                 first[child] = used_edges
                 edge_move[used_edges : used_edges + count[child]] = moves[: count[child]]
+                edge_child[used_edges : used_edges + count[child]] = -1
                 used_edges += count[child]
-            else:
-                over[child] = True
         result = rollout(kernel, state, mover)  # for the leaf's mover
         visits[0] += 1
         for k in range(1, depth + 1):

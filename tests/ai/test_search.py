@@ -226,6 +226,19 @@ def test_timed_mcts_searches_until_its_time_is_up(variant):
         make_player("mcts:300,t=0.05")
 
 
+@pytest.mark.parametrize("variant", ["kalah", "tak"])
+def test_a_search_whose_time_is_up_before_it_starts_still_tries_a_move(variant):
+    import numpy as np
+
+    from mancala.ai import uct
+    from mancala.ai.mcts import playout_kernel
+
+    kernel = playout_kernel(variant).kernel(new_game(variant))
+    counter = np.array([0, -1], np.int64)  # what a passed deadline leaves
+    visits, _ = uct.search(kernel, counter, 1000, 1.4, 1)
+    assert visits.sum() == 1 and counter[0] == 1
+
+
 def wins_against_luck(spec: str, games: int, variant: str = "kalah") -> int:
     rng = random.Random(8)
     openings = [random_opening(GameState.new(variant), 2, rng) for _ in range(games)]
