@@ -45,6 +45,7 @@ from mancala.games.tak.fast import (
     FLAT,
     HEIGHTS,
     PLY,
+    RESERVES,
     SIZE,
     WALL,
     _num_actions,
@@ -62,6 +63,7 @@ LOWER, EXACT, UPPER = 1, 0, -1  # what a stored value is: a lower bound, exact, 
 DEEPEST = 100  # plies (mancala.ai.limits.MAX_DEPTH)
 NO_LIMIT = 2**62
 NULL = 1e-6  # the width of a null window: values are multiples of 1/8
+NULL_REDUCTION = 2  # a pass is searched this many plies shallower than a move
 
 
 def _by_kind(weights: dict[str, float]) -> np.ndarray:
@@ -174,14 +176,16 @@ def _hash(meta, colours):
 @njit(cache=True, nogil=True)
 def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_info):
     """The value of the position, `ply` plies from the root, for its player to move,
-    `depth` plies deep. `scratch` = (metas, stacks, moves, scores): rows `d` are those of
+    `depth` plies deep; in a null window, unless the move before was a pass, first a
+    search after a pass `NULL_REDUCTION` plies shallower: when even that is at least
+    `beta`, so is the position. `scratch` = (metas, stacks, moves, scores): rows `d` are those of
     a node `d` plies from the horizon. `counter` = [nodes, node limit]: past the limit
     (which the deadline lowers to -1) every node returns at once. `order_info` =
-    (killers, history): the moves that cut off at each ply and a score by player and
-    move, which order the moves after the table's best."""
+    (killers, history, passed): the moves that cut off at each ply, a score by player and
+    move, which order the moves after the table's best, and 1 at a ply reached by a pass."""
     tt_key, tt_value, tt_depth, tt_bound, tt_move = tt
     metas, stacks, moves, scores = scratch
-    killers, history = order_info
+    killers, history, passed = order_info
     counter[0] += 1
     code = result(meta, colours)
     if depth == 0 or code >= 0:
@@ -202,6 +206,19 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
                 return stored
             if bound == UPPER and stored <= alpha:
                 return stored
+    if not passed[ply] and depth > NULL_REDUCTION and beta - alpha < 2 * NULL and _may_pass(meta):
+        child, child_colours = metas[depth - 1], stacks[depth - 1]
+        child[:] = meta
+        child_colours[:] = colours
+        child[PLY] += 1  # the player to move passes
+        passed[ply + 1] = 1
+        v = -_search(
+            child, child_colours, depth - 1 - NULL_REDUCTION, -beta, -beta + NULL, ply + 1,
+            tt, counter, scratch, order_info,
+        )  # fmt: skip
+        passed[ply + 1] = 0
+        if v >= beta and abs(v) < DECIDED:
+            return v
     order, score = moves[depth], scores[depth]
     n = legal_moves(meta, colours, order)
     player = meta[PLY] % 2
@@ -254,6 +271,19 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
 
 
 @njit(cache=True, nogil=True)
+def _may_pass(meta):
+    """Whether a pass may stand for the best move (a null move): not while either
+    player is nearly out of stones or the board nearly full, where a move may hurt."""
+    squares = meta[SIZE] * meta[SIZE]
+    if meta[RESERVES] < 3 or meta[RESERVES + 2] < 3:
+        return False
+    filled = 0
+    for square in range(squares):
+        filled += meta[HEIGHTS + square] > 0
+    return filled + 3 < squares
+
+
+@njit(cache=True, nogil=True)
 def _bring_best(order, score, i, n):
     """Swap the move of highest score in order[i:n] to order[i] (a selection sort done
     one step at a time: a cutoff leaves the rest unsorted)."""
@@ -269,7 +299,8 @@ def _bring_best(order, score, i, n):
 @njit(cache=True, nogil=True)
 def _root(meta, colours, depth, order, exact, values, tt, counter, scratch, order_info):
     """The value of each move of `order` into `values`, for the player to move: with
-    `exact` each exactly, else the best exactly and the others as upper bounds."""
+    `exact` each exactly, else the best exactly and the others as upper bounds (each
+    tested in a null window first, and searched again only when it is better)."""
     alpha = -np.inf
     metas, stacks = scratch[0], scratch[1]
     child, child_colours = metas[depth], stacks[depth]
@@ -278,11 +309,18 @@ def _root(meta, colours, depth, order, exact, values, tt, counter, scratch, orde
         child[:] = meta
         child_colours[:] = colours
         play(child, child_colours, order[i])
-        low = -np.inf if exact else alpha
-        values[i] = -_search(
-            child, child_colours, depth - 1, -np.inf, -low, ply, tt, counter, scratch, order_info
+        whole = exact or i == 0
+        low, high = (-np.inf, np.inf) if whole else (-alpha - NULL, -alpha)
+        v = -_search(
+            child, child_colours, depth - 1, low, high, ply, tt, counter, scratch, order_info
         )
-        alpha = max(alpha, values[i])
+        if not exact and i > 0 and v > alpha:  # better than the best so far: its value
+            v = -_search(
+                child, child_colours, depth - 1, -np.inf, -alpha, ply, tt, counter, scratch,
+                order_info,
+            )  # fmt: skip
+        values[i] = v
+        alpha = max(alpha, v)
 
 
 def new_table(bits: int) -> tuple[np.ndarray, ...]:
@@ -321,6 +359,7 @@ def move_values(
     order_info = (
         np.full((DEEPEST + 2, 2), -1, np.int64),
         np.zeros((2, _num_actions(state.size)), np.int64),
+        np.zeros(DEEPEST + 2, np.int8),
     )
     for d in range(1, (depth or DEEPEST) + 1):
         elapsed = time.perf_counter() - start
