@@ -6,6 +6,8 @@ import random
 
 import numpy as np
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from mancala.game_state import IllegalMove
 from mancala.games.tak import fast
@@ -309,3 +311,25 @@ def test_the_perft_command_prints_counts_and_refuses_bad_input(capsys):
     assert "depth 2  fast 600 (" in out and "readable 600 (" in out and "published 600" in out
     assert perft_command(["--tps", "x5/x5 1 1"]) == 2
     assert "perft: TPS: a Tak board has 3..8 rows, not 2" in capsys.readouterr().err
+
+
+@settings(max_examples=300, deadline=None)
+@given(size=st.integers(3, 8), data=st.data())
+def test_fast_roads_are_the_rules_roads(size, data):
+    """Boards of flats, walls and capstones of both players, many of them with roads:
+    the fast engine's road bits find a road exactly where the rules do."""
+    cells = data.draw(
+        st.lists(
+            st.sampled_from(["x", "1", "2", "1", "2", "1", "2", "1S", "2S", "1C", "2C"]),
+            min_size=size * size,
+            max_size=size * size,
+        )
+    )
+    rows = [",".join(cells[r * size : (r + 1) * size]) for r in range(size)]
+    try:
+        state = from_tps("/".join(rows) + " 1 9")
+    except ValueError:  # more pieces of a kind than the sets hold
+        assume(False)
+    meta, colours = fast.to_arrays(state)
+    for player in (0, 1):
+        assert fast.has_road(meta, colours, player) == state.has_road(player), state.to_tps()

@@ -251,52 +251,60 @@ def flat_count(meta, colours, player):
 
 
 @njit(cache=True, nogil=True)
-def has_road(meta, colours, player):
-    """Whether `player`'s flats and capstones on top join two opposite edges."""
+def road_bits(meta, colours):
+    """Each player's road squares (flats and capstones on top) as bits of a uint64,
+    square i at bit i."""
     n_side = meta[SIZE]
     squares = n_side * n_side
-    road = np.zeros(squares, np.bool_)
+    white, black = np.uint64(0), np.uint64(0)
     for square in range(squares):
         kind = meta[HEIGHTS + squares + square]
-        road[square] = (
-            kind != EMPTY and kind != WALL and _top_colour(meta, colours, square) == player
-        )
-    return _joins(road, n_side, True) or _joins(road, n_side, False)
+        if kind == FLAT or kind == CAP:
+            bit = np.uint64(1) << np.uint64(square)
+            if _top_colour(meta, colours, square) == 0:
+                white |= bit
+            else:
+                black |= bit
+    return white, black
 
 
 @njit(cache=True, nogil=True)
-def _joins(road, n_side, vertical):
-    """Whether road squares join row 0 to the last row (vertical) or column 0 to the last."""
-    seen = np.zeros(n_side * n_side, np.bool_)
-    frontier = np.empty(n_side * n_side, np.int64)
-    size = 0
-    for i in range(n_side):
-        start = i if vertical else i * n_side
-        if road[start]:
-            seen[start] = True
-            frontier[size] = start
-            size += 1
-    while size > 0:
-        size -= 1
-        square = frontier[size]
-        row, column = square // n_side, square % n_side
-        if (row if vertical else column) == n_side - 1:
-            return True
-        for direction in range(4):
-            r, c = row + _STEPS[direction, 0], column + _STEPS[direction, 1]
-            if 0 <= r < n_side and 0 <= c < n_side:
-                nxt = r * n_side + c
-                if road[nxt] and not seen[nxt]:
-                    seen[nxt] = True
-                    frontier[size] = nxt
-                    size += 1
+def has_road(meta, colours, player):
+    """Whether `player`'s flats and capstones on top join two opposite edges."""
+    return _spans(road_bits(meta, colours)[player], meta[SIZE])
+
+
+@njit(cache=True, nogil=True)
+def _spans(road, n_side):
+    """Whether the squares of the bits `road` join row 0 to the last row or column 0 to
+    the last: each side's squares grown, a step to every neighbour at a time, within
+    `road`."""
+    one, n = np.uint64(1), np.uint64(n_side)
+    first_row = (one << n) - one
+    last_row = first_row << (n * (n - one))
+    first_column = np.uint64(0)
+    for row in range(n_side):
+        first_column |= one << (np.uint64(row) * n)
+    last_column = first_column << (n - one)
+    for start, end in ((first_row, last_row), (first_column, last_column)):
+        reach = road & start
+        while reach:
+            if reach & end:
+                return True
+            grown = reach | (reach << n) | (reach >> n)
+            grown |= ((reach << one) & ~first_column) | ((reach >> one) & ~last_column)
+            grown &= road
+            if grown == reach:
+                break
+            reach = grown
     return False
 
 
 @njit(cache=True, nogil=True)
 def result(meta, colours):
     """-1 while the game goes on; else how it ended (see the module text)."""
-    white_road, black_road = has_road(meta, colours, 0), has_road(meta, colours, 1)
+    white_bits, black_bits = road_bits(meta, colours)
+    white_road, black_road = _spans(white_bits, meta[SIZE]), _spans(black_bits, meta[SIZE])
     if white_road or black_road:
         mover = 1 - meta[PLY] % 2  # a ply making both roads wins for its mover
         if white_road and black_road:
