@@ -52,6 +52,7 @@ from mancala.games.tak.fast import (
     legal_moves,
     play,
     result,
+    road_bits,
     to_arrays,
 )
 from mancala.games.tak.state import TakState, new_tak
@@ -96,14 +97,14 @@ def _value(meta, colours, code):
 @njit(cache=True, nogil=True)
 def _features(meta, colours, me):
     """`evaluate.value` of a position whose game goes on, for `me`, the player to move."""
-    owner = np.full(meta[SIZE] * meta[SIZE], -1, np.int64)  # each road piece's player
-    return TEMPO + _pieces(meta, colours, me, owner) + _groups(meta, me, owner)
+    white, black = road_bits(meta, colours)
+    groups = _groups(white, meta[SIZE]) - _groups(black, meta[SIZE])
+    return TEMPO + _pieces(meta, colours, me) + (groups if me == 0 else -groups)
 
 
 @njit(cache=True, nogil=True)
-def _pieces(meta, colours, me, owner):
-    """`evaluate.standing`'s pieces on top and under them, `me`'s less the other's;
-    marks the road pieces' players in `owner`."""
+def _pieces(meta, colours, me):
+    """`evaluate.standing`'s pieces on top and under them, `me`'s less the other's."""
     n_side = meta[SIZE]
     squares = n_side * n_side
     score = 0.0
@@ -120,42 +121,38 @@ def _pieces(meta, colours, me, owner):
         for level in range(height - 1):
             v += _HARD[kind] if colours[square, level] == top else _SOFT[kind]
         score += v if top == me else -v
-        if kind != WALL:
-            owner[square] = top
     return score
 
 
 @njit(cache=True, nogil=True)
-def _groups(meta, me, owner):
-    """`evaluate.standing`'s groups of road pieces, `me`'s less the other's."""
-    n_side = meta[SIZE]
-    squares = n_side * n_side
-    seen = np.zeros(squares, np.bool_)
-    frontier = np.empty(squares, np.int64)
+def _groups(road, n_side):
+    """`evaluate.standing`'s groups of one player's road squares (the bits `road`): each
+    group's worth by the ranks and by the files it spans."""
+    one, n = np.uint64(1), np.uint64(n_side)
+    first_row = (one << n) - one
+    first_column = np.uint64(0)
+    for row in range(n_side):
+        first_column |= one << (np.uint64(row) * n)
+    last_column = first_column << (n - one)
     score = 0.0
-    for start in range(squares):
-        if owner[start] < 0 or seen[start]:
-            continue
-        player = owner[start]
-        seen[start] = True
-        frontier[0], size = start, 1
-        low_row, high_row, low_column, high_column = n_side, -1, n_side, -1
-        while size > 0:
-            size -= 1
-            square = frontier[size]
-            row, column = square // n_side, square % n_side
-            low_row, high_row = min(low_row, row), max(high_row, row)
-            low_column, high_column = min(low_column, column), max(high_column, column)
-            for near in (square - n_side, square + n_side, square - 1, square + 1):
-                if near < 0 or near >= squares or seen[near] or owner[near] != player:
-                    continue
-                if near // n_side != row and near % n_side != column:
-                    continue  # square +- 1 wrapped round to another rank
-                seen[near] = True
-                frontier[size] = near
-                size += 1
-        g = _GROUP[high_row - low_row + 1] + _GROUP[high_column - low_column + 1]
-        score += g if player == me else -g
+    rest = road
+    while rest:
+        group = rest & (~rest + one)  # the lowest square left, grown to its group
+        while True:
+            grown = group | (group << n) | (group >> n)
+            grown |= ((group << one) & ~first_column) | ((group >> one) & ~last_column)
+            grown &= road
+            if grown == group:
+                break
+            group = grown
+        rest &= ~group
+        if group & (group - one) == 0:
+            continue  # one square spans one rank and one file: worth nothing
+        ranks = files = 0
+        for line in range(n_side):
+            ranks += (group & (first_row << (np.uint64(line) * n))) != 0
+            files += (group & (first_column << np.uint64(line))) != 0
+        score += _GROUP[ranks] + _GROUP[files]
     return score
 
 
