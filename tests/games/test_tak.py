@@ -333,3 +333,24 @@ def test_fast_roads_are_the_rules_roads(size, data):
     meta, colours = fast.to_arrays(state)
     for player in (0, 1):
         assert fast.has_road(meta, colours, player) == state.has_road(player), state.to_tps()
+
+
+@pytest.mark.parametrize("size", [3, 4, 5, 6, 8])
+def test_is_legal_answers_as_the_legal_moves_do(size):
+    """The legal actions, 400 others and a few outside the range, along random games."""
+    rng = random.Random(size)
+    buffer = np.empty(num_actions(size), np.int64)
+    for _ in range(3):
+        state = new_tak(size)
+        meta, colours = fast.to_arrays(state)
+        while fast.result(meta, colours) < 0:
+            legal = set(buffer[: fast.legal_moves(meta, colours, buffer)].tolist())
+            others = rng.sample(range(num_actions(size)), min(400, num_actions(size)))
+            for action in [-2, -1, num_actions(size), *legal, *others]:
+                assert fast.is_legal(meta, colours, action) == (action in legal), (
+                    state.to_tps(),
+                    action,
+                )
+            move = rng.choice(sorted(legal))
+            state = state.play(move)
+            fast.play(meta, colours, move)

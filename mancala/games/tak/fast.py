@@ -156,31 +156,77 @@ def legal_moves(meta, colours, out):
             continue
         is_cap = meta[kinds + square] == CAP
         max_carry = min(n_side, height)
-        row, column = square // n_side, square % n_side
         for direction in range(4):
-            # reach: free squares (empty or flat) before the edge or a standing piece
-            reach, crush = 0, False
-            r, c = row + _STEPS[direction, 0], column + _STEPS[direction, 1]
-            while 0 <= r < n_side and 0 <= c < n_side:
-                kind = meta[kinds + r * n_side + c]
-                if kind == WALL or kind == CAP:
-                    crush = is_cap and kind == WALL
-                    break
-                reach += 1
-                r, c = r + _STEPS[direction, 0], c + _STEPS[direction, 1]
+            reach, wall = _reach(meta, square, direction)
+            crush = is_cap and wall
             if reach == 0 and not crush:
                 continue
             base = 3 * squares + (square * 4 + direction) * patterns - 1
             for pattern in range(1, 2**max_carry):
-                drops = _popcount(pattern)
-                if drops > reach:
-                    top = 1 << (_bit_length(pattern) - 1)
-                    last_alone = top == 1 or pattern & (top >> 1)
-                    if not (crush and drops == reach + 1 and last_alone):
-                        continue
-                out[n] = base + pattern
-                n += 1
+                if _slide_fits(pattern, reach, crush):
+                    out[n] = base + pattern
+                    n += 1
     return n
+
+
+@njit(cache=True, nogil=True)
+def is_legal(meta, colours, action):
+    """Whether the player to move may play `action` (any integer) in a game going on:
+    `legal_moves` asked of one action."""
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    if action < 0 or action >= _num_actions(n_side):
+        return False
+    player = meta[PLY] % 2
+    if action < 3 * squares:
+        square, kind = action // 3, action % 3
+        if meta[HEIGHTS + square] != 0:
+            return False
+        if meta[PLY] < 2:
+            return kind == FLAT
+        return meta[RESERVES + 2 * player + (1 if kind == CAP else 0)] > 0
+    if meta[PLY] < 2:
+        return False
+    line, pattern = divmod(action - 3 * squares, 2**n_side - 1)
+    pattern += 1
+    square, direction = line // 4, line % 4
+    height = meta[HEIGHTS + square]
+    if height == 0 or _top_colour(meta, colours, square) != player:
+        return False
+    if _bit_length(pattern) > min(n_side, height):
+        return False
+    reach, wall = _reach(meta, square, direction)
+    crush = wall and meta[HEIGHTS + squares + square] == CAP
+    return (reach > 0 or crush) and _slide_fits(pattern, reach, crush)
+
+
+@njit(cache=True, nogil=True)
+def _reach(meta, square, direction):
+    """(the free squares, empty or flat, from `square` in `direction` before the edge or
+    a standing piece; whether that piece is a wall)."""
+    n_side = meta[SIZE]
+    kinds = HEIGHTS + n_side * n_side
+    reach = 0
+    r, c = square // n_side + _STEPS[direction, 0], square % n_side + _STEPS[direction, 1]
+    while 0 <= r < n_side and 0 <= c < n_side:
+        kind = meta[kinds + r * n_side + c]
+        if kind == WALL or kind == CAP:
+            return reach, kind == WALL
+        reach += 1
+        r, c = r + _STEPS[direction, 0], c + _STEPS[direction, 1]
+    return reach, False
+
+
+@njit(cache=True, nogil=True)
+def _slide_fits(pattern, reach, crush):
+    """Whether the drops of `pattern` fit in `reach` free squares, or one square more
+    when the capstone alone ends on a wall it may `crush` (flatten)."""
+    drops = _popcount(pattern)
+    if drops <= reach:
+        return True
+    top = 1 << (_bit_length(pattern) - 1)
+    last_alone = top == 1 or pattern & (top >> 1)
+    return crush and drops == reach + 1 and last_alone != 0
 
 
 @njit(cache=True, nogil=True)

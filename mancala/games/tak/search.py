@@ -49,6 +49,7 @@ from mancala.games.tak.fast import (
     SIZE,
     WALL,
     _num_actions,
+    is_legal,
     legal_moves,
     play,
     result,
@@ -196,7 +197,8 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
     slot = np.int64(key & np.uint64(tt_key.shape[0] - 1))
     first = -1
     if tt_key[slot] == key and tt_depth[slot] >= 0:
-        first = tt_move[slot]
+        if is_legal(meta, colours, tt_move[slot]):  # played before any is made: checked
+            first = tt_move[slot]
         if tt_depth[slot] >= depth:
             stored, bound = tt_value[slot], tt_bound[slot]
             if bound == EXACT or (bound == LOWER and stored >= beta):
@@ -217,49 +219,52 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
         if v >= beta and abs(v) < DECIDED:
             return v
     order, score = moves[depth], scores[depth]
-    n = legal_moves(meta, colours, order)
     player = meta[PLY] % 2
-    for i in range(n):
-        move = order[i]
-        if move == first:
-            score[i] = 3 * NO_LIMIT
-        elif move == killers[ply, 0]:
-            score[i] = 2 * NO_LIMIT
-        elif move == killers[ply, 1]:
-            score[i] = NO_LIMIT
-        else:
-            score[i] = history[player, move]
     alpha0, best, best_move = alpha, -np.inf, -1
     child, child_colours = metas[depth - 1], stacks[depth - 1]
-    for i in range(n):
-        _bring_best(order, score, i, n)
+    n, tried = 0, 0
+    i = -1 if first >= 0 else 0  # the table's move first, before the others are made
+    while True:
+        if i == 0:
+            n = legal_moves(meta, colours, order)
+            for j in range(n):
+                move = order[j]
+                if move == killers[ply, 0]:
+                    score[j] = 2 * NO_LIMIT
+                elif move == killers[ply, 1]:
+                    score[j] = NO_LIMIT
+                else:
+                    score[j] = history[player, move]
+        if i >= n:
+            break
+        if i < 0:
+            move = first
+        else:
+            _bring_best(order, score, i, n)
+            move = order[i]
+        i += 1
+        if move == first and i > 0:
+            continue  # searched first
         child[:] = meta
         child_colours[:] = colours
-        play(child, child_colours, order[i])
-        low = -beta if i == 0 else -alpha - NULL  # after the first, a null window first
+        play(child, child_colours, move)
+        low = -beta if tried == 0 else -alpha - NULL  # after the first, a null window first
         v = -_search(
             child, child_colours, depth - 1, low, -alpha, ply + 1, tt, counter, scratch, order_info
         )
-        if i > 0 and alpha < v < beta:  # better than the best so far: its value
+        if tried > 0 and alpha < v < beta:  # better than the best so far: its value
             v = -_search(
-                child,
-                child_colours,
-                depth - 1,
-                -beta,
-                -v,
-                ply + 1,
-                tt,
-                counter,
-                scratch,
+                child, child_colours, depth - 1, -beta, -v, ply + 1, tt, counter, scratch,
                 order_info,
-            )
+            )  # fmt: skip
+        tried += 1
         if v > best:
-            best, best_move = v, order[i]
+            best, best_move = v, move
         alpha = max(alpha, v)
         if alpha >= beta:
-            if order[i] != first and order[i] != killers[ply, 0]:
-                killers[ply, 1], killers[ply, 0] = killers[ply, 0], order[i]
-            history[player, order[i]] += depth * depth
+            if move != first and move != killers[ply, 0]:
+                killers[ply, 1], killers[ply, 0] = killers[ply, 0], move
+            history[player, move] += depth * depth
             break
     if counter[0] <= counter[1]:
         tt_key[slot], tt_value[slot], tt_depth[slot], tt_move[slot] = key, best, depth, best_move
