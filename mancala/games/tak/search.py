@@ -66,6 +66,7 @@ DEEPEST = 100  # plies (mancala.ai.limits.MAX_DEPTH)
 NO_LIMIT = 2**62
 NULL = 1e-6  # the width of a null window: values are multiples of 1/8
 NULL_REDUCTION = 2  # a pass is searched this many plies shallower than a move
+LATE = 4  # moves tried before the others (neither the table's nor a killer) go a ply less
 
 
 def _by_kind(weights: dict[str, float]) -> np.ndarray:
@@ -249,9 +250,16 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
         child_colours[:] = colours
         play(child, child_colours, move)
         low = -beta if tried == 0 else -alpha - NULL  # after the first, a null window first
+        late = tried >= LATE and depth >= 3 and i > 0 and score[i - 1] < NO_LIMIT
         v = -_search(
-            child, child_colours, depth - 1, low, -alpha, ply + 1, tt, counter, scratch, order_info
-        )
+            child, child_colours, depth - 1 - late, low, -alpha, ply + 1, tt, counter, scratch,
+            order_info,
+        )  # fmt: skip
+        if late and v > alpha:  # a late move, searched a ply less, is better: in full
+            v = -_search(
+                child, child_colours, depth - 1, low, -alpha, ply + 1, tt, counter, scratch,
+                order_info,
+            )  # fmt: skip
         if tried > 0 and alpha < v < beta:  # better than the best so far: its value
             v = -_search(
                 child, child_colours, depth - 1, -beta, -v, ply + 1, tt, counter, scratch,
