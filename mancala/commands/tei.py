@@ -32,7 +32,9 @@ THINKING_SHARE = 0.8  # of a move's time, the search's: the rest is the protocol
 
 def player_maker(spec: str) -> Callable[[float], Player]:
     """`make(seconds)` for the player `spec`: timed by `seconds` where its name takes
-    seconds and names no budget, else as named. ValueError for a name that cannot play Tak."""
+    seconds and names no budget, else as named; moves of the same time get the same
+    player, which keeps what it learnt (a search's table) from move to move. ValueError
+    for a name that cannot play Tak."""
     if not can_play(spec, new_tak(5)):
         raise ValueError(f"{spec} does not play Tak")
     name, param = split_spec(spec)
@@ -41,10 +43,15 @@ def player_maker(spec: str) -> Callable[[float], Player]:
         fixed = make_player(spec, seed=0)
         return lambda seconds: fixed
     bound = timed[0]
+    last: dict[str, Player] = {}  # the player of the last move's time, kept with its tables
 
     def make(seconds: float) -> Player:
         thinking = min(bound.high, max(bound.low, THINKING_SHARE * seconds))
-        return make_player(f"{name}:t={thinking:.3f}", seed=0)
+        timed_spec = f"{name}:t={thinking:.3f}"
+        if timed_spec not in last:
+            last.clear()
+            last[timed_spec] = make_player(timed_spec, seed=0)
+        return last[timed_spec]
 
     return make
 

@@ -147,3 +147,18 @@ def test_an_engine_that_ended_is_started_again_at_the_next_move(lab_engine):
         assert outside.choose_move(state) in state.legal_moves()  # a new engine answers
     finally:
         outside.close()
+
+
+def test_moves_of_the_same_time_are_searched_by_one_player_that_keeps_its_table():
+    from mancala.commands.tei import player_maker
+
+    make = player_maker("minimax")
+    player = make(0.1)
+    state = new_tak(5).play(new_tak(5).parse_move("a1"))
+    player.choose_move(state)
+    assert make(0.1) is player  # its table, filled by the move before, is kept
+    other = make(0.2)
+    assert other is not player and other.seconds != player.seconds
+    assert make(0.1) is not player  # only the last time's player is kept
+    fixed = player_maker("minimax:2")
+    assert fixed(0.1) is fixed(0.5)
