@@ -3,6 +3,7 @@ cache, exact values against a plain minimax over game_state, the player and the 
 
 Small boards only (Kalah(6,4) takes minutes: see docs/solver.md)."""
 
+import importlib
 import json
 import random
 import sys
@@ -19,7 +20,12 @@ from mancala.ai.solver import PerfectPlayer
 from mancala.commands import measure_perfect, solve
 from mancala.game_state import GameState
 from mancala.games.sowing.solver import OutOfBudget, Solver, cache_path, database, relative_board
-from mancala.games.sowing.solver.database import HEADER_BYTES, build_database, load_database
+from mancala.games.sowing.solver.database import (
+    HEADER_BYTES,
+    build_database,
+    load_database,
+    save_database,
+)
 from mancala.games.sowing.solver.ranking import binomial_table, entries, rank
 from mancala.games.sowing.solver.rules import apply_move
 
@@ -159,6 +165,41 @@ def test_a_bad_cache_file_is_detected_and_rebuilt(tmp_path, damage, capsys):
     assert seconds > 0 and np.array_equal(rebuilt, good)
     assert "not a valid database: rebuilding it" in capsys.readouterr().err
     assert np.array_equal(load_database(path, 3, 6, True), good)
+
+
+@pytest.mark.parametrize("ec", [False, True])
+def test_a_build_goes_on_from_the_largest_smaller_database_in_the_cache(tmp_path, ec):
+    whole = build_database(3, 12, ec, progress=False)
+    marked = whole[: entries(7, 3)].copy()
+    marked[-1] = 99  # a value no build makes: seen again only if these levels are reused
+    save_database(cache_path(tmp_path, 3, 7, ec), 3, 7, ec, marked)
+    database(3, 4, ec, tmp_path, progress=False)
+    grown, seconds = database(3, 12, ec, tmp_path, progress=False)
+    assert seconds > 0 and np.array_equal(grown[: entries(7, 3)], marked)
+    save_database(cache_path(tmp_path, 3, 7, ec), 3, 7, ec, whole[: entries(7, 3)])
+    cache_path(tmp_path, 3, 12, ec).unlink()
+    assert np.array_equal(database(3, 12, ec, tmp_path, progress=False)[0], whole)
+
+
+def test_a_stopped_build_keeps_the_levels_it_finished(tmp_path, monkeypatch, capsys):
+    module = importlib.import_module("mancala.games.sowing.solver.database")
+    build_chunk = module._build_chunk
+
+    def stopped_at_level_9(board, *args):
+        if board.sum() >= 9:
+            raise KeyboardInterrupt
+        return build_chunk(board, *args)
+
+    monkeypatch.setattr(module, "_build_chunk", stopped_at_level_9)
+    with pytest.raises(KeyboardInterrupt):
+        database(3, 12, True, tmp_path, progress=True, workers=2)
+    assert f"levels built are kept in {cache_path(tmp_path, 3, 8, True)}" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [cache_path(tmp_path, 3, 8, True).name]
+    kept = load_database(cache_path(tmp_path, 3, 8, True), 3, 8, True)
+    assert np.array_equal(kept, build_database(3, 8, True, progress=False))
+    monkeypatch.setattr(module, "_build_chunk", build_chunk)
+    grown, _ = database(3, 12, True, tmp_path, progress=False)
+    assert np.array_equal(grown, build_database(3, 12, True, progress=False))
 
 
 # ----- exact values ----------------------------------------------------------------------

@@ -98,6 +98,15 @@ def _show_progress(done: int, total: int, level: int, max_seeds: int, elapsed: f
     )
 
 
+class BuildStopped(KeyboardInterrupt):
+    """A build stopped by Ctrl+C or SIGTERM: `values` are those of every level it had
+    finished, a whole database of `max_seeds` seeds (-1: none finished)."""
+
+    def __init__(self, values: np.ndarray, max_seeds: int) -> None:
+        super().__init__()
+        self.values, self.max_seeds = values, max_seeds
+
+
 def build_database(
     houses: int,
     max_seeds: int,
@@ -105,34 +114,50 @@ def build_database(
     progress: bool = True,
     workers: int = 1,
     chunk_size: int = CHUNK,
+    known: np.ndarray | None = None,
 ) -> np.ndarray:
     """The values of every relative board with at most `max_seeds` seeds (int8), each
     level's chunks of `chunk_size` boards shared among `workers` threads. Two threads may
-    reach the same board at once: both write its one value, so the race is harmless."""
+    reach the same board at once: both write its one value, so the race is harmless.
+    `known`, the values of a smaller database of the same rules, gives its levels (a
+    database is the one of fewer seeds followed by the levels above it). A Ctrl+C (a
+    KeyboardInterrupt) ends the chunks under way and raises `BuildStopped`."""
     k = 2 * houses
     binom = binomial_table(max_seeds, k)
     db = np.full(entries(max_seeds, houses), UNKNOWN, np.int8)
+    start = 0
+    if known is not None:
+        while start <= max_seeds and entries(start, houses) <= len(known):
+            start += 1
+        db[: entries(start - 1, houses)] = known[: entries(start - 1, houses)]
     began = time.perf_counter()
-    total, done, shown = len(db), 0, 0.0
+    total, done, shown = len(db), entries(start - 1, houses), 0.0
 
     def chunk(level: int, first: int, count: int) -> int:
         scratch = np.zeros((max_seeds * houses + 16, k), np.int64)
         _build_chunk(unrank(level, first, k), count, houses, empty_capture, db, binom, scratch)
         return count
 
+    n = start
     with ThreadPoolExecutor(max_workers=workers) as pool:
-        for n in range(max_seeds + 1):
-            size = math.comb(n + k - 1, k - 1)  # the boards of level n
-            jobs = [
-                pool.submit(chunk, n, first, min(chunk_size, size - first))
-                for first in range(0, size, chunk_size)
-            ]
-            for job in as_completed(jobs):
-                done += job.result()
-                elapsed = time.perf_counter() - began
-                if progress and (elapsed - shown > 1 or done == total):
-                    shown = elapsed
-                    _show_progress(done, total, n, max_seeds, elapsed)
+        try:
+            for n in range(start, max_seeds + 1):
+                size = math.comb(n + k - 1, k - 1)  # the boards of level n
+                jobs = [
+                    pool.submit(chunk, n, first, min(chunk_size, size - first))
+                    for first in range(0, size, chunk_size)
+                ]
+                for job in as_completed(jobs):
+                    done += job.result()
+                    elapsed = time.perf_counter() - began
+                    if progress and (elapsed - shown > 1 or done == total):
+                        shown = elapsed
+                        _show_progress(done, total, n, max_seeds, elapsed)
+        except KeyboardInterrupt:
+            pool.shutdown(wait=True, cancel_futures=True)
+            if progress:
+                print(file=sys.stderr)
+            raise BuildStopped(db[: entries(n - 1, houses)], n - 1) from None
     if progress:
         print(file=sys.stderr)
     return db
@@ -224,11 +249,42 @@ def database(
             print(f"{path} is not a valid database: rebuilding it", file=sys.stderr)
     began = time.perf_counter()
     workers = workers or os.cpu_count() or 1
-    db = build_database(houses, max_seeds, empty_capture, progress, workers)
+    known = (
+        None if cache_dir is None else smaller_cached(cache_dir, houses, max_seeds, empty_capture)
+    )
+    try:
+        db = build_database(houses, max_seeds, empty_capture, progress, workers, known=known)
+    except BuildStopped as stop:
+        if path is not None and stop.max_seeds > (-1 if known is None else _seeds(known, houses)):
+            kept = cache_path(cache_dir, houses, stop.max_seeds, empty_capture)
+            save_database(kept, houses, stop.max_seeds, empty_capture, stop.values)
+            if progress:
+                print(f"stopped: the levels built are kept in {kept}", file=sys.stderr)
+        raise
     seconds = time.perf_counter() - began
     if path is not None:
         save_database(path, houses, max_seeds, empty_capture, db)
     return db, seconds
+
+
+def smaller_cached(cache_dir: Path | str, houses: int, max_seeds: int, empty_capture: bool):
+    """The values of the largest valid database of these rules in `cache_dir` with fewer
+    than `max_seeds` seeds (the first levels of the one asked for), or None."""
+    for seeds in range(max_seeds - 1, -1, -1):
+        path = cache_path(cache_dir, houses, seeds, empty_capture)
+        if header_matches(path, houses, seeds, empty_capture):
+            values = load_database(path, houses, seeds, empty_capture)
+            if values is not None:
+                return values
+    return None
+
+
+def _seeds(values: np.ndarray, houses: int) -> int:
+    """The seeds of a database of `len(values)` entries."""
+    seeds = 0
+    while entries(seeds, houses) < len(values):
+        seeds += 1
+    return seeds
 
 
 def default_cache_dir() -> Path:
