@@ -32,6 +32,9 @@ SIZE, PLY, KOMI, RESERVES, HEIGHTS = 0, 1, 2, 3, 7  # meta: fields, then the hei
 FLAT, WALL, CAP, EMPTY = 0, 1, 2, -1
 WHITE_ROAD, BLACK_ROAD, WHITE_FLATS, BLACK_FLATS, DRAW = 0, 1, 2, 3, 4
 _KIND_CODES = {"F": FLAT, "S": WALL, "C": CAP}
+_FIRST_COLUMN = np.array(  # by board size: the first column's squares as bits
+    [sum(1 << (row * n) for row in range(n)) for n in range(9)], np.uint64
+)
 # (rows, columns) per direction, as `actions.STEPS`: + - > <
 _STEPS = np.array([[1, 0], [-1, 0], [0, 1], [0, -1]], dtype=np.int64)
 
@@ -323,27 +326,37 @@ def has_road(meta, colours, player):
 @njit(cache=True, nogil=True)
 def _spans(road, n_side):
     """Whether the squares of the bits `road` join row 0 to the last row or column 0 to
-    the last: each side's squares grown, a step to every neighbour at a time, within
-    `road`."""
-    one, n = np.uint64(1), np.uint64(n_side)
-    first_row = (one << n) - one
-    last_row = first_row << (n * (n - one))
-    first_column = np.uint64(0)
-    for row in range(n_side):
-        first_column |= one << (np.uint64(row) * n)
-    last_column = first_column << (n - one)
+    the last."""
+    first_row, last_row, first_column, last_column = edge_bits(n_side)
     for start, end in ((first_row, last_row), (first_column, last_column)):
-        reach = road & start
-        while reach:
-            if reach & end:
-                return True
-            grown = reach | (reach << n) | (reach >> n)
-            grown |= ((reach << one) & ~first_column) | ((reach >> one) & ~last_column)
-            grown &= road
-            if grown == reach:
-                break
-            reach = grown
+        if flood(road & start, road, n_side) & end:
+            return True
     return False
+
+
+@njit(cache=True, nogil=True)
+def edge_bits(n_side):
+    """The squares of the first row, the last row, the first column and the last column
+    as bits (square i at bit i)."""
+    one, n = np.uint64(1), np.uint64(n_side)
+    first_row, first_column = (one << n) - one, _FIRST_COLUMN[n_side]
+    return first_row, first_row << (n * (n - one)), first_column, first_column << (n - one)
+
+
+@njit(cache=True, nogil=True)
+def flood(seeds, within, n_side):
+    """The squares of the bits `within` joined to the bits `seeds` (a step to a
+    neighbour at a time)."""
+    one, n = np.uint64(1), np.uint64(n_side)
+    _, _, first_column, last_column = edge_bits(n_side)
+    reach = seeds & within
+    while True:
+        grown = reach | (reach << n) | (reach >> n)
+        grown |= ((reach << one) & ~first_column) | ((reach >> one) & ~last_column)
+        grown &= within
+        if grown == reach:
+            return reach
+        reach = grown
 
 
 @njit(cache=True, nogil=True)

@@ -49,6 +49,8 @@ from mancala.games.tak.fast import (
     SIZE,
     WALL,
     _num_actions,
+    edge_bits,
+    flood,
     is_legal,
     legal_moves,
     play,
@@ -131,22 +133,11 @@ def _groups(road, n_side):
     """`evaluate.standing`'s groups of one player's road squares (the bits `road`): each
     group's worth by the ranks and by the files it spans."""
     one, n = np.uint64(1), np.uint64(n_side)
-    first_row = (one << n) - one
-    first_column = np.uint64(0)
-    for row in range(n_side):
-        first_column |= one << (np.uint64(row) * n)
-    last_column = first_column << (n - one)
+    first_row, _, first_column, _ = edge_bits(n_side)
     score = 0.0
     rest = road
     while rest:
-        group = rest & (~rest + one)  # the lowest square left, grown to its group
-        while True:
-            grown = group | (group << n) | (group >> n)
-            grown |= ((group << one) & ~first_column) | ((group >> one) & ~last_column)
-            grown &= road
-            if grown == group:
-                break
-            group = grown
+        group = flood(rest & (~rest + one), road, n_side)  # the lowest square's group
         rest &= ~group
         if group & (group - one) == 0:
             continue  # one square spans one rank and one file: worth nothing
