@@ -354,3 +354,29 @@ def test_is_legal_answers_as_the_legal_moves_do(size):
             move = rng.choice(sorted(legal))
             state = state.play(move)
             fast.play(meta, colours, move)
+
+
+@pytest.mark.parametrize("size,games", [(3, 4), (4, 4), (5, 3), (6, 2), (8, 1)])
+def test_unplay_takes_back_each_move_exactly(size, games):
+    """Legal moves (40 at most a position) along random games, played and taken back in
+    place."""
+    rng = random.Random(size)
+    buffer = np.empty(num_actions(size), np.int64)
+    for _ in range(games):
+        meta, colours = fast.to_arrays(new_tak(size))
+        while fast.result(meta, colours) < 0:
+            before_meta, before_colours = meta.copy(), colours.copy()
+            legal = buffer[: fast.legal_moves(meta, colours, buffer)].tolist()
+            for action in rng.sample(legal, min(40, len(legal))):
+                kind = fast.play(meta, colours, action)
+                fast.unplay(meta, colours, action, kind)
+                assert np.array_equal(meta, before_meta), action
+                for square, height in enumerate(meta[fast.HEIGHTS : fast.HEIGHTS + size**2]):
+                    assert np.array_equal(
+                        colours[square, :height], before_colours[square, :height]
+                    ), action
+            fast.play(
+                meta,
+                colours,
+                rng.choice(buffer[: fast.legal_moves(meta, colours, buffer)].tolist()),
+            )

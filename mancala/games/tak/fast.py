@@ -252,7 +252,8 @@ def _bit_length(x):
 
 @njit(cache=True, nogil=True)
 def play(meta, colours, action):
-    """Play the legal `action` in place (not checked)."""
+    """Play the legal `action` in place (not checked); the kind of the square a slide
+    ended on, before it (for `unplay`)."""
     n_side = meta[SIZE]
     squares = n_side * n_side
     kinds = HEIGHTS + squares
@@ -264,6 +265,8 @@ def play(meta, colours, action):
         colours[square, 0] = owner
         meta[HEIGHTS + square] = 1
         meta[kinds + square] = kind
+        meta[PLY] += 1
+        return EMPTY
     else:
         line, pattern = divmod(action - 3 * squares, 2**n_side - 1)
         pattern += 1
@@ -275,6 +278,7 @@ def play(meta, colours, action):
         meta[kinds + source] = FLAT if height > 0 else EMPTY
         r = source // n_side + _STEPS[direction, 0]
         c = source % n_side + _STEPS[direction, 1]
+        before = meta[kinds + r * n_side + c]
         for i in range(carry):
             target = r * n_side + c
             level = meta[HEIGHTS + target]
@@ -285,7 +289,46 @@ def play(meta, colours, action):
                 meta[kinds + target] = moved_kind
             elif pattern >> i & 1:
                 r, c = r + _STEPS[direction, 0], c + _STEPS[direction, 1]
-    meta[PLY] += 1
+                before = meta[kinds + r * n_side + c]
+        meta[PLY] += 1
+        return before
+
+
+@njit(cache=True, nogil=True)
+def unplay(meta, colours, action, before):
+    """Take back `action`, the last move played, whose `play` returned `before`."""
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    kinds = HEIGHTS + squares
+    meta[PLY] -= 1
+    if action < 3 * squares:
+        square, kind = action // 3, action % 3
+        player = meta[PLY] % 2
+        owner = player if meta[PLY] >= 2 else 1 - player
+        meta[RESERVES + 2 * owner + (1 if kind == CAP else 0)] += 1
+        meta[HEIGHTS + square] = 0
+        meta[kinds + square] = EMPTY
+        return
+    line, pattern = divmod(action - 3 * squares, 2**n_side - 1)
+    pattern += 1
+    source, direction = line // 4, line % 4
+    carry = _bit_length(pattern)
+    left = meta[HEIGHTS + source]
+    steps = 1 + _popcount(pattern & ((1 << (carry - 1)) - 1))  # squares the slide went
+    r = source // n_side + steps * _STEPS[direction, 0]
+    c = source % n_side + steps * _STEPS[direction, 1]
+    last = r * n_side + c
+    meta[kinds + source] = meta[kinds + last]  # the top that moved
+    for i in range(carry - 1, -1, -1):  # each piece back, the last dropped first
+        target = r * n_side + c
+        level = meta[HEIGHTS + target] - 1
+        colours[source, left + i] = colours[target, level]
+        meta[HEIGHTS + target] = level
+        meta[kinds + target] = FLAT if level > 0 else EMPTY
+        if i > 0 and pattern >> (i - 1) & 1:  # piece i - 1 was dropped a square back
+            r, c = r - _STEPS[direction, 0], c - _STEPS[direction, 1]
+    meta[kinds + last] = before
+    meta[HEIGHTS + source] = left + carry
 
 
 @njit(cache=True, nogil=True)

@@ -57,6 +57,7 @@ from mancala.games.tak.fast import (
     result,
     road_bits,
     to_arrays,
+    unplay,
 )
 from mancala.games.tak.state import TakState, new_tak
 
@@ -168,13 +169,14 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
     """The value of the position, `ply` plies from the root, for its player to move,
     `depth` plies deep; in a null window, unless the move before was a pass, first a
     search after a pass `NULL_REDUCTION` plies shallower: when even that is at least
-    `beta`, so is the position. `scratch` = (metas, stacks, moves, scores): rows `d` are those of
-    a node `d` plies from the horizon. `counter` = [nodes, node limit]: past the limit
-    (which the deadline lowers to -1) every node returns at once. `order_info` =
-    (killers, history, passed): the moves that cut off at each ply, a score by player and
-    move, which order the moves after the table's best, and 1 at a ply reached by a pass."""
+    `beta`, so is the position. Moves are played on `meta` and `colours` and taken back.
+    `scratch` = (moves, scores): rows `d` are those of a node `d` plies from the horizon.
+    `counter` = [nodes, node limit]: past the limit (which the deadline lowers to -1)
+    every node returns at once. `order_info` = (killers, history, passed): the moves that
+    cut off at each ply, a score by player and move, which order the moves after the
+    table's best, and 1 at a ply reached by a pass."""
     tt_key, tt_value, tt_depth, tt_bound, tt_move = tt
-    metas, stacks, moves, scores = scratch
+    moves, scores = scratch
     killers, history, passed = order_info
     counter[0] += 1
     code = result(meta, colours)
@@ -198,22 +200,19 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
             if bound == UPPER and stored <= alpha:
                 return stored
     if not passed[ply] and depth > NULL_REDUCTION and beta - alpha < 2 * NULL and _may_pass(meta):
-        child, child_colours = metas[depth - 1], stacks[depth - 1]
-        child[:] = meta
-        child_colours[:] = colours
-        child[PLY] += 1  # the player to move passes
+        meta[PLY] += 1  # the player to move passes
         passed[ply + 1] = 1
         v = -_search(
-            child, child_colours, depth - 1 - NULL_REDUCTION, -beta, -beta + NULL, ply + 1,
-            tt, counter, scratch, order_info,
+            meta, colours, depth - 1 - NULL_REDUCTION, -beta, -beta + NULL, ply + 1, tt,
+            counter, scratch, order_info,
         )  # fmt: skip
         passed[ply + 1] = 0
+        meta[PLY] -= 1
         if v >= beta and abs(v) < DECIDED:
             return v
     order, score = moves[depth], scores[depth]
     player = meta[PLY] % 2
     alpha0, best, best_move = alpha, -np.inf, -1
-    child, child_colours = metas[depth - 1], stacks[depth - 1]
     n, tried = 0, 0
     i = -1 if first >= 0 else 0  # the table's move first, before the others are made
     while True:
@@ -237,25 +236,22 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
         i += 1
         if move == first and i > 0:
             continue  # searched first
-        child[:] = meta
-        child_colours[:] = colours
-        play(child, child_colours, move)
+        before = play(meta, colours, move)
         low = -beta if tried == 0 else -alpha - NULL  # after the first, a null window first
         late = tried >= LATE and depth >= 3 and i > 0 and score[i - 1] < NO_LIMIT
         v = -_search(
-            child, child_colours, depth - 1 - late, low, -alpha, ply + 1, tt, counter, scratch,
+            meta, colours, depth - 1 - late, low, -alpha, ply + 1, tt, counter, scratch,
             order_info,
         )  # fmt: skip
         if late and v > alpha:  # a late move, searched a ply less, is better: in full
             v = -_search(
-                child, child_colours, depth - 1, low, -alpha, ply + 1, tt, counter, scratch,
-                order_info,
-            )  # fmt: skip
+                meta, colours, depth - 1, low, -alpha, ply + 1, tt, counter, scratch, order_info
+            )
         if tried > 0 and alpha < v < beta:  # better than the best so far: its value
             v = -_search(
-                child, child_colours, depth - 1, -beta, -v, ply + 1, tt, counter, scratch,
-                order_info,
-            )  # fmt: skip
+                meta, colours, depth - 1, -beta, -v, ply + 1, tt, counter, scratch, order_info
+            )
+        unplay(meta, colours, move, before)
         tried += 1
         if v > best:
             best, best_move = v, move
@@ -303,23 +299,17 @@ def _root(meta, colours, depth, order, exact, values, tt, counter, scratch, orde
     `exact` each exactly, else the best exactly and the others as upper bounds (each
     tested in a null window first, and searched again only when it is better)."""
     alpha = -np.inf
-    metas, stacks = scratch[0], scratch[1]
-    child, child_colours = metas[depth], stacks[depth]
     ply = np.int64(1)
     for i in range(order.shape[0]):
-        child[:] = meta
-        child_colours[:] = colours
-        play(child, child_colours, order[i])
+        before = play(meta, colours, order[i])
         whole = exact or i == 0
         low, high = (-np.inf, np.inf) if whole else (-alpha - NULL, -alpha)
-        v = -_search(
-            child, child_colours, depth - 1, low, high, ply, tt, counter, scratch, order_info
-        )
+        v = -_search(meta, colours, depth - 1, low, high, ply, tt, counter, scratch, order_info)
         if not exact and i > 0 and v > alpha:  # better than the best so far: its value
             v = -_search(
-                child, child_colours, depth - 1, -np.inf, -alpha, ply, tt, counter, scratch,
-                order_info,
-            )  # fmt: skip
+                meta, colours, depth - 1, -np.inf, -alpha, ply, tt, counter, scratch, order_info
+            )
+        unplay(meta, colours, order[i], before)
         values[i] = v
         alpha = max(alpha, v)
 
@@ -366,7 +356,7 @@ def move_values(
         elapsed = time.perf_counter() - start
         if seconds is not None and d > 1 and deadline.remaining() <= elapsed:
             break  # the next depth would not finish in time
-        scratch = _scratch(meta, colours, d, state.size)
+        scratch = _scratch(d, state.size)
         with deadline.stopping(counter) if d > 1 else nullcontext():
             _root(
                 meta, colours, np.int64(d), order, exact, values, tt, counter, scratch, order_info
@@ -382,11 +372,9 @@ def move_values(
     return best, reached, int(counter[0])
 
 
-def _scratch(meta: np.ndarray, colours: np.ndarray, depth: int, size: int) -> tuple:
-    """Per-depth scratch rows of `_search`: positions, move lists and the moves' scores."""
+def _scratch(depth: int, size: int) -> tuple:
+    """Per-depth scratch rows of `_search`: move lists and the moves' scores."""
     return (
-        np.empty((depth + 1, meta.size), np.int64),
-        np.empty((depth + 1, *colours.shape), np.int8),
         np.empty((depth + 1, _num_actions(size)), np.int64),
         np.empty((depth + 1, _num_actions(size)), np.int64),
     )
