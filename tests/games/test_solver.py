@@ -169,16 +169,16 @@ def test_a_bad_cache_file_is_detected_and_rebuilt(tmp_path, damage, capsys):
 
 @pytest.mark.parametrize("ec", [False, True])
 def test_a_build_goes_on_from_the_largest_smaller_database_in_the_cache(tmp_path, ec):
-    whole = build_database(3, 12, ec, progress=False)
-    marked = whole[: entries(7, 3)].copy()
+    whole = build_database(3, 10, ec, progress=False)
+    marked = whole[: entries(6, 3)].copy()
     marked[-1] = 99  # a value no build makes: seen again only if these levels are reused
-    save_database(cache_path(tmp_path, 3, 7, ec), 3, 7, ec, marked)
+    save_database(cache_path(tmp_path, 3, 6, ec), 3, 6, ec, marked)
     database(3, 4, ec, tmp_path, progress=False)
-    grown, seconds = database(3, 12, ec, tmp_path, progress=False)
-    assert seconds > 0 and np.array_equal(grown[: entries(7, 3)], marked)
-    save_database(cache_path(tmp_path, 3, 7, ec), 3, 7, ec, whole[: entries(7, 3)])
-    cache_path(tmp_path, 3, 12, ec).unlink()
-    assert np.array_equal(database(3, 12, ec, tmp_path, progress=False)[0], whole)
+    grown, seconds = database(3, 10, ec, tmp_path, progress=False)
+    assert seconds > 0 and np.array_equal(grown[: entries(6, 3)], marked)
+    save_database(cache_path(tmp_path, 3, 6, ec), 3, 6, ec, whole[: entries(6, 3)])
+    cache_path(tmp_path, 3, 10, ec).unlink()
+    assert np.array_equal(database(3, 10, ec, tmp_path, progress=False)[0], whole)
 
 
 def test_a_stopped_build_keeps_the_levels_it_finished(tmp_path, monkeypatch, capsys):
