@@ -2,9 +2,11 @@
 `mancala.ai.search_generic`'s algorithm (negamax, fail-soft, a sooner win preferred, the
 previous depth's best moves first at the root), its moves ordered by a transposition
 table of fixed size in arrays, killer moves and a history score, the moves after the
-first searched with null windows, and `value`, the numba port of `evaluate.value`. The
-tests check that both searches give every move the same value at depths 1 and 2, and
-that `value` equals `evaluate.value`.
+first searched with null windows, and `value`, the numba port of `evaluate.value`. Two
+prunings of the engines act in nodes three plies or more from the horizon, so that
+deeper values are estimates: a null move (a pass that still fails high) and late move
+reductions. The tests check that both searches give every move the same value at depths
+1 to 3, and that `value` equals `evaluate.value`.
 
 `move_values(state, ...)` runs iterative deepening within a deadline: numba cannot read
 a clock, so each depth runs under `Deadline.stopping(counter)` (`mancala.core.deadline`),
