@@ -125,11 +125,8 @@ def build_database(
     k = 2 * houses
     binom = binomial_table(max_seeds, k)
     db = np.full(entries(max_seeds, houses), UNKNOWN, np.int8)
-    start = 0
-    if known is not None:
-        while start <= max_seeds and entries(start, houses) <= len(known):
-            start += 1
-        db[: entries(start - 1, houses)] = known[: entries(start - 1, houses)]
+    start = 0 if known is None else min(_seeds(known, houses), max_seeds) + 1
+    db[: entries(start - 1, houses)] = known[: entries(start - 1, houses)] if start else 0
     began = time.perf_counter()
     total, done, shown = len(db), entries(start - 1, houses), 0.0
 
@@ -271,11 +268,11 @@ def smaller_cached(cache_dir: Path | str, houses: int, max_seeds: int, empty_cap
     """The values of the largest valid database of these rules in `cache_dir` with fewer
     than `max_seeds` seeds (the first levels of the one asked for), or None."""
     for seeds in range(max_seeds - 1, -1, -1):
-        path = cache_path(cache_dir, houses, seeds, empty_capture)
-        if header_matches(path, houses, seeds, empty_capture):
-            values = load_database(path, houses, seeds, empty_capture)
-            if values is not None:
-                return values
+        values = load_database(
+            cache_path(cache_dir, houses, seeds, empty_capture), houses, seeds, empty_capture
+        )
+        if values is not None:
+            return values
     return None
 
 
