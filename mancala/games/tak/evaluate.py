@@ -1,26 +1,39 @@
 """Tak's evaluator for the searches and the one-ply player, and a fast random playout.
 
 `value(state)` is the position for the player to move: exact at the end (a win is
-`WIN_VALUE`, a loss its negative, a draw 0), else a sum of features, each counted for the
-player to move and against for the other (the weights below, in flats):
+`WIN_VALUE`, a loss its negative, a draw 0); `FORCED` when the player to move has a road
+in one (a piece placed or moved finishes it); else a sum of features, each counted for
+the player to move and against for the other (the weights below, in flats):
 
 - each piece on top: a flat 1, a wall 0.5, a capstone 0.75, a little more off the edge;
 - each piece under it: its owner's own (a reserve no one can take) adds, the other
   player's (held down, but freed when the stack moves) takes away;
+- a capstone on a stack: more when right on its owner's piece, and for each square it
+  could move onto;
 - each connected group of road pieces (flats and capstones on top), by the ranks and by
   the files it spans: nothing up to two, more the nearer it comes to a road;
+- the squares each player holds (`held`): empty ones, flats, and more off the edge;
+- the other player's roads in one, which the player to move must block, take away;
 - the move: the player to move is worth a little more (`TEMPO`), since the flat count
   favours the one who places next.
 
 The features are those of open Tak engines' hand-made evaluations, with their weights in
-flats; `mancala.games.tak.search` runs the same sum compiled.
+flats (each a multiple of 1/32, so that sums in any order are exact);
+`mancala.games.tak.search` runs the same sum compiled.
 
 >>> from mancala.games.tak.state import from_tps
 >>> s = from_tps("x5/x5/x5/x5/1,1,1,x2 2 3")  # white's flats span three files of five
 >>> standing(s, 0), standing(s, 1)
 (3.25, 0.0)
+>>> sorted(held(s)[0])  # the squares next to white's flats, and none of black's
+[0, 1, 2, 3, 5, 6, 7]
 >>> value(s)  # black to move: behind
--2.625
+-3.3125
+>>> s = from_tps("2,2,2,x2/x5/x5/1,x4/x,1,1,1,1 2 5")  # a2 and b1 to e1 are white's
+>>> road_in_one(s, 0)  # a1 or b2 placed, or a2 moved down to a1
+({0, 6}, {0})
+>>> value(s), value(from_tps("2,2,2,x2/x5/x5/1,x4/x,1,1,1,1 1 5"))
+(-3.40625, 1000.0)
 """
 
 from __future__ import annotations
@@ -34,6 +47,11 @@ SOFT = {"F": -0.5, "S": -0.25, "C": -0.25}  # each of the other player's under i
 CENTRE = 0.125  # a piece on top off the board's edge
 GROUP = (0.0, 0.0, 0.0, 0.25, 0.75, 1.25, 1.75, 2.25, 2.75)  # by ranks (files) spanned
 TEMPO = 0.625
+HARD_CAP = 0.25  # a capstone on a stack, right on its owner's piece
+CAP_REACH = 0.03125  # each square a capstone on a stack could move onto
+POTENTIAL, THREAT = 0.25, 0.75  # each square where a placed, a moved piece makes a road
+FORCED = 1000.0  # the player to move has a road in one
+EMPTY_HELD, FLAT_HELD, INNER_HELD = 0.0625, 0.125, 0.03125  # each square held, by what is there
 
 
 def value(state: TakState) -> float:
@@ -44,11 +62,20 @@ def value(state: TakState) -> float:
         if outcome.winner is None:
             return 0.0
         return WIN_VALUE if outcome.winner == me else -WIN_VALUE
-    return TEMPO + standing(state, me) - standing(state, 1 - me)
+    placed, moved = road_in_one(state, me)
+    if placed or moved:
+        return FORCED
+    placed, moved = road_in_one(state, 1 - me)
+    threats = POTENTIAL * len(placed) + THREAT * len(moved)
+    white, black = held(state)
+    hold = sum(map(_worth_held(state), white)) - sum(map(_worth_held(state), black))
+    mine = standing(state, me) - standing(state, 1 - me) + (hold if me == 0 else -hold)
+    return TEMPO + mine - threats
 
 
 def standing(state: TakState, player: int) -> float:
-    """How well `player` stands: its pieces on top, what is under them, its groups."""
+    """How well `player` stands: its pieces on top, what is under them, its capstones'
+    hold and reach, its groups."""
     total = 0.0
     for square, stack in enumerate(state.board):
         if not stack or stack[-1].player != player:
@@ -57,10 +84,80 @@ def standing(state: TakState, player: int) -> float:
         total += TOP[kind] + (CENTRE if _inner(square, state.size) else 0.0)
         for piece in stack[:-1]:
             total += HARD[kind] if piece.player == player else SOFT[kind]
+        if kind == "C" and len(stack) > 1:
+            total += HARD_CAP if stack[-2].player == player else 0.0
+            total += CAP_REACH * _reach(state, square, len(stack))
     for squares in groups(state, state.road_squares(player)):
         rows = {square // state.size for square in squares}
         columns = {square % state.size for square in squares}
         total += GROUP[len(rows)] + GROUP[len(columns)]
+    return total
+
+
+def road_in_one(state: TakState, player: int) -> tuple[set[int], set[int]]:
+    """The empty squares where a piece of `player` placed would finish a road, and the
+    squares (empty or under a flat) where one of its road pieces next to them, moved
+    there, would."""
+    road = state.road_squares(player)
+    placed, moved = set(), set()
+    for square, stack in enumerate(state.board):
+        if square in road or (stack and stack[-1].kind != "F"):
+            continue
+        if not state.joins_edges(road | {square}):
+            continue
+        if not stack:
+            placed.add(square)
+        near = road.intersection(state.neighbours(square))
+        if any(state.joins_edges(road - {source} | {square}) for source in near):
+            moved.add(square)
+    return placed, moved
+
+
+def held(state: TakState) -> tuple[set[int], set[int]]:
+    """The squares each player holds: nobody those next to a wall (or under one); else
+    the only player with a capstone on the square or next to it; else the player with
+    more flats next to it."""
+    white, black = set(), set()
+    for square in range(len(state.board)):
+        around = [square, *state.neighbours(square)]
+        tops = [state.board[sq][-1] for sq in around if state.board[sq]]
+        if any(piece.kind == "S" for piece in tops):
+            continue
+        capped = {piece.player for piece in tops if piece.kind == "C"}
+        if len(capped) == 1:
+            (white if capped == {0} else black).add(square)
+            continue
+        flats = [0, 0]
+        for sq in around[1:]:
+            if state.board[sq] and state.board[sq][-1].kind == "F":
+                flats[state.board[sq][-1].player] += 1
+        if flats[0] != flats[1]:
+            (white if flats[0] > flats[1] else black).add(square)
+    return white, black
+
+
+def _worth_held(state: TakState):
+    """What holding a square is worth: by what is on it, and more off the edge."""
+
+    def worth(square: int) -> float:
+        stack = state.board[square]
+        there = EMPTY_HELD if not stack else (FLAT_HELD if stack[-1].kind == "F" else 0.0)
+        return there + (INNER_HELD if _inner(square, state.size) else 0.0)
+
+    return worth
+
+
+def _reach(state: TakState, square: int, height: int) -> int:
+    """The squares a stack of `height` on `square` could move its top onto: each
+    direction up to `height` steps, stopped by a wall, a capstone or the edge."""
+    total = 0
+    for direction in range(4):
+        at = square
+        for _ in range(height):
+            at = state.step(at, direction)
+            if at is None or (state.board[at] and state.board[at][-1].kind != "F"):
+                break
+            total += 1
     return total
 
 

@@ -403,9 +403,96 @@ def flood(seeds, within, n_side):
 
 
 @njit(cache=True, nogil=True)
+def count_bits(x):
+    """How many bits of the uint64 `x` are set."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True)
+def board_bits(n_side):
+    """Every square of the board as bits."""
+    squares = np.uint64(n_side * n_side)
+    return ~np.uint64(0) if squares == 64 else (np.uint64(1) << squares) - np.uint64(1)
+
+
+@njit(cache=True, nogil=True)
+def grow(bits, n_side):
+    """The squares of `bits` and their neighbours."""
+    one, n = np.uint64(1), np.uint64(n_side)
+    _, _, first_column, last_column = edge_bits(n_side)
+    grown = bits | (bits << n) | (bits >> n)
+    grown |= ((bits << one) & ~first_column) | ((bits >> one) & ~last_column)
+    return grown & board_bits(n_side)
+
+
+@njit(cache=True, nogil=True)
+def tops(meta, colours):
+    """The pieces on top as bits: (white's flats, black's), (white's capstones, black's)
+    and the walls of both."""
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    zero = np.uint64(0)
+    white_flats, black_flats, white_caps, black_caps, walls = zero, zero, zero, zero, zero
+    for square in range(squares):
+        kind = meta[HEIGHTS + squares + square]
+        if kind == EMPTY:
+            continue
+        bit = np.uint64(1) << np.uint64(square)
+        white = _top_colour(meta, colours, square) == 0
+        if kind == WALL:
+            walls |= bit
+        elif kind == FLAT:
+            if white:
+                white_flats |= bit
+            else:
+                black_flats |= bit
+        elif white:
+            white_caps |= bit
+        else:
+            black_caps |= bit
+    return (white_flats, black_flats), (white_caps, black_caps), walls
+
+
+@njit(cache=True, nogil=True)
+def completions(road, blocked, n_side):
+    """The squares where a piece would finish a road of the bits `road` (none of
+    `blocked`, the walls and capstones, which no piece covers), and those of them where
+    a piece of the road next to them, moved there, would."""
+    first_row, last_row, first_column, last_column = edge_bits(n_side)
+    one = np.uint64(1)
+    joins = np.uint64(0)
+    for start, end in ((first_row, last_row), (first_column, last_column)):
+        from_start, from_end = flood(road & start, road, n_side), flood(road & end, road, n_side)
+        joins |= (start | grow(from_start, n_side)) & (end | grow(from_end, n_side))
+    joins &= ~(road | blocked)
+    moved = np.uint64(0)
+    rest = joins
+    while rest:
+        square = rest & (~rest + one)
+        rest &= ~square
+        sources = grow(square, n_side) & road
+        while sources:
+            source = sources & (~sources + one)
+            sources &= ~source
+            if _spans((road & ~source) | square, n_side):
+                moved |= square
+                break
+    return joins, moved
+
+
+@njit(cache=True, nogil=True)
 def result(meta, colours):
     """-1 while the game goes on; else how it ended (see the module text)."""
     white_bits, black_bits = road_bits(meta, colours)
+    return result_of(meta, colours, white_bits, black_bits)
+
+
+@njit(cache=True, nogil=True)
+def result_of(meta, colours, white_bits, black_bits):
+    """`result`, given each player's `road_bits`."""
     white_road, black_road = _spans(white_bits, meta[SIZE]), _spans(black_bits, meta[SIZE])
     if white_road or black_road:
         mover = 1 - meta[PLY] % 2  # a ply making both roads wins for its mover

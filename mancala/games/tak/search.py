@@ -34,14 +34,23 @@ from mancala.core.jit import njit
 from mancala.core.tables import empty_table, table_bits
 from mancala.games import WIN_VALUE
 from mancala.games.tak.evaluate import (
+    CAP_REACH,
     CENTRE,
+    EMPTY_HELD,
+    FLAT_HELD,
+    FORCED,
     GROUP,
     HARD,
+    HARD_CAP,
+    INNER_HELD,
+    POTENTIAL,
     SOFT,
     TEMPO,
+    THREAT,
     TOP,
 )
 from mancala.games.tak.fast import (
+    _STEPS,
     CAP,
     DRAW,
     FLAT,
@@ -51,14 +60,18 @@ from mancala.games.tak.fast import (
     SIZE,
     WALL,
     _num_actions,
+    board_bits,
+    completions,
+    count_bits,
     edge_bits,
     flood,
+    grow,
     is_legal,
     legal_moves,
     play,
-    result,
-    road_bits,
+    result_of,
     to_arrays,
+    tops,
     unplay,
 )
 from mancala.games.tak.state import TakState, new_tak
@@ -88,30 +101,54 @@ _GROUP = np.array(GROUP)
 @njit(cache=True, nogil=True)
 def value(meta, colours):
     """`evaluate.value` of the position: for the player to move, exact at the end."""
-    return _value(meta, colours, result(meta, colours))
+    on_top = tops(meta, colours)
+    return _value(meta, colours, _result(meta, colours, on_top), on_top)
 
 
 @njit(cache=True, nogil=True)
-def _value(meta, colours, code):
+def _result(meta, colours, on_top):
+    """`fast.result`, given the position's `tops`."""
+    (white, black), (white_caps, black_caps), _ = on_top
+    return result_of(meta, colours, white | white_caps, black | black_caps)
+
+
+@njit(cache=True, nogil=True)
+def _value(meta, colours, code, on_top):
     me = meta[PLY] % 2
     if code >= 0:
         if code == DRAW:
             return 0.0
         return WIN_VALUE if code % 2 == me else -WIN_VALUE
-    return _features(meta, colours, me)
+    return _features(meta, colours, me, on_top)
 
 
 @njit(cache=True, nogil=True)
-def _features(meta, colours, me):
-    """`evaluate.value` of a position whose game goes on, for `me`, the player to move."""
-    white, black = road_bits(meta, colours)
-    groups = _groups(white, meta[SIZE]) - _groups(black, meta[SIZE])
-    return TEMPO + _pieces(meta, colours, me) + (groups if me == 0 else -groups)
+def _features(meta, colours, me, on_top):
+    """`evaluate.value` of a position whose game goes on, for `me`, the player to move,
+    given its `tops`."""
+    n_side = meta[SIZE]
+    flats, caps, walls = on_top
+    roads = (flats[0] | caps[0], flats[1] | caps[1])
+    empty = board_bits(n_side) & ~(roads[0] | roads[1] | walls)
+    blocked = walls | caps[0] | caps[1]
+    if count_bits(roads[me]) >= n_side - 1:  # else no road is a piece short
+        placed, slid = completions(roads[me], blocked, n_side)
+        if placed & empty or slid:
+            return FORCED  # a road in one for the player to move
+    threats = 0.0
+    if count_bits(roads[1 - me]) >= n_side - 1:
+        placed, slid = completions(roads[1 - me], blocked, n_side)
+        threats = POTENTIAL * count_bits(placed & empty) + THREAT * count_bits(slid)
+    white = _groups(roads[0], n_side) - _groups(roads[1], n_side)
+    white += _control(flats, caps, walls, empty, n_side)
+    mine = white if me == 0 else -white
+    return TEMPO + _pieces(meta, colours, me) + mine - threats
 
 
 @njit(cache=True, nogil=True)
 def _pieces(meta, colours, me):
-    """`evaluate.standing`'s pieces on top and under them, `me`'s less the other's."""
+    """`evaluate.standing`'s pieces on top and under them, and its capstones' hold and
+    reach, `me`'s less the other's."""
     n_side = meta[SIZE]
     squares = n_side * n_side
     score = 0.0
@@ -127,8 +164,75 @@ def _pieces(meta, colours, me):
             v += CENTRE
         for level in range(height - 1):
             v += _HARD[kind] if colours[square, level] == top else _SOFT[kind]
+        if kind == CAP and height > 1:
+            if colours[square, height - 2] == top:
+                v += HARD_CAP
+            v += CAP_REACH * _reach_of(meta, square, height)
         score += v if top == me else -v
     return score
+
+
+@njit(cache=True, nogil=True)
+def _reach_of(meta, square, height):
+    """The squares a stack of `height` on `square` could move its top onto, each
+    direction up to `height` steps, stopped by a wall, a capstone or the edge."""
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    row, column = square // n_side, square % n_side
+    total = 0
+    for direction in range(4):
+        r, c = row, column
+        for _ in range(height):
+            r, c = r + _STEPS[direction, 0], c + _STEPS[direction, 1]
+            if not (0 <= r < n_side and 0 <= c < n_side):
+                break
+            kind = meta[HEIGHTS + squares + r * n_side + c]
+            if kind == WALL or kind == CAP:
+                break
+            total += 1
+    return total
+
+
+@njit(cache=True, nogil=True)
+def _control(flats, caps, walls, empty, n_side):
+    """White's hold on the board less black's: a square is held by the only player with a
+    capstone on it or next to it, else by the player with more flats next to it, and by
+    nobody next to a wall; empty squares, flats and squares off the edge held count."""
+    near = (_flats_near(flats[0], n_side), _flats_near(flats[1], n_side))
+    white, black = np.uint64(0), np.uint64(0)
+    for level in range(2, -1, -1):  # compare the counts from their highest bit
+        open_ = ~(white | black)
+        w, b = near[0][level] & open_, near[1][level] & open_
+        white |= w & ~b
+        black |= b & ~w
+    white_cap, black_cap = grow(caps[0], n_side), grow(caps[1], n_side)
+    white_cap, black_cap = white_cap & ~black_cap, black_cap & ~white_cap
+    free = ~grow(walls, n_side)
+    white = (white_cap | (white & ~black_cap)) & free
+    black = (black_cap | (black & ~white_cap)) & free
+    first_row, last_row, first_column, last_column = edge_bits(n_side)
+    inner = board_bits(n_side) & ~(first_row | last_row | first_column | last_column)
+    score = 0.0
+    flat = flats[0] | flats[1]
+    for held, weight in ((empty, EMPTY_HELD), (flat, FLAT_HELD), (inner, INNER_HELD)):
+        score += weight * (count_bits(white & held) - count_bits(black & held))
+    return score
+
+
+@njit(cache=True, nogil=True)
+def _flats_near(flats, n_side):
+    """How many of the bits `flats` are next to each square, as three bits a square
+    (the ones, twos and fours of the count, each a uint64)."""
+    one, n = np.uint64(1), np.uint64(n_side)
+    _, _, first_column, last_column = edge_bits(n_side)
+    north, south = (flats << n) & board_bits(n_side), flats >> n
+    east, west = (flats << one) & ~first_column, (flats >> one) & ~last_column
+    ones_a, twos_a = north ^ south, north & south
+    ones_b, twos_b = east ^ west, east & west
+    carry = ones_a & ones_b
+    twos = twos_a ^ twos_b ^ carry
+    fours = (twos_a & twos_b) | (twos_a & carry) | (twos_b & carry)
+    return ones_a ^ ones_b, twos, fours
 
 
 @njit(cache=True, nogil=True)
@@ -181,9 +285,10 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
     moves, scores = scratch
     killers, history, passed = order_info
     counter[0] += 1
-    code = result(meta, colours)
+    on_top = tops(meta, colours)
+    code = _result(meta, colours, on_top)
     if depth == 0 or code >= 0:
-        v = _value(meta, colours, code)
+        v = _value(meta, colours, code, on_top)
         if abs(v) >= DECIDED:  # a sooner win is worth more
             v = math.copysign(abs(v) - ply, v)
         return v
@@ -330,14 +435,16 @@ def move_values(
     exact: bool = False,
     seed: int | None = None,
     table: tuple[np.ndarray, ...] | None = None,
+    order_info: tuple[np.ndarray, ...] | None = None,
 ) -> tuple[dict[int, float], int, int]:
     """Iterative deepening to `depth` plies (None: as deep as time allows) within
     `seconds` (None: no time of its own; a depth that would not finish in the time left
     is not begun) and never past `cap` seconds (a depth cut short is thrown away):
     ({move: value for the mover}, the depth reached, the nodes searched). A player
-    passes its own `table` (`new_table`) to keep it from move to move; else one within
-    `memory` bytes is made. The moves come in the searched order (best first, ties in a random
-    order drawn from `seed`): with `exact` False only the first best value is exact."""
+    passes its own `table` (`new_table`) and `order_info` (`new_order_info`) to keep them
+    from move to move; else new ones are made, the table within `memory` bytes. The
+    moves come in the searched order (best first, ties in a random order drawn from
+    `seed`): with `exact` False only the first best value is exact."""
     meta, colours = to_arrays(state)
     order = np.array(state.legal_moves(), np.int64)
     if order.size == 0:
@@ -349,11 +456,7 @@ def move_values(
     counter = np.array([0, NO_LIMIT], np.int64)
     deadline = Deadline(min(seconds or math.inf, cap or math.inf))
     start, reached = time.perf_counter(), 0
-    order_info = (
-        np.full((DEEPEST + 2, 2), -1, np.int64),
-        np.zeros((2, _num_actions(state.size)), np.int64),
-        np.zeros(DEEPEST + 2, np.int8),
-    )
+    order_info = order_info or new_order_info(state.size)
     for d in range(1, (depth or DEEPEST) + 1):
         elapsed = time.perf_counter() - start
         if seconds is not None and d > 1 and deadline.remaining() <= elapsed:
@@ -372,6 +475,16 @@ def move_values(
         if np.all(np.abs(values) >= DECIDED):
             break  # every move's end is known
     return best, reached, int(counter[0])
+
+
+def new_order_info(size: int) -> tuple[np.ndarray, ...]:
+    """What orders the moves of `_search` on a board of `size`: (killers, history,
+    passed), none yet."""
+    return (
+        np.full((DEEPEST + 2, 2), -1, np.int64),
+        np.zeros((2, _num_actions(size)), np.int64),
+        np.zeros(DEEPEST + 2, np.int8),
+    )
 
 
 def _scratch(depth: int, size: int) -> tuple:

@@ -117,8 +117,11 @@ class TakState:
 
     def has_road(self, player: int) -> bool:
         """Whether `player`'s flats and capstones on top join two opposite edges."""
+        return self.joins_edges(self.road_squares(player))
+
+    def joins_edges(self, road: set[int]) -> bool:
+        """Whether the squares `road` join two opposite edges of the board."""
         n = self.size
-        road = self.road_squares(player)
         bottom_to_top = self._joined(
             road, {sq for sq in road if sq < n}, lambda sq: sq >= n * n - n
         )
@@ -142,9 +145,9 @@ class TakState:
 
     def neighbours(self, square: int) -> list[int]:
         """The squares next to `square`, across an edge, on the board."""
-        return [sq for d in range(4) if (sq := self._step(square, d)) is not None]
+        return [sq for d in range(4) if (sq := self.step(square, d)) is not None]
 
-    def _step(self, square: int, direction: int) -> int | None:
+    def step(self, square: int, direction: int) -> int | None:
         """The square next to `square` in `direction`, None off the board."""
         row, column = divmod(square, self.size)
         row, column = row + STEPS[direction][0], column + STEPS[direction][1]
@@ -186,7 +189,7 @@ class TakState:
     def _path(self, square: int, direction: int) -> list[int]:
         """The squares from `square` to the edge in `direction`, nearest first."""
         path = []
-        while (square := self._step(square, direction)) is not None:
+        while (square := self.step(square, direction)) is not None:
             path.append(square)
         return path
 
