@@ -143,7 +143,7 @@ GAMES: dict[str, Game] = {
             "tak",
             new_tak,
             tak_from_dict,
-            "mancala.games.tak.evaluate:value",
+            "mancala.games.tak.search:state_value",
             frozenset({"fast", "tei"}),
             rollout="mancala.games.tak.evaluate:random_playout",
             search="mancala.games.tak.search:Search",

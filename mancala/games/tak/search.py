@@ -105,6 +105,20 @@ def value(meta, colours):
     return _value(meta, colours, _result(meta, colours, on_top), on_top)
 
 
+def state_value(state: TakState) -> float:
+    """`evaluate.value(state)`, compiled: the game's evaluator (the one-ply player's)."""
+    return float(value(*to_arrays(state)))
+
+
+@njit(cache=True, nogil=True)
+def _road_in_one(road, empty, blocked, n_side):
+    """Whether a piece placed on an `empty` square or moved finishes the road `road`."""
+    if count_bits(road) < n_side - 1:
+        return False  # no road is a piece short
+    placed, moved = completions(road, blocked, n_side)
+    return (placed & empty) != 0 or moved != 0
+
+
 @njit(cache=True, nogil=True)
 def _result(meta, colours, on_top):
     """`fast.result`, given the position's `tops`."""
@@ -131,10 +145,8 @@ def _features(meta, colours, me, on_top):
     roads = (flats[0] | caps[0], flats[1] | caps[1])
     empty = board_bits(n_side) & ~(roads[0] | roads[1] | walls)
     blocked = walls | caps[0] | caps[1]
-    if count_bits(roads[me]) >= n_side - 1:  # else no road is a piece short
-        placed, slid = completions(roads[me], blocked, n_side)
-        if placed & empty or slid:
-            return FORCED  # a road in one for the player to move
+    if _road_in_one(roads[me], empty, blocked, n_side):
+        return FORCED
     threats = 0.0
     if count_bits(roads[1 - me]) >= n_side - 1:
         placed, slid = completions(roads[1 - me], blocked, n_side)
