@@ -42,7 +42,7 @@ def test_the_numba_evaluator_equals_the_readable_one():
 CELLS = ["x", "x", "1", "2", "1", "2", "1", "2", "1S", "2S", "1C", "2C", "12", "21", "121C", "212S"]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(size=st.integers(3, 8), data=st.data())
 def test_the_numba_roads_in_one_and_value_are_the_readable_ones(size, data):
     """Boards of every size with flats, walls, capstones and stacks, many a piece short of
