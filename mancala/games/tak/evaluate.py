@@ -152,10 +152,8 @@ def _reach(state: TakState, square: int, height: int) -> int:
     direction up to `height` steps, stopped by a wall, a capstone or the edge."""
     total = 0
     for direction in range(4):
-        at = square
-        for _ in range(height):
-            at = state.step(at, direction)
-            if at is None or (state.board[at] and state.board[at][-1].kind != "F"):
+        for at in state.path(square, direction)[:height]:
+            if state.board[at] and state.board[at][-1].kind != "F":
                 break
             total += 1
     return total

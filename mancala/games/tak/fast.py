@@ -343,24 +343,6 @@ def flat_count(meta, colours, player):
 
 
 @njit(cache=True, nogil=True)
-def road_bits(meta, colours):
-    """Each player's road squares (flats and capstones on top) as bits of a uint64,
-    square i at bit i."""
-    n_side = meta[SIZE]
-    squares = n_side * n_side
-    white, black = np.uint64(0), np.uint64(0)
-    for square in range(squares):
-        kind = meta[HEIGHTS + squares + square]
-        if kind == FLAT or kind == CAP:
-            bit = np.uint64(1) << np.uint64(square)
-            if _top_colour(meta, colours, square) == 0:
-                white |= bit
-            else:
-                black |= bit
-    return white, black
-
-
-@njit(cache=True, nogil=True)
 def has_road(meta, colours, player):
     """Whether `player`'s flats and capstones on top join two opposite edges."""
     return _spans(road_bits(meta, colours)[player], meta[SIZE])
@@ -457,18 +439,34 @@ def tops(meta, colours):
 
 
 @njit(cache=True, nogil=True)
+def roads_of(on_top):
+    """Each player's road squares (flats and capstones on top), given the `tops`."""
+    (white, black), (white_caps, black_caps), _ = on_top
+    return white | white_caps, black | black_caps
+
+
+@njit(cache=True, nogil=True)
+def road_bits(meta, colours):
+    """Each player's road squares as bits of a uint64, square i at bit i."""
+    return roads_of(tops(meta, colours))
+
+
+@njit(cache=True, nogil=True)
 def completions(road, blocked, n_side):
     """The squares where a piece would finish a road of the bits `road` (none of
     `blocked`, the walls and capstones, which no piece covers), and those of them where
     a piece of the road next to them, moved there, would."""
+    zero = np.uint64(0)
+    if count_bits(road) < n_side - 1:
+        return zero, zero  # no road is a piece short
     first_row, last_row, first_column, last_column = edge_bits(n_side)
     one = np.uint64(1)
-    joins = np.uint64(0)
+    joins = zero
     for start, end in ((first_row, last_row), (first_column, last_column)):
         from_start, from_end = flood(road & start, road, n_side), flood(road & end, road, n_side)
         joins |= (start | grow(from_start, n_side)) & (end | grow(from_end, n_side))
     joins &= ~(road | blocked)
-    moved = np.uint64(0)
+    moved = zero
     rest = joins
     while rest:
         square = rest & (~rest + one)

@@ -50,7 +50,6 @@ from mancala.games.tak.evaluate import (
     TOP,
 )
 from mancala.games.tak.fast import (
-    _STEPS,
     CAP,
     DRAW,
     FLAT,
@@ -60,6 +59,7 @@ from mancala.games.tak.fast import (
     SIZE,
     WALL,
     _num_actions,
+    _reach,
     board_bits,
     completions,
     count_bits,
@@ -70,6 +70,7 @@ from mancala.games.tak.fast import (
     legal_moves,
     play,
     result_of,
+    roads_of,
     to_arrays,
     tops,
     unplay,
@@ -111,19 +112,10 @@ def state_value(state: TakState) -> float:
 
 
 @njit(cache=True, nogil=True)
-def _road_in_one(road, empty, blocked, n_side):
-    """Whether a piece placed on an `empty` square or moved finishes the road `road`."""
-    if count_bits(road) < n_side - 1:
-        return False  # no road is a piece short
-    placed, moved = completions(road, blocked, n_side)
-    return (placed & empty) != 0 or moved != 0
-
-
-@njit(cache=True, nogil=True)
 def _result(meta, colours, on_top):
     """`fast.result`, given the position's `tops`."""
-    (white, black), (white_caps, black_caps), _ = on_top
-    return result_of(meta, colours, white | white_caps, black | black_caps)
+    white, black = roads_of(on_top)
+    return result_of(meta, colours, white, black)
 
 
 @njit(cache=True, nogil=True)
@@ -142,15 +134,14 @@ def _features(meta, colours, me, on_top):
     given its `tops`."""
     n_side = meta[SIZE]
     flats, caps, walls = on_top
-    roads = (flats[0] | caps[0], flats[1] | caps[1])
+    roads = roads_of(on_top)
     empty = board_bits(n_side) & ~(roads[0] | roads[1] | walls)
     blocked = walls | caps[0] | caps[1]
-    if _road_in_one(roads[me], empty, blocked, n_side):
-        return FORCED
-    threats = 0.0
-    if count_bits(roads[1 - me]) >= n_side - 1:
-        placed, slid = completions(roads[1 - me], blocked, n_side)
-        threats = POTENTIAL * count_bits(placed & empty) + THREAT * count_bits(slid)
+    placed, slid = completions(roads[me], blocked, n_side)
+    if placed & empty or slid:
+        return FORCED  # a road in one for the player to move
+    placed, slid = completions(roads[1 - me], blocked, n_side)
+    threats = POTENTIAL * count_bits(placed & empty) + THREAT * count_bits(slid)
     white = _groups(roads[0], n_side) - _groups(roads[1], n_side)
     white += _control(flats, caps, walls, empty, n_side)
     mine = white if me == 0 else -white
@@ -188,20 +179,9 @@ def _pieces(meta, colours, me):
 def _reach_of(meta, square, height):
     """The squares a stack of `height` on `square` could move its top onto, each
     direction up to `height` steps, stopped by a wall, a capstone or the edge."""
-    n_side = meta[SIZE]
-    squares = n_side * n_side
-    row, column = square // n_side, square % n_side
     total = 0
     for direction in range(4):
-        r, c = row, column
-        for _ in range(height):
-            r, c = r + _STEPS[direction, 0], c + _STEPS[direction, 1]
-            if not (0 <= r < n_side and 0 <= c < n_side):
-                break
-            kind = meta[HEIGHTS + squares + r * n_side + c]
-            if kind == WALL or kind == CAP:
-                break
-            total += 1
+        total += min(height, _reach(meta, square, direction)[0])
     return total
 
 
@@ -447,16 +427,14 @@ def move_values(
     exact: bool = False,
     seed: int | None = None,
     table: tuple[np.ndarray, ...] | None = None,
-    order_info: tuple[np.ndarray, ...] | None = None,
 ) -> tuple[dict[int, float], int, int]:
     """Iterative deepening to `depth` plies (None: as deep as time allows) within
     `seconds` (None: no time of its own; a depth that would not finish in the time left
     is not begun) and never past `cap` seconds (a depth cut short is thrown away):
     ({move: value for the mover}, the depth reached, the nodes searched). A player
-    passes its own `table` (`new_table`) and `order_info` (`new_order_info`) to keep them
-    from move to move; else new ones are made, the table within `memory` bytes. The
-    moves come in the searched order (best first, ties in a random order drawn from
-    `seed`): with `exact` False only the first best value is exact."""
+    passes its own `table` (`new_table`) to keep it from move to move; else one within
+    `memory` bytes is made. The moves come in the searched order (best first, ties in a
+    random order drawn from `seed`): with `exact` False only the first best value is exact."""
     meta, colours = to_arrays(state)
     order = np.array(state.legal_moves(), np.int64)
     if order.size == 0:
@@ -468,7 +446,7 @@ def move_values(
     counter = np.array([0, NO_LIMIT], np.int64)
     deadline = Deadline(min(seconds or math.inf, cap or math.inf))
     start, reached = time.perf_counter(), 0
-    order_info = order_info or new_order_info(state.size)
+    order_info = new_order_info(state.size)
     for d in range(1, (depth or DEEPEST) + 1):
         elapsed = time.perf_counter() - start
         if seconds is not None and d > 1 and deadline.remaining() <= elapsed:

@@ -145,9 +145,9 @@ class TakState:
 
     def neighbours(self, square: int) -> list[int]:
         """The squares next to `square`, across an edge, on the board."""
-        return [sq for d in range(4) if (sq := self.step(square, d)) is not None]
+        return [sq for d in range(4) if (sq := self._step(square, d)) is not None]
 
-    def step(self, square: int, direction: int) -> int | None:
+    def _step(self, square: int, direction: int) -> int | None:
         """The square next to `square` in `direction`, None off the board."""
         row, column = divmod(square, self.size)
         row, column = row + STEPS[direction][0], column + STEPS[direction][1]
@@ -181,15 +181,15 @@ class TakState:
         for square, stack in enumerate(self.board):
             if stack and stack[-1].player == self.player:
                 for direction in range(4):
-                    room = len(self._path(square, direction))
+                    room = len(self.path(square, direction))
                     for carry in range(1, min(self.size, len(stack)) + 1):
                         moves += [Shift(square, direction, d) for d in _splits(carry, room)]
         return moves
 
-    def _path(self, square: int, direction: int) -> list[int]:
+    def path(self, square: int, direction: int) -> list[int]:
         """The squares from `square` to the edge in `direction`, nearest first."""
         path = []
-        while (square := self.step(square, direction)) is not None:
+        while (square := self._step(square, direction)) is not None:
             path.append(square)
         return path
 
@@ -224,7 +224,7 @@ class TakState:
             return f"{where} is controlled by {COLOURS[stack[-1].player]}"
         if move.carry > len(stack):
             return f"{where} holds only {len(stack)} piece(s), not {move.carry}"
-        path = self._path(move.square, move.direction)
+        path = self.path(move.square, move.direction)
         if len(move.drops) > len(path):
             return "the move runs off the board"
         mover = stack[-1]
@@ -266,7 +266,7 @@ class TakState:
         """Lift the carried pieces and drop them along the path (flattening a wall)."""
         stack = board[move.square]
         carried, board[move.square] = stack[-move.carry :], stack[: -move.carry]
-        for square, drop in zip(self._path(move.square, move.direction), move.drops):
+        for square, drop in zip(self.path(move.square, move.direction), move.drops):
             target = board[square]
             if target and target[-1].kind == "S":
                 target = (*target[:-1], Piece(target[-1].player, "F"))
