@@ -29,7 +29,7 @@ from mancala.game_state import GameState
 from mancala.nn_lib import encoders
 from mancala.nn_lib.boards import DEFAULT_BOARDS, NET_GAMES
 from mancala.nn_lib.choice import masked_argmax, soft_choice
-from mancala.nn_lib.keras_io import import_keras, save_keras
+from mancala.nn_lib.keras_io import import_keras, save_keras, widen_inputs
 from mancala.nn_lib.losses import masked_mse, masked_policy_loss
 from mancala.nn_lib.numpy_forward import NumpyForward
 from mancala.nn_lib.saved import SavedModel, WeightsError
@@ -107,6 +107,7 @@ class Network(SavedModel):
         if encode is None:
             raise ValueError(f"network {self.name} does not play {game}: it has no encoder for it")
         self.encode = encode  # this game's encoder (the class's `encode` is the sowing one)
+        self.ENCODING = self.view.encoding or self.ENCODING  # Tak's inputs have their own
         self.objective = self.view.objective or self.objective
         self.path = Path(path) if path is not None else weights_path(self.name, game)
         self.model: Any = None
@@ -163,6 +164,16 @@ class Network(SavedModel):
                 f"{self.name} needs {want_in} -> {want_out}; {make}"
             )
         self._use(model)
+
+    def _upgrade(self, model: Any, found: int, make: str) -> Any:
+        """Weights of the inputs the view had before (`widens_from`) read the inputs added
+        since with zero weights (`keras_io.widen_inputs`): they play as they did."""
+        if found != getattr(self.view, "widens_from", None):
+            return super()._upgrade(model, found, make)
+        try:
+            return widen_inputs(model, self.build())
+        except ValueError as error:
+            raise WeightsError(f"network {self.name}: {self.path}: {error}; {make}") from None
 
     def _use(self, model: Any) -> None:
         self.model = model

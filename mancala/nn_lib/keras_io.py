@@ -64,3 +64,24 @@ def batches(
             self.order = rng.permutation(size)
 
     return Batches()
+
+
+def widen_inputs(old: Any, new: Any) -> Any:
+    """`new`, a model of `old`'s layers that reads more inputs (the added ones last), with
+    `old`'s weights and the added inputs weighted zero: it gives what `old` gave of the
+    inputs they share. ValueError when the layers differ otherwise."""
+    for old_layer, new_layer in zip(old.layers, new.layers, strict=True):
+        weights = []
+        for had, shape in zip(
+            old_layer.get_weights(), [w.shape for w in new_layer.get_weights()], strict=True
+        ):
+            if had.shape != shape:
+                same = had.ndim >= 2 and had.shape[:-2] + had.shape[-1:] == shape[:-2] + shape[-1:]
+                if not same or shape[-2] < had.shape[-2]:  # only a kernel's inputs grow
+                    raise ValueError(f"layer {new_layer.name}: {had.shape} cannot widen to {shape}")
+                pad = [(0, 0)] * had.ndim
+                pad[-2] = (0, shape[-2] - had.shape[-2])
+                had = np.pad(had, pad)
+            weights.append(had)
+        new_layer.set_weights(weights)
+    return new

@@ -5,8 +5,9 @@ written (the zoo's `Network`, the policy-value `PolicyValue`; the DQN's nets are
 A subclass says what it is (`label`), how its file is made (`make`), how to build it
 (`build`) and how to take a model in (`_adopt`: check the model read from a file fits,
 then `_use` it). `load()` refuses weights of another input encoding (the metadata beside
-them, `meta.py`), a missing, damaged or foreign file, with a WeightsError naming the file
-and the command that makes it; `save()` writes the model atomically with its metadata.
+them, `meta.py`), unless the subclass can read them as they were (`_upgrade`), and a
+missing, damaged or foreign file, with a WeightsError naming the file and the command
+that makes it; `save()` writes the model atomically with its metadata.
 """
 
 from __future__ import annotations
@@ -39,15 +40,13 @@ def read_model(path: Path, label: str, make: str) -> Any:
         ) from None
 
 
-def check_encoding(path: Path, wanted: int, label: str, make: str) -> None:
-    """WeightsError unless the weights `path` were saved with input encoding `wanted`."""
-    found = read_encoding(path)
-    if found != wanted:
-        raise WeightsError(
-            f"{label}: {path} was trained on inputs of encoding version {found}, but this "
-            f"version of the lab encodes version {wanted}: the weights would read the "
-            f"wrong inputs; {make}"
-        )
+def encoding_error(path: Path, found: int, wanted: int, label: str, make: str) -> WeightsError:
+    """The error of weights `path` saved with input encoding `found`, not `wanted`."""
+    return WeightsError(
+        f"{label}: {path} was trained on inputs of encoding version {found}, but this "
+        f"version of the lab encodes version {wanted}: the weights would read the "
+        f"wrong inputs; {make}"
+    )
 
 
 def untrained_model(build: Callable[[], Any], seed: int | None) -> Any:
@@ -97,11 +96,19 @@ class SavedModel:
         self._use(untrained_model(self.build, seed))
         return self
 
+    def _upgrade(self, model: Any, found: int, make: str) -> Any:
+        """`model`, read from weights of input encoding `found` (not this version's), made
+        to read this version's inputs as it read its own; WeightsError where it cannot."""
+        raise encoding_error(self.path, found, self.ENCODING, self.label, make)
+
     def load(self) -> Self:
         """Read the weights file; WeightsError naming it and the command that makes it."""
         make = self.make()
-        check_encoding(self.path, self.ENCODING, self.label, make)
-        self._adopt(read_model(self.path, self.label, make), make)
+        found = read_encoding(self.path) if self.path.is_file() else self.ENCODING
+        model = read_model(self.path, self.label, make)
+        if found != self.ENCODING:
+            model = self._upgrade(model, found, make)
+        self._adopt(model, make)
         return self
 
     def load_or_fresh(self, seed: int | None = None) -> tuple[Self, bool]:

@@ -47,6 +47,7 @@ from mancala.games.sowing.afterstates import afterstates
 from mancala.games.sowing.engine import rules_of
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak.actions import num_actions
+from mancala.games.tak.features import feature_planes
 from mancala.games.tak.planes import channels, planes
 from mancala.nn_lib.encoders import tactics
 
@@ -62,6 +63,7 @@ class SowingView:
     """Kalah and Sungka: the mover's view in, one value a house out."""
 
     kind = "sowing"
+    encoding = 0  # the inputs' version is the network's own (`Network.ENCODING`)
     objective: str | None = None  # the network's own ("policy" or "values")
 
     def __init__(self, game: str, options: dict[str, Any]) -> None:
@@ -141,13 +143,17 @@ class TakView:
     kind = "planes"
     objective = "values"  # positions are valued one at a time: no choice among moves to learn
     outputs = 1
+    encoding = 2  # the planes and their feature planes
+    widens_from = 1  # the planes alone: such weights read the feature planes with zero weights
 
     def __init__(self, options: dict[str, Any]) -> None:
         self.size = options["size"]
         self.actions = num_actions(self.size)
 
     def encoder(self, net: Any) -> Callable[[np.ndarray], np.ndarray] | None:
-        return net.encode_planes
+        """The network's encoder of planes, given the planes with their feature planes
+        (`mancala.games.tak.features`) after them."""
+        return partial(with_features, net.encode_planes) if net.encode_planes else None
 
     def blank(self) -> np.ndarray:
         return np.zeros((1, channels(self.size), self.size, self.size), np.float32)
@@ -185,6 +191,11 @@ def ended_value(state: Any, player: int) -> float:
     """The exact value of a finished game for `player`."""
     winner = state.outcome.winner
     return 0.0 if winner is None else (WIN_VALUE if winner == player else -WIN_VALUE)
+
+
+def with_features(encode: Callable[[np.ndarray], np.ndarray], planes: np.ndarray) -> np.ndarray:
+    """`encode` of Tak `planes` (N, C, S, S) with their feature planes after them."""
+    return encode(np.concatenate([planes, feature_planes(planes)], axis=1))
 
 
 View = SowingView | AfterstateView | TakView

@@ -4,7 +4,8 @@ Adding a network is adding a subclass here (name, encoders, hidden layers) and i
 to ZOO. Importing this module does not import Keras.
 
 Each network plays Kalah and Sungka; those with an encoder of Tak planes (`encode_planes`)
-play Tak too (the dense ones on the flattened planes, the CNN over the board). nns1h128 and
+play Tak too (the dense ones on the flattened planes, the CNN over the board), the planes
+followed by their hand-made feature planes (roads in one, squares held). nns1h128 and
 the one-hot ones (nnx1h128, nnx3h80, nnx2h256) have none: their point is a way of seeing
 houses (without the stores, or each count one-hot), which Tak's planes have no counterpart
 of (the planes are one-hot already). nnxa2h512 values the board after each move
@@ -17,7 +18,7 @@ nnxat2h512 sees besides what each side's next move would gain (`encoders.tactics
 >>> network("nn2h80").input_shape(), network("cnns1h128").input_shape()
 ((14,), (6, 2))
 >>> network("nn2h80", game="tak").input_shape(), network("cnns1h128", game="tak").input_shape()
-((500,), (5, 5, 20))
+((650,), (5, 5, 26))
 >>> sorted(name for name, cls in ZOO.items() if cls.encode_planes)
 ['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80']
 >>> network("nnx2h256", game="tak")
@@ -47,7 +48,10 @@ INPUTS = {  # what each encoder shows the network, in words
     "one_hot": "one-hot house counts",
     "rows": "the two rows of houses",
 }
-TAK_INPUTS = {"flat": "Tak: the planes flattened", "spatial": "Tak: the planes as a board"}
+TAK_INPUTS = {  # Tak: the planes and their feature planes (`mancala.games.tak.features`)
+    "flat": "Tak: the planes flattened",
+    "spatial": "Tak: the planes as a board",
+}
 
 
 class NN1H128(Network):

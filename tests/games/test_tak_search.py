@@ -1,6 +1,7 @@
 """The numba alpha-beta of Tak (mancala/games/tak/search.py): its evaluator equals
-`evaluate.value`, its move values equal the generic alpha-beta's, minimax plays Tak with
-it, and it keeps to its deadline."""
+`evaluate.value` (and the networks' feature planes its roads in one and squares held),
+its move values equal the generic alpha-beta's, minimax plays Tak with it, and it keeps
+to its deadline."""
 
 from __future__ import annotations
 
@@ -16,6 +17,9 @@ from mancala.ai.limits import Limits
 from mancala.ai.search_generic import AlphaBeta
 from mancala.games.tak import evaluate, from_tps, new_tak, search
 from mancala.games.tak.fast import completions, to_arrays, tops
+from mancala.games.tak.features import feature_planes
+from mancala.games.tak.planes import planes
+from mancala.games.tak.state import TakState
 
 BLOCK_IT = "2,2,2,x2/x5/x5/x5/1,1,1,1,x 2 5"  # black must play e1
 
@@ -42,11 +46,8 @@ def test_the_numba_evaluator_equals_the_readable_one():
 CELLS = ["x", "x", "1", "2", "1", "2", "1", "2", "1S", "2S", "1C", "2C", "12", "21", "121C", "212S"]
 
 
-@settings(max_examples=100, deadline=None)
-@given(size=st.integers(3, 8), data=st.data())
-def test_the_numba_roads_in_one_and_value_are_the_readable_ones(size, data):
-    """Boards of every size with flats, walls, capstones and stacks, many a piece short of
-    a road: the squares that finish one and the value are those of `evaluate`."""
+def drawn_board(size: int, data) -> TakState:
+    """A board of `size` drawn square by square from CELLS, its game not over."""
     cells = data.draw(st.lists(st.sampled_from(CELLS), min_size=size * size, max_size=size * size))
     rows = [",".join(cells[r * size : (r + 1) * size]) for r in range(size)]
     try:
@@ -54,6 +55,35 @@ def test_the_numba_roads_in_one_and_value_are_the_readable_ones(size, data):
     except ValueError:  # more pieces of a kind than the sets hold
         assume(False)
     assume(state.outcome is None)
+    return state
+
+
+def bits_of(plane: np.ndarray) -> set[int]:
+    """The squares set in a feature plane (S, S)."""
+    return {int(square) for square in np.flatnonzero(plane)}
+
+
+@settings(max_examples=100, deadline=None)
+@given(size=st.integers(3, 8), data=st.data())
+def test_the_feature_planes_are_the_readable_roads_in_one_and_squares_held(size, data):
+    """From either seat's planes, the feature planes are `evaluate`'s roads in one and
+    squares held, mine first."""
+    state = drawn_board(size, data)
+    held = evaluate.held(state)
+    for seat in (0, 1):
+        features = feature_planes(planes(state, seat)[None])[0]
+        for who, player in enumerate((seat, 1 - seat)):
+            placed, moved = evaluate.road_in_one(state, player)
+            got = bits_of(features[who]), bits_of(features[2 + who]), bits_of(features[4 + who])
+            assert got == (placed, moved, held[player]), (state.to_tps(), seat, player)
+
+
+@settings(max_examples=100, deadline=None)
+@given(size=st.integers(3, 8), data=st.data())
+def test_the_numba_roads_in_one_and_value_are_the_readable_ones(size, data):
+    """Boards of every size with flats, walls, capstones and stacks, many a piece short of
+    a road: the squares that finish one and the value are those of `evaluate`."""
+    state = drawn_board(size, data)
     meta, colours = to_arrays(state)
     flats, caps, walls = tops(meta, colours)
     for player in (0, 1):

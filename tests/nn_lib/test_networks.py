@@ -520,3 +520,40 @@ def test_weights_of_another_input_encoding_are_refused(tmp_path):
     meta_path(pv_path).write_text(json.dumps({"encoding": 7}))
     with pytest.raises(WeightsError, match="encoding version 7"):
         PolicyValue("kalah", pv_path).load()
+
+
+@pytest.mark.parametrize("name", ["nn2h80", "cnns1h128"])
+def test_tak_weights_of_the_planes_alone_read_the_feature_planes_and_play_as_before(tmp_path, name):
+    """Weights saved before the feature planes (encoding 1) load with the features weighted
+    zero: their values are the old model's of the planes alone; saved, they are version 2."""
+    from mancala.games.tak import new_tak
+    from mancala.games.tak.planes import planes
+    from mancala.nn_lib.keras_io import import_keras, save_keras
+    from mancala.nn_lib.meta import meta_path, write_meta
+    from mancala.nn_lib.views import TAK_SCALE
+
+    keras = import_keras()
+    keras.utils.set_random_seed(3)
+    net = network(name, tmp_path / f"{name}.keras", game="tak")
+    old_input = net.encode_planes(net.view.blank()).shape[1:]  # the planes alone
+    old = keras.Sequential(
+        [keras.Input(old_input), *net.layers(keras), keras.layers.Dense(1, name="move_values")]
+    )
+    save_keras(old, net.path)
+    write_meta(net.path, teacher="t", data="d", encoding=1)
+    state = new_tak(5)
+    for ply in range(6):
+        moves = state.legal_moves()
+        state = state.play(moves[(7 * ply) % len(moves)])
+    after = [state.play(move) for move in state.legal_moves()]
+    x = np.stack([planes(a, state.player) for a in after])
+    want = np.arctanh(old.predict(net.encode_planes(x), verbose=0)[:, 0]) * TAK_SCALE
+    loaded = network(name, net.path, game="tak").load()
+    assert loaded.model.input_shape[1:] == net.input_shape() != old_input
+    values, _ = loaded.move_values([state])
+    np.testing.assert_allclose(values[0, state.legal_moves()], want, rtol=1e-5, atol=1e-5)
+    loaded.save(teacher="t", data="d")
+    assert json.loads(meta_path(net.path).read_text())["encoding"] == 2
+    write_meta(net.path, teacher="t", data="d", encoding=3)  # a later version: refused
+    with pytest.raises(WeightsError, match="encoding version 3"):
+        network(name, net.path, game="tak").load()

@@ -411,6 +411,43 @@ def grow(bits, n_side):
 
 
 @njit(cache=True, nogil=True)
+def held(flats, caps, walls, n_side):
+    """The squares each player holds, (white's, black's) as bits, given the `tops`' flats,
+    capstones and walls: a square is held by the only player with a capstone on it or
+    next to it, else by the player with more flats next to it, and by nobody next to a
+    wall."""
+    near = (_flats_near(flats[0], n_side), _flats_near(flats[1], n_side))
+    white, black = np.uint64(0), np.uint64(0)
+    for level in range(2, -1, -1):  # compare the counts from their highest bit
+        open_ = ~(white | black)
+        w, b = near[0][level] & open_, near[1][level] & open_
+        white |= w & ~b
+        black |= b & ~w
+    white_cap, black_cap = grow(caps[0], n_side), grow(caps[1], n_side)
+    white_cap, black_cap = white_cap & ~black_cap, black_cap & ~white_cap
+    free = ~grow(walls, n_side)
+    white = (white_cap | (white & ~black_cap)) & free
+    black = (black_cap | (black & ~white_cap)) & free
+    return white & board_bits(n_side), black & board_bits(n_side)
+
+
+@njit(cache=True, nogil=True)
+def _flats_near(flats, n_side):
+    """How many of the bits `flats` are next to each square, as three bits a square
+    (the ones, twos and fours of the count, each a uint64)."""
+    one, n = np.uint64(1), np.uint64(n_side)
+    _, _, first_column, last_column = edge_bits(n_side)
+    north, south = (flats << n) & board_bits(n_side), flats >> n
+    east, west = (flats << one) & ~first_column, (flats >> one) & ~last_column
+    ones_a, twos_a = north ^ south, north & south
+    ones_b, twos_b = east ^ west, east & west
+    carry = ones_a & ones_b
+    twos = twos_a ^ twos_b ^ carry
+    fours = (twos_a & twos_b) | (twos_a & carry) | (twos_b & carry)
+    return ones_a ^ ones_b, twos, fours
+
+
+@njit(cache=True, nogil=True)
 def tops(meta, colours):
     """The pieces on top as bits: (white's flats, black's), (white's capstones, black's)
     and the walls of both."""

@@ -1,0 +1,84 @@
+"""Hand-made feature planes of Tak positions, worked out from the planes themselves
+(`planes.py`: the top of each stack and its kind), so that recorded planes need nothing
+more. Each is a plane of 0 and 1 from the planes' seat ("mine") and the other ("theirs"):
+
+- where a piece placed would finish a road (`evaluate.road_in_one`): mine, theirs;
+- where a road piece next to the square, moved there, would: mine, theirs;
+- the squares held (`evaluate.held`, `fast.held`): mine, theirs.
+
+These are what the evaluator sees beyond the pieces (`evaluate.value`), given to a
+network to learn from rather than to sum with fixed weights.
+
+>>> from mancala.games.tak.planes import planes
+>>> from mancala.games.tak.state import from_tps
+>>> s = from_tps("2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5")  # white's a1-d1: a road in one at e1
+>>> f = feature_planes(planes(s, 0)[None])[0]  # white's side
+>>> f.shape, np.flatnonzero(f[0]).tolist(), int(f[1:4].sum())  # e1 is square 4
+((6, 5, 5), [4], 0)
+>>> f[4].astype(int)  # white holds the squares its flats touch, row 1 (a1-e1) first
+array([[1, 1, 1, 1, 1],
+       [1, 1, 1, 1, 0],
+       [0, 0, 0, 0, 0],
+       [0, 0, 0, 0, 0],
+       [0, 0, 0, 0, 0]])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from mancala.core.jit import njit
+from mancala.games.tak.fast import board_bits, completions, held
+
+FEATURES = 6  # planes a position gets
+
+
+def feature_planes(planes: np.ndarray) -> np.ndarray:
+    """The feature planes (N, FEATURES, S, S) of planes (N, C, S, S) (see the module text)."""
+    size = planes.shape[-1]
+    out = np.zeros((len(planes), FEATURES, size, size), np.float32)
+    _fill(np.ascontiguousarray(planes, dtype=np.float32), out)
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _fill(planes, out):
+    n_side = planes.shape[2]
+    kinds = 2 * n_side  # the planes of the top's kind: my wall, my capstone, theirs
+    one, zero = np.uint64(1), np.uint64(0)
+    for i in range(planes.shape[0]):
+        mine, theirs, walls, my_caps, their_caps = zero, zero, zero, zero, zero
+        for square in range(n_side * n_side):
+            row, column = square // n_side, square % n_side
+            bit = one << np.uint64(square)
+            if planes[i, 0, row, column] > 0:
+                mine |= bit
+            elif planes[i, 1, row, column] > 0:
+                theirs |= bit
+            if planes[i, kinds, row, column] > 0 or planes[i, kinds + 2, row, column] > 0:
+                walls |= bit
+            elif planes[i, kinds + 1, row, column] > 0:
+                my_caps |= bit
+            elif planes[i, kinds + 3, row, column] > 0:
+                their_caps |= bit
+        flats = (mine & ~(walls | my_caps), theirs & ~(walls | their_caps))
+        caps = (my_caps, their_caps)
+        roads = (flats[0] | my_caps, flats[1] | their_caps)
+        empty = board_bits(n_side) & ~(mine | theirs)
+        blocked = walls | my_caps | their_caps
+        for who in range(2):
+            placed, moved = completions(roads[who], blocked, n_side)
+            _unpack(placed & empty, out[i, who])
+            _unpack(moved, out[i, 2 + who])
+        held_bits = held(flats, caps, walls, n_side)
+        _unpack(held_bits[0], out[i, 4])
+        _unpack(held_bits[1], out[i, 5])
+
+
+@njit(cache=True, nogil=True)
+def _unpack(bits, plane):
+    """Set the squares of `bits` in `plane` (S, S) to 1."""
+    n_side = plane.shape[0]
+    for square in range(n_side * n_side):
+        if bits & (np.uint64(1) << np.uint64(square)):
+            plane[square // n_side, square % n_side] = 1.0
