@@ -65,9 +65,9 @@ def bits_of(plane: np.ndarray) -> set[int]:
 
 @settings(max_examples=100, deadline=None)
 @given(size=st.integers(3, 8), data=st.data())
-def test_the_feature_planes_are_the_readable_roads_in_one_and_squares_held(size, data):
-    """From either seat's planes, the feature planes are `evaluate`'s roads in one and
-    squares held, mine first."""
+def test_the_feature_planes_are_the_readable_roads_in_one_squares_held_and_groups(size, data):
+    """From either seat's planes, the feature planes are `evaluate`'s roads in one,
+    squares held and groups, mine first."""
     state = drawn_board(size, data)
     held = evaluate.held(state)
     for seat in (0, 1):
@@ -76,6 +76,11 @@ def test_the_feature_planes_are_the_readable_roads_in_one_and_squares_held(size,
             placed, moved = evaluate.road_in_one(state, player)
             got = bits_of(features[who]), bits_of(features[2 + who]), bits_of(features[4 + who])
             assert got == (placed, moved, held[player]), (state.to_tps(), seat, player)
+            reach = np.zeros(size * size, np.float32)
+            for group in evaluate.groups(state, state.road_squares(player)):
+                rows, columns = {sq // size for sq in group}, {sq % size for sq in group}
+                reach[list(group)] = max(len(rows), len(columns)) / size
+            assert (features[6 + who].ravel() == reach).all(), (state.to_tps(), seat, player)
 
 
 @settings(max_examples=100, deadline=None)

@@ -411,6 +411,18 @@ def grow(bits, n_side):
 
 
 @njit(cache=True, nogil=True)
+def lines_spanned(bits, n_side):
+    """How many ranks and how many files the squares `bits` touch."""
+    n = np.uint64(n_side)
+    first_row, _, first_column, _ = edge_bits(n_side)
+    ranks = files = 0
+    for line in range(n_side):
+        ranks += (bits & (first_row << (np.uint64(line) * n))) != 0
+        files += (bits & (first_column << np.uint64(line))) != 0
+    return ranks, files
+
+
+@njit(cache=True, nogil=True)
 def held(flats, caps, walls, n_side):
     """The squares each player holds, (white's, black's) as bits, given the `tops`' flats,
     capstones and walls: a square is held by the only player with a capstone on it or

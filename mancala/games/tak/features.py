@@ -1,10 +1,12 @@
 """Hand-made feature planes of Tak positions, worked out from the planes themselves
 (`planes.py`: the top of each stack and its kind), so that recorded planes need nothing
-more. Each is a plane of 0 and 1 from the planes' seat ("mine") and the other ("theirs"):
+more. Each is a plane from the planes' seat ("mine") or the other's ("theirs"):
 
 - where a piece placed would finish a road (`evaluate.road_in_one`): mine, theirs;
 - where a road piece next to the square, moved there, would: mine, theirs;
-- the squares held (`evaluate.held`, `fast.held`): mine, theirs.
+- the squares held (`evaluate.held`, `fast.held`): mine, theirs;
+- on each road piece, how far its group reaches (`evaluate.groups`): the most ranks or
+  files the group touches, over the board's size; mine, theirs.
 
 These are what the evaluator sees beyond the pieces (`evaluate.value`), given to a
 network to learn from rather than to sum with fixed weights.
@@ -14,13 +16,15 @@ network to learn from rather than to sum with fixed weights.
 >>> s = from_tps("2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5")  # white's a1-d1: a road in one at e1
 >>> f = feature_planes(planes(s, 0)[None])[0]  # white's side
 >>> f.shape, np.flatnonzero(f[0]).tolist(), int(f[1:4].sum())  # e1 is square 4
-((6, 5, 5), [4], 0)
+((8, 5, 5), [4], 0)
 >>> f[4].astype(int)  # white holds the squares its flats touch, row 1 (a1-e1) first
 array([[1, 1, 1, 1, 1],
        [1, 1, 1, 1, 0],
        [0, 0, 0, 0, 0],
        [0, 0, 0, 0, 0],
        [0, 0, 0, 0, 0]])
+>>> f[6, 0], f[7, 4]  # white's a1-d1 touches 4 files, black's a5-c5 3
+(array([0.8, 0.8, 0.8, 0.8, 0. ], dtype=float32), array([0.6, 0.6, 0.6, 0. , 0. ], dtype=float32))
 """
 
 from __future__ import annotations
@@ -28,9 +32,9 @@ from __future__ import annotations
 import numpy as np
 
 from mancala.core.jit import njit
-from mancala.games.tak.fast import board_bits, completions, held
+from mancala.games.tak.fast import board_bits, completions, flood, held, lines_spanned
 
-FEATURES = 6  # planes a position gets
+FEATURES = 8  # planes a position gets
 
 
 def feature_planes(planes: np.ndarray) -> np.ndarray:
@@ -73,12 +77,19 @@ def _fill(planes, out):
         held_bits = held(flats, caps, walls, n_side)
         _unpack(held_bits[0], out[i, 4])
         _unpack(held_bits[1], out[i, 5])
+        for who in range(2):
+            rest = roads[who]
+            while rest:
+                group = flood(rest & (~rest + one), roads[who], n_side)  # the lowest's group
+                rest &= ~group
+                ranks, files = lines_spanned(group, n_side)
+                _unpack(group, out[i, 6 + who], max(ranks, files) / n_side)
 
 
 @njit(cache=True, nogil=True)
-def _unpack(bits, plane):
-    """Set the squares of `bits` in `plane` (S, S) to 1."""
+def _unpack(bits, plane, value=1.0):
+    """Set the squares of `bits` in `plane` (S, S) to `value`."""
     n_side = plane.shape[0]
     for square in range(n_side * n_side):
         if bits & (np.uint64(1) << np.uint64(square)):
-            plane[square // n_side, square % n_side] = 1.0
+            plane[square // n_side, square % n_side] = value

@@ -68,6 +68,7 @@ from mancala.games.tak.fast import (
     held,
     is_legal,
     legal_moves,
+    lines_spanned,
     play,
     result_of,
     roads_of,
@@ -203,8 +204,7 @@ def _control(flats, caps, walls, empty, n_side):
 def _groups(road, n_side):
     """`evaluate.standing`'s groups of one player's road squares (the bits `road`): each
     group's worth by the ranks and by the files it spans."""
-    one, n = np.uint64(1), np.uint64(n_side)
-    first_row, _, first_column, _ = edge_bits(n_side)
+    one = np.uint64(1)
     score = 0.0
     rest = road
     while rest:
@@ -212,10 +212,7 @@ def _groups(road, n_side):
         rest &= ~group
         if group & (group - one) == 0:
             continue  # one square spans one rank and one file: worth nothing
-        ranks = files = 0
-        for line in range(n_side):
-            ranks += (group & (first_row << (np.uint64(line) * n))) != 0
-            files += (group & (first_column << np.uint64(line))) != 0
+        ranks, files = lines_spanned(group, n_side)
         score += _GROUP[ranks] + _GROUP[files]
     return score
 
