@@ -3,6 +3,8 @@ same annotated Tak games in two ways, each then played against greedy.
 
 - "afterstates" (the zoo's): the network values the position after a move, for the
   mover, and plays one ply: every legal move tried (`mancala.nn_lib.views.TakView`).
+- "afterstates, planes alone": the same without the feature planes
+  (`mancala.games.tak.features`).
 - "action ids": the network reads the position and gives one number an action id (3,175
   on 5x5), illegal ones masked; it learns the teacher's soft choice as the sowing
   networks do, and plays the argmax over the legal ids.
@@ -78,6 +80,22 @@ def action_id_network(name: str, path: Path) -> Any:
     return net
 
 
+def planes_alone_network(name: str, path: Path) -> Any:
+    """Zoo network `name` for Tak, valuing positions after a move from the planes alone,
+    without the feature planes (`mancala.games.tak.features`)."""
+    from mancala.nn_lib.views import TakView
+    from mancala.nn_lib.zoo import network
+
+    class PlanesAlone(TakView):
+        def encoder(self, net: Any) -> Any:
+            return net.encode_planes
+
+    net = network(name, path, "tak")
+    net.view = PlanesAlone(net.options)
+    net.encode = net.view.encoder(net)
+    return net
+
+
 def measure(net: Any, examples: tuple, epochs: int, openings: int) -> list[Any]:
     """Train `net` from fresh weights on `examples`; (examples, training s, win % against
     greedy, ms a move)."""
@@ -131,9 +149,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.epochs} epochs, {args.openings} openings x 2 seats"
     )
     after = network(args.network, scratch / "a.keras", "tak")
-    table.add(
-        "afterstates", *measure(after, afterstate_examples(records), args.epochs, args.openings)
-    )
+    examples = afterstate_examples(records)
+    table.add("afterstates", *measure(after, examples, args.epochs, args.openings))
+    alone = planes_alone_network(args.network, scratch / "p.keras")
+    table.add("afterstates, planes alone", *measure(alone, examples, args.epochs, args.openings))
     ids = action_id_network(args.network, scratch / "b.keras")
     examples = action_examples(records, num_actions(5))
     table.add("action ids", *measure(ids, examples, args.epochs, args.openings))

@@ -10,8 +10,9 @@ A view is chosen by the game (`view_for`), so one `Network` class serves every g
   it, from the side of the player to move then, in; one number out, the seeds that player
   gains from there on. A move that ends the game is worth exactly what it gained.
 - `TakView`: a position after a move, as planes from the side of the player who made it
-  (`mancala.games.tak.planes`), in; one number out, its value for that player in the
-  teacher's units squashed by tanh(value / TAK_SCALE). A position's moves are valued one
+  (`mancala.games.tak.planes`) followed by their feature planes (roads in one, squares
+  held, how far groups reach: `mancala.games.tak.features`), in; one number out, its
+  value for that player in the teacher's units squashed by tanh(value / TAK_SCALE). A position's moves are valued one
   ply ahead: every legal move is played, a move that ends the game gets its exact value
   (a win WIN_VALUE, a loss its negative, a draw 0) and the others the network's.
 
