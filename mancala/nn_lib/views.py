@@ -12,9 +12,10 @@ A view is chosen by the game (`view_for`), so one `Network` class serves every g
 - `TakView`: a position after a move, as planes from the side of the player who made it
   (`mancala.games.tak.planes`) followed by their feature planes (roads in one, squares
   held, how far groups reach: `mancala.games.tak.features`), in; one number out, its
-  value for that player in the teacher's units squashed by tanh(value / TAK_SCALE). A position's moves are valued one
-  ply ahead: every legal move is played, a move that ends the game gets its exact value
-  (a win WIN_VALUE, a loss its negative, a draw 0) and the others the network's.
+  value for that player in the teacher's units squashed by tanh(value / TAK_SCALE). A
+  position's moves are valued one ply ahead: every legal move is played, a move that
+  ends the game gets its exact value (a win WIN_VALUE, a loss its negative, a draw 0)
+  and the others the network's.
 
 Every view turns the store's examples (position, the teacher's value of each legal move,
 mask) into its network's (`examples`): the sowing view keeps them, the afterstate view
