@@ -1,7 +1,7 @@
 """The numba alpha-beta of Tak (mancala/games/tak/search.py): its evaluator equals
-`evaluate.value` (and the networks' feature planes its roads in one and squares held),
-its move values equal the generic alpha-beta's, minimax plays Tak with it, and it keeps
-to its deadline."""
+`evaluate.value` (and the networks' feature planes its roads in one, squares held and
+groups), its move values equal the generic alpha-beta's, minimax plays Tak with it, and
+it keeps to its deadline."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from mancala.ai import make_player
 from mancala.ai.limits import Limits
 from mancala.ai.search_generic import AlphaBeta
 from mancala.games.tak import evaluate, from_tps, new_tak, search
-from mancala.games.tak.fast import completions, to_arrays, tops
+from mancala.games.tak.fast import roads_in_one, to_arrays, tops
 from mancala.games.tak.features import feature_planes
 from mancala.games.tak.planes import planes
 from mancala.games.tak.state import TakState
@@ -90,14 +90,16 @@ def test_the_numba_roads_in_one_and_value_are_the_readable_ones(size, data):
     a road: the squares that finish one and the value are those of `evaluate`."""
     state = drawn_board(size, data)
     meta, colours = to_arrays(state)
-    flats, caps, walls = tops(meta, colours)
+    (white, black), (white_caps, black_caps), walls = tops(meta, colours)
+    bits = np.uint64  # numba hands uint64 back as ints
+    on_top = ((bits(white), bits(black)), (bits(white_caps), bits(black_caps)), bits(walls))
     for player in (0, 1):
-        road = np.uint64(flats[player] | caps[player])
-        joins, moved = completions(road, np.uint64(walls | caps[0] | caps[1]), size)
-        placed = {sq for sq in range(size * size) if joins >> np.uint64(sq) & np.uint64(1)}
-        placed = {sq for sq in placed if not state.board[sq]}
-        moved = {sq for sq in range(size * size) if moved >> np.uint64(sq) & np.uint64(1)}
-        assert (placed, moved) == evaluate.road_in_one(state, player), state.to_tps()
+        placed, moved = roads_in_one(on_top, player, size)
+        squares = tuple(
+            {sq for sq in range(size * size) if found >> np.uint64(sq) & np.uint64(1)}
+            for found in (placed, moved)
+        )
+        assert squares == evaluate.road_in_one(state, player), state.to_tps()
     assert search.value(meta, colours) == evaluate.value(state), state.to_tps()
 
 

@@ -501,6 +501,18 @@ def road_bits(meta, colours):
 
 
 @njit(cache=True, nogil=True)
+def roads_in_one(on_top, player, n_side):
+    """The empty squares where a piece of `player` placed would finish a road, and the
+    squares where one of its road pieces next to them, moved there, would (`completions`),
+    given the `tops`."""
+    (_, _), (white_caps, black_caps), walls = on_top
+    roads = roads_of(on_top)
+    empty = board_bits(n_side) & ~(roads[0] | roads[1] | walls)
+    placed, moved = completions(roads[player], walls | white_caps | black_caps, n_side)
+    return placed & empty, moved
+
+
+@njit(cache=True, nogil=True)
 def completions(road, blocked, n_side):
     """The squares where a piece would finish a road of the bits `road` (none of
     `blocked`, the walls and capstones, which no piece covers), and those of them where

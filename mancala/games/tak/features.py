@@ -32,7 +32,7 @@ from __future__ import annotations
 import numpy as np
 
 from mancala.core.jit import njit
-from mancala.games.tak.fast import board_bits, completions, flood, held, lines_spanned
+from mancala.games.tak.fast import flood, held, lines_spanned, roads_in_one, roads_of
 
 FEATURES = 8  # planes a position gets
 
@@ -66,17 +66,15 @@ def _fill(planes, out):
             elif planes[i, kinds + 3, row, column] > 0:
                 their_caps |= bit
         flats = (mine & ~(walls | my_caps), theirs & ~(walls | their_caps))
-        caps = (my_caps, their_caps)
-        roads = (flats[0] | my_caps, flats[1] | their_caps)
-        empty = board_bits(n_side) & ~(mine | theirs)
-        blocked = walls | my_caps | their_caps
+        on_top = (flats, (my_caps, their_caps), walls)  # `fast.tops`, mine first
         for who in range(2):
-            placed, moved = completions(roads[who], blocked, n_side)
-            _unpack(placed & empty, out[i, who])
+            placed, moved = roads_in_one(on_top, who, n_side)
+            _unpack(placed, out[i, who])
             _unpack(moved, out[i, 2 + who])
-        held_bits = held(flats, caps, walls, n_side)
+        held_bits = held(flats, on_top[1], walls, n_side)
         _unpack(held_bits[0], out[i, 4])
         _unpack(held_bits[1], out[i, 5])
+        roads = roads_of(on_top)
         for who in range(2):
             rest = roads[who]
             while rest:

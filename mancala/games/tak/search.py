@@ -61,7 +61,6 @@ from mancala.games.tak.fast import (
     _num_actions,
     _reach,
     board_bits,
-    completions,
     count_bits,
     edge_bits,
     flood,
@@ -71,6 +70,7 @@ from mancala.games.tak.fast import (
     lines_spanned,
     play,
     result_of,
+    roads_in_one,
     roads_of,
     to_arrays,
     tops,
@@ -137,12 +137,11 @@ def _features(meta, colours, me, on_top):
     flats, caps, walls = on_top
     roads = roads_of(on_top)
     empty = board_bits(n_side) & ~(roads[0] | roads[1] | walls)
-    blocked = walls | caps[0] | caps[1]
-    placed, slid = completions(roads[me], blocked, n_side)
-    if placed & empty or slid:
+    placed, slid = roads_in_one(on_top, me, n_side)
+    if placed or slid:
         return FORCED  # a road in one for the player to move
-    placed, slid = completions(roads[1 - me], blocked, n_side)
-    threats = POTENTIAL * count_bits(placed & empty) + THREAT * count_bits(slid)
+    placed, slid = roads_in_one(on_top, 1 - me, n_side)
+    threats = POTENTIAL * count_bits(placed) + THREAT * count_bits(slid)
     white = _groups(roads[0], n_side) - _groups(roads[1], n_side)
     white += _control(flats, caps, walls, empty, n_side)
     mine = white if me == 0 else -white
