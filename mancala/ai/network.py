@@ -1,8 +1,9 @@
 """The network players of the zoo (`nn1h128`, `cnns1h128`...): the argmax of a trained
 network's move values over the legal moves, decided in numpy, many positions at once.
 
-A name plays every game it has weights for: mancala/models/GAME/NAME.keras, each loaded
-when the player is made. No weights for any game, or a damaged file, raises WeightsError
+A name plays every board it has weights for: mancala/models/BOARD/NAME.keras (BOARD a
+game's name for its default board, else 'tak-size6' and so on), each loaded when the
+player is made. No weights for any game, or a damaged file, raises WeightsError
 (a ValueError) naming the file and the command that makes it; a game it has no weights
 for is refused before a move (ValueError).
 `temperature` > 0 samples moves instead (exploration): softmax of values / temperature.
@@ -17,6 +18,7 @@ import numpy as np
 
 from mancala.ai.base import Player, require_moves
 from mancala.game_state import GameState
+from mancala.nn_lib.boards import board_name, file_rules
 from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.zoo import network as zoo_network
 from mancala.nn_lib.zoo import trained_games
@@ -37,11 +39,12 @@ class NetworkPlayer(Player):
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {temperature!r}")
         if net is None:
-            games = [g["variant"] for g in trained_games(network)] if path is None else []
-            nets = [zoo_network(network, path, game).load() for game in games or ["kalah"]]
+            found = trained_games(network) if path is None else [file_rules(path)]
+            boards = [rules or {"variant": "kalah"} for rules in found or [None]]  # kalah: says how
+            nets = [zoo_network(network, path, b["variant"], b).load() for b in boards]
         else:
             nets = [net]
-        self.nets = {n.variant: n for n in nets}
+        self.nets = {n.board: n for n in nets}
         self.net = nets[0]  # the network of its first game (Kalah where it has one)
         self.name = self.net.name
         self.temperature = temperature
@@ -61,9 +64,16 @@ class NetworkPlayer(Player):
     def choose_move(self, state: GameState) -> int:
         return self.choose_moves([state])[0]
 
+    def net_of(self, state: GameState):
+        """The network of `state`'s board, or None when it has no weights for it."""
+        try:
+            return self.nets.get(board_name(state.game, state.options))
+        except ValueError:  # a game or board no network plays
+            return None
+
     def net_for(self, state: GameState):
-        """The network of `state`'s game; ValueError when it has no weights for it."""
-        net = self.nets.get(state.game, self.net)
+        """The network of `state`'s board; ValueError when it has no weights for it."""
+        net = self.net_of(state) or self.net
         net.check_state(state)
         return net
 

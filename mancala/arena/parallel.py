@@ -62,14 +62,15 @@ class Seat:
     layers: list | None = field(default=None, repr=False)
     weights_id: str = ""
     game: str = "kalah"  # the game a network's weights are for
+    options: dict[str, Any] | None = None  # ... and its board (the default board: None)
 
     @classmethod
-    def of(cls, player: Player, explore: float = 0.0, game: str | None = None) -> Seat:
+    def of(cls, player: Player, explore: float = 0.0, start: GameState | None = None) -> Seat:
         """The seat of a player made here: a network travels as its weights (those for
-        `game` where it has weights for several games), any other player as its registry
-        name."""
-        nets = getattr(player, "nets", None)
-        net = nets.get(game) if nets and game else getattr(player, "net", None)
+        `start`'s board where it has weights for several boards), any other player as
+        its registry name."""
+        net_of = getattr(player, "net_of", None)
+        net = net_of(start) if net_of and start else getattr(player, "net", None)
         if net is None or net.forward is None:
             return cls(player.name, explore)
         layers = net.forward.layers
@@ -77,7 +78,7 @@ class Seat:
         for _, _, weights in layers:
             for array in weights:
                 digest.update(array.tobytes())
-        return cls(net.name, explore, layers, digest.hexdigest(), net.variant)
+        return cls(net.name, explore, layers, digest.hexdigest(), net.variant, net.options)
 
 
 @dataclass(frozen=True)
@@ -190,7 +191,7 @@ class GameWorker:
             from mancala.nn_lib.numpy_forward import NumpyForward
             from mancala.nn_lib.zoo import network
 
-            net = network(seat.spec, game=seat.game)
+            net = network(seat.spec, None, seat.game, seat.options)
             net.forward = NumpyForward.from_layers(seat.layers)  # type: ignore[arg-type]
             self.networks[seat.weights_id] = net
             if len(self.networks) > KEPT_NETWORKS:  # the oldest weights go first

@@ -91,9 +91,7 @@ def run_tournament(
         raise ValueError("a tournament needs at least two players")
     if games < 1:
         raise ValueError("the number of games must be at least 1")
-    seats = [
-        Seat.of(make_player(spec, seed=seed + i), game=start.game) for i, spec in enumerate(specs)
-    ]
+    seats = [Seat.of(make_player(spec, seed=seed + i), start=start) for i, spec in enumerate(specs)]
     if openings is None:
         openings = draw_openings(start, games, plies, seed, balanced)
     elif len(openings) < games:

@@ -6,6 +6,7 @@
     mancala train nnx2h256 greedy --record-only --teacher 10
     mancala train --variant sungka --record-only --teacher az:400
     mancala train --variant tak         # the zoo's Tak networks (5x5)
+    mancala train --variant tak --size 6  # ... of 6x6, in mancala/models/tak-size6/
 
 A run lives in runs/<name>/ (see mancala/learn/runs.py): its games, its candidate
 weights, its learning curve, its gate decisions and its log. Each batch plays random
@@ -39,12 +40,14 @@ from mancala.ai.registry import check_can_play, check_names, split_names
 from mancala.core.cli import add_alias, command_parser, fail, int_in
 from mancala.core.stopping import run_command, stop_if_asked
 from mancala.games import game, new_game
+from mancala.games.options import add_game_options, game_options
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.learn.promotion import gate_and_promote, value_kept, whole_game_set
 from mancala.learn.runs import Run
 from mancala.learn.scalars import Scalars, flatten
 from mancala.nn_lib.base import ZOO_GAMES
+from mancala.nn_lib.boards import board_rules
 from mancala.nn_lib.zoo import ZOO, network, networks_for
 
 
@@ -66,11 +69,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--record-only", action="store_true", help="play and record; refit no network"
     )
-    parser.add_argument(
-        "--variant",
-        choices=tuple(ZOO_GAMES),
-        default="kalah",
-        help="the game the networks learn: Kalah(6,4), Sungka(7,7) or Tak 5x5, komi 0 (kalah)",
+    add_game_options(
+        parser,
+        tuple(ZOO_GAMES),
+        "the game the networks learn, on its default board unless its rules are given "
+        "(--size 6): Kalah(6,4), Sungka(7,7) or Tak 5x5, komi 0 (kalah)",
     )
     parser.add_argument("--run", help="the run's name in runs/, or a folder (default: the time)")
     parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
@@ -95,10 +98,11 @@ def main(argv: list[str] | None = None) -> int:
     given = args.gate_opponents
     args.gate_opponents = split_names(given) if given else [*game(args.variant).gate]
     try:
+        args.rules = board_rules(args.variant, game_options(args))
         check_names(specs + args.gate_opponents)
         if len(set(specs)) < 2:
             raise ValueError("name at least two different players")
-        check_players(specs + args.gate_opponents, args.variant)
+        check_players(specs + args.gate_opponents, args.variant, args.rules)
         run = Run.open(args.run, args.resume)
     except ValueError as error:
         return fail("mancala train", str(error))
@@ -112,13 +116,15 @@ def main(argv: list[str] | None = None) -> int:
     )
 
 
-def check_players(specs: list[str], variant: str) -> None:
-    """ValueError naming the first player of `specs` that cannot play `variant` (a zoo
-    network: without an encoder for it; weights it may not have yet, it is trained here)."""
-    start = new_game(variant, **ZOO_GAMES[variant])
+def check_players(specs: list[str], variant: str, rules: dict | None = None) -> None:
+    """ValueError naming the first player of `specs` that cannot play the board of
+    `variant` with `rules` (a zoo network: without an encoder for it; weights it may not
+    have yet, it is trained here)."""
+    rules = board_rules(variant, rules)
+    start = new_game(variant, **rules)
     for spec in specs:
         if spec in ZOO:
-            network(spec, game=variant)
+            network(spec, None, variant, rules)
     check_can_play([spec for spec in specs if spec not in ZOO], start)
 
 
@@ -140,8 +146,8 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
     models = args.models or MODELS_DIR
-    game_start = new_game(args.variant, **ZOO_GAMES[args.variant])
-    nets, players = make_pool(specs, models, args.seed, run, args.variant)
+    game_start = new_game(args.variant, **args.rules)
+    nets, players = make_pool(specs, models, args.seed, run, args.variant, args.rules)
     if args.record_only:
         nets = {}
     beside = [] if args.out == run.games else args.out.parent.glob("*.jsonl")
@@ -169,7 +175,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     rng = random.Random(args.seed)
     # the fixed opponents every network's win rate is measured against, batch after batch
     yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
-    solved = whole_game_set(args.variant)
+    solved = whole_game_set(args.variant, args.rules)
     batch = 0
     while args.batches is None or batch < args.batches:
         stop_if_asked()

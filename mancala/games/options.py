@@ -26,9 +26,11 @@ from mancala.core.cli import int_in
 from mancala.games import GAMES, Option, game
 
 
-def add_game_options(parser: argparse.ArgumentParser, games: Sequence[str]) -> None:
+def add_game_options(
+    parser: argparse.ArgumentParser, games: Sequence[str], help: str = "the game"
+) -> None:
     """--variant, one of `games` (the first by default), and every rule option of them."""
-    parser.add_argument("--variant", choices=tuple(games), default=games[0], help="the game")
+    parser.add_argument("--variant", choices=tuple(games), default=games[0], help=help)
     for option in _options(games):
         if option.low is None:
             parser.add_argument(option.flag, action="store_true", help=option.help)

@@ -4,17 +4,25 @@ weights or fresh) and registry players."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from mancala.learn.runs import Run
 from mancala.nn_lib.base import weights_path
+from mancala.nn_lib.boards import board_name
 
 
 def make_pool(
-    specs: list[str], models: Path | None, seed: int, run: Run | None = None, game: str = "kalah"
+    specs: list[str],
+    models: Path | None,
+    seed: int,
+    run: Run | None = None,
+    game: str = "kalah",
+    options: dict[str, Any] | None = None,
 ) -> tuple[dict, dict]:
-    """(networks by name, players by spec): zoo names become networks, the rest registry
-    players. A network starts from the run's candidate when it has one, else from the
-    weights in `models`, else fresh; which, is said, and a damaged file is reported and
+    """(networks by name, players by spec): zoo names become networks of a board of `game`
+    (its default unless `options` say otherwise), the rest registry players. A network
+    starts from the run's candidate when it has one, else from the weights in `models`,
+    else fresh; which, is said, and a damaged file is reported and
     passed over. With a `run`, it saves there."""
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
@@ -24,8 +32,8 @@ def make_pool(
     for i, spec in enumerate(specs):
         if spec in ZOO:
             sources = [run.candidate(spec)] if run is not None else []
-            sources += [weights_path(spec, game, models)] if models else []
-            net = _first_whole(spec, sources, seed + i, game)
+            sources += [weights_path(spec, board_name(game, options), models)] if models else []
+            net = _first_whole(spec, sources, seed + i, game, options)
             if run is not None:
                 net.path = run.candidate(spec)
             nets[spec] = net
@@ -35,9 +43,9 @@ def make_pool(
     return nets, players
 
 
-def _first_whole(spec: str, paths: list[Path], seed: int, game: str):
-    """Network `spec` for `game` with the weights of the first whole file of `paths`,
-    else fresh."""
+def _first_whole(spec: str, paths: list[Path], seed: int, game: str, options: dict | None):
+    """Network `spec` for a board of `game` with the weights of the first whole file of
+    `paths`, else fresh."""
     from mancala.nn_lib.base import WeightsError
     from mancala.nn_lib.zoo import network
 
@@ -45,11 +53,11 @@ def _first_whole(spec: str, paths: list[Path], seed: int, game: str):
         if not path.is_file():
             continue
         try:
-            net = network(spec, path, game).load()
+            net = network(spec, path, game, options).load()
         except WeightsError as error:
             print(f"{spec}: not using {path}, it is damaged: {error}", flush=True)
             continue
         print(f"{spec}: weights from {path}")
         return net
     print(f"{spec}: fresh weights")
-    return network(spec, paths[-1] if paths else None, game).fresh(seed)
+    return network(spec, paths[-1] if paths else None, game, options).fresh(seed)

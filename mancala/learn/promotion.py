@@ -77,14 +77,14 @@ def gate_and_promote_dqn(
     return lines
 
 
-def whole_game_set(game: str) -> list:
-    """The solved whole-game positions of `game` with the networks' rules ([] if no set
-    ships for them)."""
+def whole_game_set(game: str, options: dict | None = None) -> list:
+    """The solved whole-game positions of a board of `game` (its default board unless
+    `options` say otherwise; [] if no set ships for it)."""
     from mancala.arena.solved_set import shipped_set
     from mancala.games import new_game
-    from mancala.nn_lib.base import ZOO_GAMES
+    from mancala.nn_lib.boards import board_rules
 
-    return shipped_set(new_game(game, **ZOO_GAMES[game]))
+    return shipped_set(new_game(game, **board_rules(game, options)))
 
 
 def value_kept(net, positions: list) -> float:
@@ -120,11 +120,13 @@ def gate_and_promote(
     from mancala.nn_lib.base import WeightsError, weights_path
     from mancala.nn_lib.zoo import network
 
-    target = weights_path(net.name, net.variant, models)
-    keep = models / "replaced" / net.variant
+    target = weights_path(net.name, net.board, models)
+    keep = models / "replaced" / net.board
     if target.is_file():
         try:
-            incumbent = NetworkPlayer(net=network(net.name, target, net.variant).load())
+            incumbent = NetworkPlayer(
+                net=network(net.name, target, net.variant, net.options).load()
+            )
         except WeightsError as error:
             decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
         else:

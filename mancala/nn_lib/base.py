@@ -27,7 +27,13 @@ import numpy as np
 from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
 from mancala.nn_lib import encoders
-from mancala.nn_lib.boards import DEFAULT_BOARDS, NET_GAMES
+from mancala.nn_lib.boards import (
+    DEFAULT_BOARDS,
+    NET_GAMES,
+    board_flags,
+    board_name,
+    board_rules,
+)
 from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.keras_io import import_keras, save_keras, widen_inputs
 from mancala.nn_lib.losses import masked_mse, masked_policy_loss
@@ -53,7 +59,8 @@ ZOO_GAMES = DEFAULT_BOARDS  # the boards the zoo's networks are trained for
 
 
 def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> Path:
-    """Where the weights of network `name` for `game` live: models/<game>/<name>.keras."""
+    """Where the weights of network `name` for `game` live: models/<game>/<name>.keras
+    (`game` being a board's name: 'tak', 'tak-size6')."""
     return Path(models) / game / f"{name}.keras"
 
 
@@ -98,10 +105,13 @@ class Network(SavedModel):
     afterstate: ClassVar[bool] = False  # sowing games: value the board after each move
     tactics: ClassVar[bool] = False  # sowing games: also see each side's next-move gains
 
-    def __init__(self, path: str | os.PathLike | None = None, game: str = "kalah") -> None:
-        if game not in ZOO_GAMES:
-            raise ValueError(f"the networks play {', '.join(ZOO_GAMES)}, not {game!r}")
-        self.variant, self.options = game, dict(ZOO_GAMES[game])
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        game: str = "kalah",
+        options: dict[str, Any] | None = None,
+    ) -> None:
+        self.variant, self.options = game, board_rules(game, options)
         self.view = view_for(game, self.options, self.afterstate)
         encode = self.view.encoder(self)
         if encode is None:
@@ -109,7 +119,7 @@ class Network(SavedModel):
         self.encode = encode  # this game's encoder (the class's `encode` is the sowing one)
         self.ENCODING = self.view.encoding or self.ENCODING  # Tak's inputs have their own
         self.objective = self.view.objective or self.objective
-        self.path = Path(path) if path is not None else weights_path(self.name, game)
+        self.path = Path(path) if path is not None else weights_path(self.name, self.board)
         self.model: Any = None
         self.forward: NumpyForward | None = None
 
@@ -139,6 +149,11 @@ class Network(SavedModel):
         )
         return model
 
+    @property
+    def board(self) -> str:
+        """The board's name, its weights' folder: 'tak' for the default, 'tak-size6'..."""
+        return board_name(self.variant, self.options)
+
     def check_state(self, state: GameState) -> None:
         """ValueError unless `state` is the game this network was built for."""
         check_game(f"network {self.name} was built for", self.variant, self.options, state)
@@ -150,10 +165,17 @@ class Network(SavedModel):
         return f"network {self.name}"
 
     def make(self) -> str:
+        variant = f" --variant {self.variant}" if self.variant != "kalah" else ""
+        train = f"`mancala train{variant}{board_flags(self.variant, self.options)}`"
+        if self.board not in NET_GAMES:  # `mancala fit` reads the sowing games' default boards
+            return f"make it with {train} (records games and trains the zoo)"
         return (
-            f"make it with `mancala fit {self.name}` (from recorded games) "
-            f"or `mancala train` (records games and trains the zoo)"
+            f"make it with `mancala fit {self.name}{variant}` (from recorded games) "
+            f"or {train} (records games and trains the zoo)"
         )
+
+    def _metadata(self) -> dict[str, Any]:
+        return {"rules": {"variant": self.variant, **self.options}}
 
     def _adopt(self, model: Any, make: str) -> None:
         want_in, want_out = self.input_shape(), (self.outputs,)

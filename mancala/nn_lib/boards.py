@@ -13,6 +13,7 @@ rules of its other boards (a network of another board lives in a folder of its o
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from mancala.games import new_game
@@ -67,3 +68,19 @@ def file_rules(path: str | os.PathLike) -> dict[str, Any] | None:
     if not isinstance(rules, dict) or rules.get("variant") not in DEFAULT_BOARDS:
         return None
     return rules
+
+
+def trained_boards(filename: str, models: str | os.PathLike) -> list[dict[str, Any]]:
+    """The boards (variant and rules) with a weights file `filename` in `models`: each
+    game's default board in the game's folder, and its other boards in folders of their
+    own (`board_name`) whose weights say their board."""
+    found = []
+    for game, options in DEFAULT_BOARDS.items():
+        if (Path(models) / game / filename).is_file():
+            found.append({"variant": game, **options})
+        for folder in sorted(Path(models).glob(f"{game}-*")):
+            path = folder / filename
+            rules = file_rules(path) if path.is_file() else None
+            if rules and rules["variant"] == game and board_name(game, rules) == folder.name:
+                found.append({"variant": game, **board_rules(game, rules)})
+    return found

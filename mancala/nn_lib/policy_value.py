@@ -47,6 +47,7 @@ from mancala.nn_lib.boards import (
     board_name,
     board_rules,
     file_rules,
+    trained_boards,
 )
 from mancala.nn_lib.keras_io import batches
 from mancala.nn_lib.meta import read_number
@@ -94,18 +95,8 @@ def game_text(game: str, options: dict[str, Any] | None = None) -> str:
 
 def trained_games(**_player: Any) -> list[dict[str, Any]]:
     """The rules (variant and options) of each board that has weights in MODELS_DIR (for
-    any player's options: every policy-value player reads the same weights): each game's
-    folder, and folders of its other boards (`board_name`) whose weights say their board."""
-    found = []
-    for game, options in AZ_GAMES.items():
-        if weights_file(game).is_file():
-            found.append({"variant": game, **options})
-        for folder in sorted(Path(MODELS_DIR).glob(f"{game}-*")):
-            path = folder / f"{NAME}.keras"
-            rules = file_rules(path) if path.is_file() else None
-            if rules and rules["variant"] == game and board_name(game, rules) == folder.name:
-                found.append({"variant": game, **board_rules(game, rules)})
-    return found
+    any player's options: every policy-value player reads the same weights)."""
+    return trained_boards(f"{NAME}.keras", MODELS_DIR)
 
 
 def has_weights(**_player: Any) -> bool:

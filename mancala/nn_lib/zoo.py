@@ -36,8 +36,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from mancala.core.paths import MODELS_DIR
 from mancala.nn_lib import encoders
-from mancala.nn_lib.base import ZOO_GAMES, Network, weights_path
+from mancala.nn_lib.base import ZOO_GAMES, Network
+from mancala.nn_lib.boards import trained_boards
 from mancala.nn_lib.meta import describe_training, read_meta
 from mancala.nn_lib.views import view_for
 
@@ -155,12 +157,17 @@ ZOO: dict[str, type[Network]] = {
 }
 
 
-def network(name: str, path: str | os.PathLike | None = None, game: str = "kalah") -> Network:
-    """The zoo network `name` for `game` (weights not loaded yet); ValueError for an
-    unknown name or game."""
+def network(
+    name: str,
+    path: str | os.PathLike | None = None,
+    game: str = "kalah",
+    options: dict[str, Any] | None = None,
+) -> Network:
+    """The zoo network `name` for a board of `game` (its default board unless `options`
+    say otherwise; weights not loaded yet); ValueError for an unknown name, game or board."""
     if name not in ZOO:
         raise ValueError(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}")
-    return ZOO[name](path, game)
+    return ZOO[name](path, game, options)
 
 
 def networks_for(game: str) -> list[str]:
@@ -208,12 +215,8 @@ def describe_network(network: str, path: str | os.PathLike | None = None) -> str
 
 
 def trained_games(network: str) -> list[dict[str, Any]]:
-    """The rules (variant and options) of each game the zoo network has weights for."""
-    return [
-        {"variant": game, **options}
-        for game, options in ZOO_GAMES.items()
-        if weights_path(network, game).is_file()
-    ]
+    """The rules (variant and options) of each board the zoo network has weights for."""
+    return trained_boards(f"{network}.keras", MODELS_DIR)
 
 
 def has_weights(network: str) -> bool:

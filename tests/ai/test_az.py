@@ -150,7 +150,7 @@ def test_the_registry_offers_az_only_for_games_with_weights(nets, tmp_path, monk
         check_can_play(["az:100"], sungka)  # before the game starts
     player = make_player("az:100", seed=0)
     assert player.choose_move(GameState.new()) in range(6)
-    seat = Seat.of(player, game="kalah")  # a tournament's seat: made again by its name
+    seat = Seat.of(player, start=GameState.new())  # a tournament's seat: made again by its name
     assert (seat.spec, seat.layers) == ("az:100", None)
     monkeypatch.setattr(policy_value, "MODELS_DIR", tmp_path / "empty")
     assert "az-net" not in available_players() and "az" not in available_players()

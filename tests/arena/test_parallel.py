@@ -191,6 +191,6 @@ def test_a_network_seat_carries_the_weights_of_the_game_played(tmp_path):
     sungka = network("nn1h128", tmp_path / "s.keras", "sungka").fresh(seed=2)
     player = NetworkPlayer(net=kalah)
     player.nets["sungka"] = sungka
-    assert Seat.of(player, game="sungka").game == "sungka"
-    assert Seat.of(player, game="kalah").game == "kalah"
-    assert Seat.of(player, game="sungka").weights_id != Seat.of(player).weights_id
+    assert Seat.of(player, start=GameState.new("sungka")).game == "sungka"
+    assert Seat.of(player, start=GameState.new()).game == "kalah"
+    assert Seat.of(player, start=GameState.new("sungka")).weights_id != Seat.of(player).weights_id

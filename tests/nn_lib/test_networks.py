@@ -427,6 +427,35 @@ def test_tak_and_sowing_networks_refuse_each_others_games(tmp_path):
         network("nnx2h256", game="tak")
 
 
+def test_the_main_job_trains_a_network_of_another_board_into_its_own_folder(tmp_path, capsys):
+    """`mancala train --variant tak --size 4` keeps its weights in models/tak-size4/,
+    their metadata naming the board; the player reads the board from the file, plays it,
+    and refuses the default board; the shipped boards are found beside the default."""
+    from mancala.ai.network import NetworkPlayer
+    from mancala.commands import train
+    from mancala.games import new_game
+    from mancala.nn_lib.boards import file_rules, trained_boards
+
+    models = tmp_path / "models"
+    argv = ["nn1h128", "greedy", "--variant", "tak", "--size", "4", "--batches", "1"]
+    argv += ["--games", "4", "--per-pairing", "2", "--teacher", "1", "--models", str(models)]
+    argv += ["--run", str(tmp_path / "run"), "--gate-openings", "2", "--eval-games", "1"]
+    assert train.main(argv) == 0
+    weights = models / "tak-size4" / "nn1h128.keras"
+    assert f"gate nn1h128: promoted to {weights}" in capsys.readouterr().out
+    assert file_rules(weights) == {"variant": "tak", "size": 4, "komi": 0}
+    assert trained_boards("nn1h128.keras", models) == [{"variant": "tak", "size": 4, "komi": 0}]
+    player = NetworkPlayer(network="nn1h128", path=weights)
+    state = new_game("tak", size=4)
+    assert player.choose_move(state) in state.legal_moves()
+    with pytest.raises(ValueError, match=r"built for tak\(size=4, komi=0\), not tak\(size=5"):
+        player.choose_move(new_game("tak"))
+    with pytest.raises(WeightsError, match=r"`mancala train --variant tak --size 4`"):
+        network("nn2h80", models / "tak-size4" / "nn2h80.keras", "tak", {"size": 4}).load()
+    shipped = trained_boards("nn1h128.keras", ROOT / "mancala" / "models")
+    assert {"variant": "tak", "size": 5, "komi": 0} in shipped
+
+
 @pytest.mark.parametrize("game", ["kalah", "sungka"])
 def test_the_afterstate_view_values_moves_back_as_its_examples_taught(game):
     """A network that predicts exactly the afterstate view's targets gives back the
