@@ -66,6 +66,7 @@ def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> P
 
 POLICY_TEMPERATURE = 2.0  # seeds: a move two seeds worse than the best gets 1/e its weight
 FIT_CHUNK = 200_000  # positions encoded at once by `Network.fit`
+AUGMENT_SEED = 0  # the draws of a view's augmentation (`Network.fit`): a fit repeats
 
 
 def game_label(variant: str, **options: Any) -> str:
@@ -242,19 +243,23 @@ class Network(SavedModel):
         """Fit the outputs to `gains` (the teacher's units, (N, outputs)) where `mask` is
         set (the legal moves), as the view makes its examples of them; the last loss.
         More than FIT_CHUNK positions are encoded and fitted a slice at a time, in order,
-        so memory stays bounded (shuffle them first)."""
+        so memory stays bounded (shuffle them first); a view that augments its examples
+        (Tak's) gets them anew each epoch."""
         if self.model is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         if getattr(self.model, "optimizer", None) is None or not self.model.compiled:
             self.compile()
         options = {"batch_size": batch_size, "verbose": verbose}
-        if len(rel) <= FIT_CHUNK:  # one slice: Keras runs the epochs
+        augment = getattr(self.view, "augment", None)
+        if len(rel) <= FIT_CHUNK and augment is None:  # one slice: Keras runs the epochs
             history = self.model.fit(*self.examples(rel, gains, mask), epochs=epochs, **options)
         else:
+            rng = np.random.default_rng(AUGMENT_SEED)
             for _ in range(epochs):
                 for lo in range(0, len(rel), FIT_CHUNK):
                     part = slice(lo, lo + FIT_CHUNK)
-                    x, y = self.examples(rel[part], gains[part], mask[part])
+                    seen = rel[part] if augment is None else augment(rel[part], rng)
+                    x, y = self.examples(seen, gains[part], mask[part])
                     history = self.model.fit(x, y, epochs=1, **options)
         self.forward = NumpyForward(self.model)
         return float(history.history["loss"][-1])

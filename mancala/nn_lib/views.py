@@ -15,7 +15,9 @@ A view is chosen by the game (`view_for`), so one `Network` class serves every g
   value for that player in the teacher's units squashed by tanh(value / TAK_SCALE). A
   position's moves are valued one ply ahead: every legal move is played, a move that
   ends the game gets its exact value (a win WIN_VALUE, a loss its negative, a draw 0)
-  and the others the network's.
+  and the others the network's. Its examples are seen turned and mirrored
+  (`augment`): each time a refit goes over them, each under one of the square's eight
+  symmetries drawn at random, which Tak's rules do not see.
 
 Every view turns the store's examples (position, the teacher's value of each legal move,
 mask) into its network's (`examples`): the sowing view keeps them, the afterstate view
@@ -50,7 +52,7 @@ from mancala.games.sowing.engine import rules_of
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak.actions import num_actions
 from mancala.games.tak.features import feature_planes
-from mancala.games.tak.planes import channels, planes
+from mancala.games.tak.planes import SYMMETRIES, channels, planes, symmetric
 from mancala.nn_lib.encoders import tactics
 
 TARGET_SCALE = 8.0  # sowing: the model's outputs are seeds gained / TARGET_SCALE
@@ -169,6 +171,16 @@ class TakView:
     def examples(self, inputs: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Examples:
         """The same: the store holds positions after a move already (`learn.data`)."""
         return inputs, gains, mask
+
+    def augment(self, inputs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """`inputs` (planes, N x C x S x S), each under one of the square's symmetries
+        drawn from `rng` (its value the same)."""
+        drawn = rng.integers(SYMMETRIES, size=len(inputs))
+        out = np.empty_like(inputs)
+        for symmetry in range(SYMMETRIES):
+            chosen = drawn == symmetry
+            out[chosen] = symmetric(inputs[chosen], symmetry)
+        return out
 
     def move_values(self, predict: Predict, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
         """(values (N, actions), legal mask (N, actions)), every move valued one ply ahead."""

@@ -380,3 +380,47 @@ def test_unplay_takes_back_each_move_exactly(size, games):
                 colours,
                 rng.choice(buffer[: fast.legal_moves(meta, colours, buffer)].tolist()),
             )
+
+
+def turned_tps(tps: str, symmetry: int) -> str:
+    """`tps` with its board under one of the square's symmetries, the grid of cells
+    turned (and mirrored from 4 on) as `planes.symmetric` turns planes."""
+    from mancala.games.tak.planes import symmetric
+
+    board, *rest = tps.split(" ")
+    rows = []
+    for row in board.split("/"):
+        cells = []
+        for cell in row.split(","):
+            cells += ["x"] * int(cell[1:] or 1) if cell.startswith("x") else [cell]
+        rows.append(cells)
+    grid = symmetric(np.array(rows, dtype=object), symmetry)
+    return " ".join(["/".join(",".join(row) for row in grid), *rest])
+
+
+@settings(max_examples=40, deadline=None)
+@given(size=st.integers(3, 6), seed=st.integers(0, 2**16))
+def test_the_square_s_symmetries_keep_the_moves_and_the_value(size, seed):
+    """A position turned or mirrored has as many moves, the same value and the same
+    outcome; its planes are the position's planes under one symmetry each, and each
+    symmetry of the planes is one turned position's (the networks' augmentation)."""
+    from mancala.games.tak.evaluate import value
+    from mancala.games.tak.planes import SYMMETRIES, planes, symmetric
+
+    rng = random.Random(seed)
+    state = new_tak(size)
+    for _ in range(rng.randrange(40)):
+        if state.is_over():
+            break
+        state = state.play(rng.choice(state.legal_moves()))
+    seen = planes(state, 0)
+    matched = set()
+    for symmetry in range(SYMMETRIES):
+        turned = from_tps(turned_tps(state.to_tps(), symmetry))
+        assert len(turned.legal_moves()) == len(state.legal_moves())
+        assert (turned.outcome is None) == (state.outcome is None)
+        if state.outcome is None:
+            assert value(turned) == value(state)
+        got = planes(turned, 0)
+        matched |= {k for k in range(SYMMETRIES) if (symmetric(seen, k) == got).all()}
+    assert matched == set(range(SYMMETRIES))

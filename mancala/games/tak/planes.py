@@ -49,3 +49,19 @@ def planes(state: TakState, seat: int) -> np.ndarray:
         out[kinds + 6 + 2 * i] = left_caps / caps if caps else 0
     out[kinds + 9] = state.player == seat
     return out
+
+
+SYMMETRIES = 8  # the square's: four turns, each also mirrored
+
+
+def symmetric(planes: np.ndarray, symmetry: int) -> np.ndarray:
+    """Planes (..., S, S) under one of the square's SYMMETRIES (0: as they are): turned
+    a quarter `symmetry % 4` times, then mirrored from 4 on. Tak's rules do not see them:
+    the turned position has the same moves, turned, and the same value.
+
+    >>> p = np.arange(4).reshape(2, 2)
+    >>> [symmetric(p, k).ravel().tolist() for k in (0, 1, 4)]
+    [[0, 1, 2, 3], [1, 3, 0, 2], [2, 3, 0, 1]]
+    """
+    turned = np.rot90(planes, symmetry % 4, axes=(-2, -1))
+    return turned[..., ::-1, :] if symmetry >= 4 else turned
