@@ -10,9 +10,11 @@ same annotated Tak games in two ways, each then played against greedy.
   networks do, and plays the argmax over the legal ids.
 
     python experiments/tak_designs.py runs/tak1/games.jsonl --network nn2h80 --openings 50
+    python experiments/tak_designs.py runs/tak3/games.jsonl --designs zoo
 
-Both learn from the first --games annotated Tak games of the files, --epochs passes,
-and play greedy from --openings random 2-ply 5x5 openings, each in both seats.
+Each learns from the first --games annotated Tak games of the files, --epochs passes,
+and plays greedy from --openings random 2-ply 5x5 openings, each in both seats;
+--designs picks some of them (zoo, planes, ids).
 """
 
 from __future__ import annotations
@@ -134,8 +136,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int_in(1), default=1000, help="games to learn from")
     parser.add_argument("--epochs", type=int_in(1), default=4)
     parser.add_argument("--openings", type=int_in(1), default=50, help="x2 seats vs greedy")
+    parser.add_argument(
+        "--designs", default="zoo,planes,ids", help="the designs measured (zoo,planes,ids)"
+    )
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
+    designs = args.designs.split(",")
+    if unknown := set(designs) - {"zoo", "planes", "ids"}:
+        return fail("tak_designs", f"no design {sorted(unknown)[0]!r}: zoo, planes or ids")
     if args.network not in networks_for("tak"):
         return fail("tak_designs", f"{args.network!r} is no zoo network that plays Tak")
     tak = [r for r in GameLog(args.files) if r.get("variant") == "tak" and r.get("values")]
@@ -148,14 +156,18 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.network}, {len(records)} games ({records[0].get('teacher')}), "
         f"{args.epochs} epochs, {args.openings} openings x 2 seats"
     )
-    after = network(args.network, scratch / "a.keras", "tak")
-    examples = afterstate_examples(records)
-    table.add("afterstates", *measure(after, examples, args.epochs, args.openings))
-    alone = planes_alone_network(args.network, scratch / "p.keras")
-    table.add("afterstates, planes alone", *measure(alone, examples, args.epochs, args.openings))
-    ids = action_id_network(args.network, scratch / "b.keras")
-    examples = action_examples(records, num_actions(5))
-    table.add("action ids", *measure(ids, examples, args.epochs, args.openings))
+    examples = afterstate_examples(records) if {"zoo", "planes"} & set(designs) else ()
+    if "zoo" in designs:
+        after = network(args.network, scratch / "a.keras", "tak")
+        table.add("afterstates", *measure(after, examples, args.epochs, args.openings))
+    if "planes" in designs:
+        alone = planes_alone_network(args.network, scratch / "p.keras")
+        row = measure(alone, examples, args.epochs, args.openings)
+        table.add("afterstates, planes alone", *row)
+    if "ids" in designs:
+        ids = action_id_network(args.network, scratch / "b.keras")
+        examples = action_examples(records, num_actions(5))
+        table.add("action ids", *measure(ids, examples, args.epochs, args.openings))
     show([table], args.json)
     return 0
 
