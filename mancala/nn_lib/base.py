@@ -166,7 +166,7 @@ class Network(SavedModel):
         return f"network {self.name}"
 
     def make(self) -> str:
-        variant = f" --variant {self.variant}" if self.variant != "kalah" else ""
+        variant = f" --variant {self.variant}"
         train = f"`mancala train{variant}{board_flags(self.variant, self.options)}`"
         if self.board not in NET_GAMES:  # `mancala fit` reads the sowing games' default boards
             return f"make it with {train} (records games and trains the zoo)"
