@@ -39,8 +39,12 @@ class NetworkPlayer(Player):
         if temperature < 0:
             raise ValueError(f"temperature must be >= 0, not {temperature!r}")
         if net is None:
-            found = trained_games(network) if path is None else [file_rules(path)]
-            boards = [rules or {"variant": "kalah"} for rules in found or [None]]  # kalah: says how
+            # a file that names no board is Kalah's; with no weights at all, loading says how
+            kalah = {"variant": "kalah"}
+            if path is None:
+                boards = trained_games(network) or [kalah]
+            else:
+                boards = [file_rules(path) or kalah]
             nets = [zoo_network(network, path, b["variant"], b).load() for b in boards]
         else:
             nets = [net]

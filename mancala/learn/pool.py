@@ -22,8 +22,8 @@ def make_pool(
     """(networks by name, players by spec): zoo names become networks of a board of `game`
     (its default unless `options` say otherwise), the rest registry players. A network
     starts from the run's candidate when it has one, else from the weights in `models`,
-    else fresh; which, is said, and a damaged file is reported and
-    passed over. With a `run`, it saves there."""
+    else fresh; which, is said, and a damaged file is reported and passed over. With a
+    `run`, it saves there."""
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
     from mancala.nn_lib.zoo import ZOO
