@@ -1,8 +1,10 @@
 """The measurement behind the Tak networks' design: the same zoo network trained on the
-same annotated Tak games in two ways, each then played against greedy.
+same annotated Tak games in several ways, each then played against greedy.
 
 - "afterstates" (the zoo's): the network values the position after a move, for the
-  mover, and plays one ply: every legal move tried (`mancala.nn_lib.views.TakView`).
+  mover, and plays one ply: every legal move tried (`mancala.nn_lib.views.TakView`); it
+  learns a position's moves together, their values and the teacher's choice among them.
+- "afterstates, values alone": the same learning each move's value alone (squared error).
 - "afterstates, planes alone": the same without the feature planes
   (`mancala.games.tak.features`).
 - "action ids": the network reads the position and gives one number an action id (3,175
@@ -14,7 +16,7 @@ same annotated Tak games in two ways, each then played against greedy.
 
 Each learns from the first --games annotated Tak games of the files, --epochs passes,
 and plays greedy from --openings random 2-ply 5x5 openings, each in both seats;
---designs picks some of them (zoo, planes, ids).
+--designs picks some of them (zoo, values, planes, ids).
 """
 
 from __future__ import annotations
@@ -56,6 +58,12 @@ def afterstate_examples(records: list[dict[str, Any]]) -> tuple[np.ndarray, ...]
     return concat_examples([part for part in map(tak_positions, records) if part is not None])
 
 
+def values_alone(examples: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:
+    """The zoo's examples one move a row, for a network learning each value alone."""
+    x, gains, mask = examples
+    return x[mask], gains[mask][:, None], np.ones((int(mask.sum()), 1), bool)
+
+
 def action_id_network(name: str, path: Path) -> Any:
     """Zoo network `name` for Tak, reading positions and giving a value an action id."""
     from mancala.games.tak.planes import planes
@@ -90,7 +98,11 @@ def planes_alone_network(name: str, path: Path) -> Any:
 
     class PlanesAlone(TakView):
         def encoder(self, net: Any) -> Any:
-            return net.encode_planes
+            def encode(planes: np.ndarray) -> np.ndarray:
+                flat = net.encode_planes(planes.reshape(-1, *planes.shape[-3:]))
+                return flat.reshape(*planes.shape[:-3], *flat.shape[1:])
+
+            return encode
 
     net = network(name, path, "tak")
     net.view = PlanesAlone(net.options)
@@ -99,8 +111,8 @@ def planes_alone_network(name: str, path: Path) -> Any:
 
 
 def measure(net: Any, examples: tuple, epochs: int, openings: int) -> list[Any]:
-    """Train `net` from fresh weights on `examples`; (examples, training s, win % against
-    greedy, ms a move)."""
+    """Train `net` from fresh weights on `examples`; (moves learnt, training s, win %
+    against greedy, ms a move)."""
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
     from mancala.arena.match import play_games, ply_limit
@@ -122,7 +134,8 @@ def measure(net: Any, examples: tuple, epochs: int, openings: int) -> list[Any]:
         tally.add_records(records, seat)
         plies += sum(len(r["moves"]) - 2 for r in records)
     played = time.perf_counter() - began
-    return [len(examples[0]), round(trained), tally.win_percent(), round(1e3 * played / plies, 2)]
+    learnt = int(examples[2].sum()) if net.objective == "ranked" else len(examples[0])
+    return [learnt, round(trained), tally.win_percent(), round(1e3 * played / plies, 2)]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -137,13 +150,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=int_in(1), default=4)
     parser.add_argument("--openings", type=int_in(1), default=50, help="x2 seats vs greedy")
     parser.add_argument(
-        "--designs", default="zoo,planes,ids", help="the designs measured (zoo,planes,ids)"
+        "--designs", default="zoo,values,planes,ids", help="the designs measured (as the default)"
     )
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)
     designs = args.designs.split(",")
-    if unknown := set(designs) - {"zoo", "planes", "ids"}:
-        return fail("tak_designs", f"no design {sorted(unknown)[0]!r}: zoo, planes or ids")
+    if unknown := set(designs) - {"zoo", "values", "planes", "ids"}:
+        return fail("tak_designs", f"no design {sorted(unknown)[0]!r}: zoo, values, planes or ids")
     if args.network not in networks_for("tak"):
         return fail("tak_designs", f"{args.network!r} is no zoo network that plays Tak")
     tak = [r for r in GameLog(args.files) if r.get("variant") == "tak" and r.get("values")]
@@ -151,15 +164,20 @@ def main(argv: list[str] | None = None) -> int:
         return fail("tak_designs", "no annotated Tak games in " + ", ".join(map(str, args.files)))
     records = tak[: args.games]
     scratch = Path(__import__("tempfile").mkdtemp())
-    table = Table(["design", "examples", "training (s)", "won vs greedy %", "ms a move"])
+    table = Table(["design", "moves learnt", "training (s)", "won vs greedy %", "ms a move"])
     table.title = (
         f"{args.network}, {len(records)} games ({records[0].get('teacher')}), "
         f"{args.epochs} epochs, {args.openings} openings x 2 seats"
     )
-    examples = afterstate_examples(records) if {"zoo", "planes"} & set(designs) else ()
+    examples = afterstate_examples(records) if {"zoo", "values", "planes"} & set(designs) else ()
     if "zoo" in designs:
         after = network(args.network, scratch / "a.keras", "tak")
         table.add("afterstates", *measure(after, examples, args.epochs, args.openings))
+    if "values" in designs:
+        alone = network(args.network, scratch / "v.keras", "tak")
+        alone.objective = "values"
+        row = measure(alone, values_alone(examples), args.epochs, args.openings)
+        table.add("afterstates, values alone", *row)
     if "planes" in designs:
         alone = planes_alone_network(args.network, scratch / "p.keras")
         row = measure(alone, examples, args.epochs, args.openings)

@@ -2,12 +2,13 @@
 (`mancala.learn.teacher`).
 
 Training examples of Kalah and Sungka are (position from the mover's side, seeds gained
-by each legal move from here = value - current store difference); of Tak (position after
-a move as planes from the mover's side, the move's value for the mover, a mask of one),
-for a few moves of each position (`tak_positions`), as the Tak networks value positions
-after a move (`mancala.nn_lib.views.TakView`). `PositionReader` streams them out of
-JSONL files in chunks of bounded size; `PositionStore` keeps a bounded, uniform sample of
-them in memory for the training loops that refit after every batch of games.
+by each legal move from here = value - current store difference); of Tak (a few moves of
+a position, each the position after it as planes from the mover's side, their values for
+the mover, a mask of those present: `tak_positions`), as the Tak networks value positions
+after a move and learn a position's moves together (`mancala.nn_lib.views.TakView`).
+`PositionReader` streams them out of JSONL files in chunks of bounded size;
+`PositionStore` keeps a bounded, uniform sample of them in memory for the training loops
+that refit after every batch of games.
 """
 
 from __future__ import annotations
@@ -33,6 +34,12 @@ SOWN = tuple(games_with("sowing"))  # the games whose records are valued house b
 PLANED = tuple(name for name in GAMES if GAMES[name].planes)  # valued by afterstate planes
 TAK_CHILDREN = 16  # Tak: examples a position (its best moves and random others)
 TAK_BEST = 4  # of which the best valued moves
+
+
+def moves_a_row(game: str) -> int:
+    """How many moves' examples one row of `game`'s examples holds: a Tak position's
+    TAK_CHILDREN moves, or one board (its houses' values together) of the sowing games."""
+    return TAK_CHILDREN if game in PLANED else 1
 
 
 def record_positions(record: dict[str, Any]) -> Arrays | None:
@@ -66,19 +73,18 @@ def record_positions(record: dict[str, Any]) -> Arrays | None:
 
 
 def tak_positions(record: dict[str, Any]) -> Arrays | None:
-    """The examples of an annotated Tak record: of each position, the TAK_BEST best valued
+    """The examples of an annotated Tak record, a row a position: its TAK_BEST best valued
     moves and random others (drawn from the record's moves), TAK_CHILDREN in all, each the
-    position after the move as planes from the mover's side (float16) with the move's
-    value; moves that end the game are left out (they are valued exactly in play). None
-    when no example is left. ValueError when the values do not fit the game."""
+    position after the move as planes from the mover's side (float16), with the moves'
+    values and a mask of those present; moves that end the game are left out (they are
+    valued exactly in play), and positions with none left. None when no position is left.
+    ValueError when the values do not fit the game."""
     states = replay(record)[:-1]
     values = record["values"]
     if not isinstance(values, list) or len(values) != len(states):
         raise ValueError("values do not match the moves")
-    if not states:
-        return None
     rng = np.random.default_rng(record["moves"])
-    inputs, gains = [], []
+    rows: list[list[tuple[np.ndarray, float]]] = []
     for state, row in zip(states, values):
         moves = state.legal_moves()
         try:
@@ -88,16 +94,25 @@ def tak_positions(record: dict[str, Any]) -> Arrays | None:
         if v.shape != (len(moves),):
             raise ValueError("values are not one number a legal move")
         ranked = np.argsort(-v, kind="stable")
-        rest = rng.permutation(ranked[TAK_BEST:])[: TAK_CHILDREN - TAK_BEST]
-        for k in [*ranked[:TAK_BEST], *rest]:
-            after = state.play(moves[k])
-            if after.outcome is None:
-                inputs.append(planes(after, state.player))
-                gains.append(v[k])
-    if not inputs:
+        chosen = [
+            *ranked[:TAK_BEST],
+            *rng.permutation(ranked[TAK_BEST:])[: TAK_CHILDREN - TAK_BEST],
+        ]
+        afters = [(state.play(moves[k]), v[k]) for k in chosen]
+        live = [
+            (planes(after, state.player), value) for after, value in afters if after.outcome is None
+        ]
+        if live:
+            rows.append(live)
+    if not rows:
         return None
-    x = np.stack(inputs).astype(np.float16)
-    return x, np.array(gains, np.float32)[:, None], np.ones((len(gains), 1), bool)
+    x = np.zeros((len(rows), TAK_CHILDREN, *rows[0][0][0].shape), np.float16)
+    gains = np.zeros((len(rows), TAK_CHILDREN), np.float32)
+    mask = np.zeros((len(rows), TAK_CHILDREN), bool)
+    for r, live in enumerate(rows):
+        for c, (after_planes, value) in enumerate(live):
+            x[r, c], gains[r, c], mask[r, c] = after_planes, value, True
+    return x, gains, mask
 
 
 def concat_examples(parts: list[Arrays]) -> Arrays:
@@ -107,7 +122,7 @@ def concat_examples(parts: list[Arrays]) -> Arrays:
 
 class PositionReader:
     """Stream the examples of JSONL files (default training/*.jsonl) in chunks of about
-    `chunk` positions, so files larger than memory can be trained on.
+    `chunk` examples (`moves_a_row`), so files larger than memory can be trained on.
 
     After a pass: `games` (annotated games read), `unannotated` (valid games without
     values, not used), `skipped` (lines skipped as corrupt or invalid), `teachers` (the
@@ -140,7 +155,7 @@ class PositionReader:
             if teacher not in self.teachers:
                 self.teachers.append(teacher)
             parts.append(arrays)
-            size += len(arrays[0])
+            size += len(arrays[0]) * moves_a_row(record.get("variant", "kalah"))
             if size >= self.chunk:
                 yield concat_examples(parts)
                 parts, size = [], 0
@@ -176,6 +191,12 @@ class PositionStore:
         for chunk in chunks:
             self._take(chunk)
         self.games += games
+
+    def add_reader(self, reader: PositionReader) -> None:
+        """Take a reader's examples as they stream (memory holds those kept, not every
+        example of the files), and count its games."""
+        self.add_chunks(reader, 0)
+        self.games += reader.games
 
     def _take(self, arrays: Arrays) -> None:
         room = min(self.capacity - self.size, len(arrays[0]))

@@ -23,7 +23,7 @@ from mancala.arena.records import append_games
 from mancala.core.cli import float_in, int_in
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
-from mancala.learn.data import PositionReader, PositionStore
+from mancala.learn.data import PositionReader, PositionStore, moves_a_row
 from mancala.learn.teacher import Teacher, Teaching
 from mancala.nn_lib.base import Network
 from mancala.nn_lib.meta import describe_data
@@ -57,11 +57,12 @@ class Practice:
         )
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
-        self.store = PositionStore(keep, seed)
+        self.row = moves_a_row(self.start.game)  # a Tak row is a position's moves: keep and
+        self.store = PositionStore(max(1, keep // self.row), seed)  # sample count the moves
         self.recorded = 0
         if read:
             reader = PositionReader(read)
-            self.store.add_chunks(list(reader), reader.games)
+            self.store.add_reader(reader)
             self.skipped = reader.skipped
 
     def play(self, pairings: Sequence[tuple[Seat, Seat]], games: int) -> list[dict[str, Any]]:
@@ -101,7 +102,7 @@ class Practice:
     def refit(self, net: Network, sample: int, epochs: int, batch_size: int = 512) -> float:
         """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM wait
         until the network is saved (interrupting TensorFlow mid-fit can hang the exit)."""
-        examples = self.store.sample(sample, self.np_rng)
+        examples = self.store.sample(max(1, sample // self.row), self.np_rng)
         with signals_held():
             loss = net.fit(*examples, epochs=epochs, batch_size=batch_size)
             net.save(teacher=self.teacher.name, data=self.described())
@@ -154,12 +155,15 @@ def practice_arguments(parser: Any, out: Path | None, games: int, least_games: i
         "--keep",
         type=int_in(1000),
         default=KEEP,
-        help=f"examples kept in memory for the refits ({KEEP:,})",
+        help=f"examples kept in memory for the refits ({KEEP:,}; a Tak position's moves count "
+        "one each)",
     )
     parser.add_argument(
         "--explore", type=float_in(0.0, 1.0), default=0.1, help="random-move rate (0.1)"
     )
-    parser.add_argument("--sample", type=int_in(1), default=200_000, help="examples a refit")
+    parser.add_argument(
+        "--sample", type=int_in(1), default=200_000, help="examples a refit (as --keep counts)"
+    )
     where = out.name if out else "the run's games.jsonl"
     parser.add_argument("--out", type=Path, default=out, help=f"games go here ({where})")
     parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")

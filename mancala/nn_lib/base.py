@@ -35,8 +35,8 @@ from mancala.nn_lib.boards import (
     board_rules,
 )
 from mancala.nn_lib.choice import masked_argmax, soft_choice
-from mancala.nn_lib.keras_io import import_keras, save_keras, widen_inputs
-from mancala.nn_lib.losses import masked_mse, masked_policy_loss
+from mancala.nn_lib.keras_io import import_keras, over_groups, save_keras, widen_inputs
+from mancala.nn_lib.losses import masked_mse, masked_policy_loss, value_and_choice
 from mancala.nn_lib.numpy_forward import NumpyForward
 from mancala.nn_lib.saved import SavedModel, WeightsError
 from mancala.nn_lib.views import TARGET_SCALE, view_for  # TARGET_SCALE: still importable here
@@ -100,9 +100,11 @@ class Network(SavedModel):
     encode: ClassVar[Callable[[np.ndarray], np.ndarray]] = staticmethod(encoders.pits)
     encode_planes: ClassVar[Callable[[np.ndarray], np.ndarray] | None] = None  # Tak: none
     filters: ClassVar[int] = 0  # convolution filters before the dense layers (0: none)
+    convolutions: ClassVar[int] = 1  # convolutions of them, one after the other
     width: ClassVar[int] = 0  # the width of each filter
 
-    objective: str = "policy"  # "policy": the teacher's soft choice; "values": its values
+    objective: str = "policy"  # "policy": the teacher's soft choice; "values": its values;
+    # "ranked": a position's moves in a group, their values and the teacher's choice among them
     afterstate: ClassVar[bool] = False  # sowing games: value the board after each move
     tactics: ClassVar[bool] = False  # sowing games: also see each side's next-move gains
 
@@ -123,6 +125,7 @@ class Network(SavedModel):
         self.path = Path(path) if path is not None else weights_path(self.name, self.board)
         self.model: Any = None
         self.forward: NumpyForward | None = None
+        self._trainer: Any = None
 
     # ----- shape ---------------------------------------------------------------------
 
@@ -201,6 +204,7 @@ class Network(SavedModel):
     def _use(self, model: Any) -> None:
         self.model = model
         self.forward = NumpyForward(model)
+        self._trainer = None
 
     # ----- use -----------------------------------------------------------------------
 
@@ -225,10 +229,22 @@ class Network(SavedModel):
 
     # ----- training ------------------------------------------------------------------
 
+    def trainer(self) -> Any:
+        """The Keras model fitted: the network itself, or for the "ranked" objective the
+        network over each move of a group (`keras_io.over_groups`), sharing its weights."""
+        if self.objective != "ranked":
+            return self.model
+        if self._trainer is None:
+            self._trainer = over_groups(self.model)
+        return self._trainer
+
     def compile(self, learning_rate: float = 1e-3) -> None:
         keras = import_keras()
-        loss = masked_policy_loss if self.objective == "policy" else masked_mse
-        self.model.compile(optimizer=keras.optimizers.Adam(learning_rate), loss=loss)
+        if self.objective == "ranked":
+            loss = value_and_choice(self.view.logit_scale)
+        else:
+            loss = masked_policy_loss if self.objective == "policy" else masked_mse
+        self.trainer().compile(optimizer=keras.optimizers.Adam(learning_rate), loss=loss)
 
     def fit(
         self,
@@ -242,25 +258,29 @@ class Network(SavedModel):
     ) -> float:
         """Fit the outputs to `gains` (the teacher's units, (N, outputs)) where `mask` is
         set (the legal moves), as the view makes its examples of them; the last loss.
-        More than FIT_CHUNK positions are encoded and fitted a slice at a time, in order,
-        so memory stays bounded (shuffle them first); a view that augments its examples
-        (Tak's) gets them anew each epoch."""
+        For the "ranked" objective each row is a group of a position's moves (Tak's), and
+        `batch_size` and FIT_CHUNK count its moves. More than FIT_CHUNK positions are
+        encoded and fitted a slice at a time, in order, so memory stays bounded (shuffle
+        them first); a view that augments its examples (Tak's) gets them anew each epoch."""
         if self.model is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
-        if getattr(self.model, "optimizer", None) is None or not self.model.compiled:
+        trainer = self.trainer()
+        if getattr(trainer, "optimizer", None) is None or not trainer.compiled:
             self.compile()
-        options = {"batch_size": batch_size, "verbose": verbose}
+        group = gains.shape[1] if self.objective == "ranked" else 1
+        options = {"batch_size": max(1, batch_size // group), "verbose": verbose}
+        chunk = max(1, FIT_CHUNK // group)
         augment = getattr(self.view, "augment", None)
-        if len(rel) <= FIT_CHUNK and augment is None:  # one slice: Keras runs the epochs
-            history = self.model.fit(*self.examples(rel, gains, mask), epochs=epochs, **options)
+        if len(rel) <= chunk and augment is None:  # one slice: Keras runs the epochs
+            history = trainer.fit(*self.examples(rel, gains, mask), epochs=epochs, **options)
         else:
             rng = np.random.default_rng(AUGMENT_SEED)
             for _ in range(epochs):
-                for lo in range(0, len(rel), FIT_CHUNK):
-                    part = slice(lo, lo + FIT_CHUNK)
+                for lo in range(0, len(rel), chunk):
+                    part = slice(lo, lo + chunk)
                     seen = rel[part] if augment is None else augment(rel[part], rng)
                     x, y = self.examples(seen, gains[part], mask[part])
-                    history = self.model.fit(x, y, epochs=1, **options)
+                    history = trainer.fit(x, y, epochs=1, **options)
         self.forward = NumpyForward(self.model)
         return float(history.history["loss"][-1])
 
@@ -274,4 +294,7 @@ class Network(SavedModel):
             target = soft_choice(gains, mask, POLICY_TEMPERATURE)
         else:
             target = np.where(mask, self.view.scale(gains), 0.0)
+        if self.objective == "ranked":
+            choice = soft_choice(gains, mask, self.view.temperature)
+            target = np.concatenate([target, choice], axis=1)
         return self.encode(rel), np.concatenate([target, mask], axis=1).astype(np.float32)

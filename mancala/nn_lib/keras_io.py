@@ -85,3 +85,12 @@ def widen_inputs(old: Any, new: Any) -> Any:
             weights.append(had)
         new_layer.set_weights(weights)
     return new
+
+
+def over_groups(model: Any) -> Any:
+    """A model applying `model` (one input in, one number out) to each input of a group:
+    (N, K, *inputs) in, (N, K) out, its weights `model`'s own."""
+    keras = import_keras()
+    groups = keras.Input((None, *model.input_shape[1:]))
+    each = keras.layers.TimeDistributed(model)(groups)
+    return keras.Model(groups, keras.layers.Reshape((-1,))(each), name=f"{model.name}_groups")

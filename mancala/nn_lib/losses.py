@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 
@@ -26,3 +27,21 @@ def masked_policy_loss(y_true: Any, y_pred: Any) -> Any:
     logits = y_pred + (mask - 1.0) * 1e4
     log_p = logits - ops.logsumexp(logits, axis=-1, keepdims=True)
     return -ops.sum(target * mask * log_p, axis=-1)
+
+
+def value_and_choice(logit_scale: float) -> Callable[[Any, Any], Any]:
+    """The loss of a network valuing each of a position's moves: the squared error of the
+    values (`masked_mse`) plus the cross-entropy between the teacher's soft choice among
+    the moves and the softmax of the values times `logit_scale` (`masked_policy_loss`):
+    y_true = [target values | target probabilities | mask]."""
+
+    def loss(y_true: Any, y_pred: Any) -> Any:
+        from keras import ops
+
+        h = y_pred.shape[-1]
+        values, choice, mask = y_true[:, :h], y_true[:, h : 2 * h], y_true[:, 2 * h :]
+        return masked_mse(ops.concatenate([values, mask], axis=-1), y_pred) + (
+            masked_policy_loss(ops.concatenate([choice, mask], axis=-1), y_pred * logit_scale)
+        )
+
+    return loss

@@ -15,9 +15,11 @@ A view is chosen by the game (`view_for`), so one `Network` class serves every g
   value for that player in the teacher's units squashed by tanh(value / TAK_SCALE). A
   position's moves are valued one ply ahead: every legal move is played, a move that
   ends the game gets its exact value (a win WIN_VALUE, a loss its negative, a draw 0)
-  and the others the network's. Its examples are seen turned and mirrored
-  (`augment`): each time a refit goes over them, each under one of the square's eight
-  symmetries drawn at random, which Tak's rules do not see.
+  and the others the network's. It learns a position's moves together (the objective
+  "ranked"): their values, and the teacher's choice among them (softmax of the values /
+  TAK_TEMPERATURE) against the softmax of its own. Its examples are seen turned and
+  mirrored (`augment`): each time a refit goes over them, each under one of the square's
+  eight symmetries drawn at random, which Tak's rules do not see.
 
 Every view turns the store's examples (position, the teacher's value of each legal move,
 mask) into its network's (`examples`): the sowing view keeps them, the afterstate view
@@ -30,7 +32,7 @@ Each network class names its encoder for each kind of input (`encode` for a sowi
 >>> from mancala.games.tak import new_tak
 >>> view = view_for("tak", {"size": 5, "komi": 0})
 >>> view.blank().shape, view.outputs, view.objective
-((1, 20, 5, 5), 1, 'values')
+((1, 20, 5, 5), 1, 'ranked')
 >>> values, mask = view.move_values(lambda x: np.zeros((len(x), 1)), [new_tak(5)])
 >>> values.shape, int(mask.sum())
 ((1, 3175), 25)
@@ -57,6 +59,7 @@ from mancala.nn_lib.encoders import tactics
 
 TARGET_SCALE = 8.0  # sowing: the model's outputs are seeds gained / TARGET_SCALE
 TAK_SCALE = 8.0  # Tak: the model's output is tanh(value / TAK_SCALE)
+TAK_TEMPERATURE = 1.0  # Tak: the teacher's choice, a move a unit worse than the best 1/e as likely
 EDGE = 1 - 1e-6  # Tak outputs are clipped inside (-1, 1) before they are turned back
 
 Predict = Callable[[np.ndarray], np.ndarray]  # raw inputs (N, ...) -> values (N, outputs)
@@ -145,8 +148,10 @@ class TakView:
     """Tak: each legal move's resulting position in, its value for the mover out."""
 
     kind = "planes"
-    objective = "values"  # positions are valued one at a time: no choice among moves to learn
+    objective = "ranked"  # each position after a move valued; learnt a position's moves at once
     outputs = 1
+    temperature = TAK_TEMPERATURE  # of the teacher's choice among a position's moves
+    logit_scale = TAK_SCALE / TAK_TEMPERATURE  # outputs as logits of that choice
     encoding = 2  # the planes and their feature planes
     widens_from = 1  # the planes alone: such weights read the feature planes with zero weights
 
@@ -169,12 +174,13 @@ class TakView:
         return np.arctanh(np.clip(outputs, -EDGE, EDGE)) * TAK_SCALE
 
     def examples(self, inputs: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Examples:
-        """The same: the store holds positions after a move already (`learn.data`)."""
+        """The same: the store holds a position's moves already, as the positions after
+        them (`learn.data.tak_positions`)."""
         return inputs, gains, mask
 
     def augment(self, inputs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """`inputs` (planes, N x C x S x S), each under one of the square's symmetries
-        drawn from `rng` (its value the same)."""
+        """`inputs` (planes, N x ... x C x S x S), each row under one of the square's
+        symmetries drawn from `rng` (its value the same)."""
         drawn = rng.integers(SYMMETRIES, size=len(inputs))
         out = np.empty_like(inputs)
         for symmetry in range(SYMMETRIES):
@@ -208,8 +214,10 @@ def ended_value(state: Any, player: int) -> float:
 
 
 def with_features(encode: Callable[[np.ndarray], np.ndarray], planes: np.ndarray) -> np.ndarray:
-    """`encode` of Tak `planes` (N, C, S, S) with their feature planes after them."""
-    return encode(np.concatenate([planes, feature_planes(planes)], axis=1))
+    """`encode` of Tak `planes` (..., C, S, S) with their feature planes after them."""
+    flat = planes.reshape(-1, *planes.shape[-3:])
+    encoded = encode(np.concatenate([flat, feature_planes(flat)], axis=1))
+    return encoded.reshape(*planes.shape[:-3], *encoded.shape[1:])
 
 
 View = SowingView | AfterstateView | TakView

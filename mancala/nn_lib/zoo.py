@@ -4,8 +4,9 @@ Adding a network is adding a subclass here (name, encoders, hidden layers) and i
 to ZOO. Importing this module does not import Keras.
 
 Each network plays Kalah and Sungka; those with an encoder of Tak planes (`encode_planes`)
-play Tak too (the dense ones on the flattened planes, the CNN over the board), the planes
-followed by their hand-made feature planes (roads in one, squares held). nns1h128 and
+play Tak too (the dense ones on the flattened planes, the CNNs over the board), the planes
+followed by their hand-made feature planes (roads in one, squares held). cnn2x64h128
+plays Tak alone: two convolutions, for a board seen two squares around each. nns1h128 and
 the one-hot ones (nnx1h128, nnx3h80, nnx2h256) have none: their point is a way of seeing
 houses (without the stores, or each count one-hot), which Tak's planes have no counterpart
 of (the planes are one-hot already). nnxa2h512 values the board after each move
@@ -13,14 +14,14 @@ of (the planes are one-hot already). nnxa2h512 values the board after each move
 nnxat2h512 sees besides what each side's next move would gain (`encoders.tactics`).
 
 >>> sorted(ZOO)  # doctest: +NORMALIZE_WHITESPACE
-['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128', 'nnx1h128', 'nnx2h256', 'nnx3h80',
- 'nnxa2h512', 'nnxat2h512']
+['cnn2x64h128', 'cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128', 'nnx1h128',
+ 'nnx2h256', 'nnx3h80', 'nnxa2h512', 'nnxat2h512']
 >>> network("nn2h80").input_shape(), network("cnns1h128").input_shape()
 ((14,), (6, 2))
 >>> network("nn2h80", game="tak").input_shape(), network("cnns1h128", game="tak").input_shape()
 ((700,), (5, 5, 28))
 >>> sorted(name for name, cls in ZOO.items() if cls.encode_planes)
-['cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80']
+['cnn2x64h128', 'cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80']
 >>> network("nnx2h256", game="tak")
 Traceback (most recent call last):
 ...
@@ -134,10 +135,21 @@ class CNNS1H128(Network):
         board = len(self.input_shape()) == 3  # (rows, columns, channels): a 2-D board
         conv = keras.layers.Conv2D if board else keras.layers.Conv1D
         return [
-            conv(self.filters, self.width, padding="same", activation="relu"),
+            *(
+                conv(self.filters, self.width, padding="same", activation="relu")
+                for _ in range(self.convolutions)
+            ),
             keras.layers.Flatten(),
             *super().layers(keras),
         ]
+
+
+class CNN2X64H128(CNNS1H128):
+    """Tak alone: cnns1h128 with two convolutions of 64 filters, one after the other, so
+    each square sees the squares two steps away."""
+
+    name, filters, convolutions = "cnn2x64h128", 64, 2
+    encode = None  # type: ignore[assignment]  # no sowing encoder: it plays Tak alone
 
 
 ZOO: dict[str, type[Network]] = {
@@ -151,6 +163,7 @@ ZOO: dict[str, type[Network]] = {
         NNX3H80,
         NNX2H256,
         CNNS1H128,
+        CNN2X64H128,
         NNXA2H512,
         NNXAT2H512,
     )
@@ -173,8 +186,8 @@ def network(
 def networks_for(game: str) -> list[str]:
     """The zoo networks that can play `game` (those with an encoder for it).
 
-    >>> networks_for("tak")
-    ['nn1h128', 'nn2h80', 'nn3h80', 'cnns1h128']
+    >>> networks_for("tak"), "cnn2x64h128" in networks_for("kalah")
+    (['nn1h128', 'nn2h80', 'nn3h80', 'cnns1h128', 'cnn2x64h128'], False)
     """
     view = view_for(game, ZOO_GAMES[game])
     return [name for name, cls in ZOO.items() if view.encoder(cls) is not None]
@@ -193,23 +206,27 @@ def architecture(name: str) -> str:
     >>> architecture("cnns1h128")  # doctest: +NORMALIZE_WHITESPACE
     'a convolution (32 filters of 3), one hidden layer of 128, the two rows of houses,
      Tak: the planes as a board'
+    >>> architecture("cnn2x64h128")[:49]
+    'two convolutions (64 filters of 3), one hidden la'
     """
-    cls = type(network(name))
-    conv = f"a convolution ({cls.filters} filters of {cls.width})" if cls.filters else ""
+    cls = ZOO.get(name) or type(network(name))  # network() names the zoo for another name
+    convs = f"{NUMBERS[cls.convolutions]} convolutions" if cls.convolutions > 1 else "a convolution"
+    conv = f"{convs} ({cls.filters} filters of {cls.width})" if cls.filters else ""
     sizes = sorted(set(cls.hidden))
     count = NUMBERS[len(cls.hidden)] if len(cls.hidden) < len(NUMBERS) else len(cls.hidden)
     layers = f"{count} hidden layer{'s' * (len(cls.hidden) != 1)} of {', '.join(map(str, sizes))}"
     tak = TAK_INPUTS.get(cls.encode_planes.__name__, "") if cls.encode_planes else ""
     ahead = "the board after each move" if cls.afterstate else ""
     tactics = "each side's next-move gains" if cls.tactics else ""
-    parts = [conv, layers, INPUTS.get(cls.encode.__name__, ""), tactics, ahead, tak]
+    parts = [conv, layers, INPUTS.get(getattr(cls.encode, "__name__", ""), ""), tactics, ahead, tak]
     return ", ".join(part for part in parts if part)
 
 
 def describe_network(network: str, path: str | os.PathLike | None = None) -> str:
     """'Network NAME: ARCHITECTURE; learnt the choices of TEACHER from DATA (DATE)', the
     training read from the metadata beside the weights (`mancala.nn_lib.meta`)."""
-    weights = ZOO[network](path).path if network in ZOO else None  # its Kalah weights
+    home = next((game for game in ZOO_GAMES if network in networks_for(game)), None)
+    weights = ZOO[network](path, home).path if home else None  # Kalah's, or Tak's alone
     training = describe_training(read_meta(weights) if weights else None)
     return f"Network {network}: {architecture(network)}; {training}"
 

@@ -24,7 +24,7 @@ from mancala.learn.data import PositionReader, record_positions
 from mancala.learn.teacher import Teacher
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import WeightsError
-from mancala.nn_lib.zoo import ZOO, network
+from mancala.nn_lib.zoo import network, networks_for
 
 SAMPLE = ROOT / "training" / "sample_kalah.jsonl"
 
@@ -150,7 +150,7 @@ def test_reader_streams_in_chunks_and_counts_bad_lines(tmp_path, sample):
     assert reader.skipped == 3
 
 
-@pytest.mark.parametrize("name", list(ZOO))
+@pytest.mark.parametrize("name", networks_for("kalah"))
 def test_each_network_trains_saves_loads_and_numpy_matches_keras(tmp_path, sample, name):
     rel, gains, mask = (a[:1500] for a in sample)
     net = network(name, tmp_path / f"{name}.keras").fresh(seed=1)
@@ -181,7 +181,7 @@ def test_network_players_play_legal_moves_in_batches():
 
     rng = __import__("random").Random(0)
     starts = [random_opening(GameState.new(), 6, rng)[0] for _ in range(6)]
-    for name in ZOO:
+    for name in networks_for("kalah"):
         net = network(name)
         player = make_player(name) if net.path.is_file() else NetworkPlayer(net=net.fresh(0))
         sampler = NetworkPlayer(net=player.net, temperature=1.0, seed=4)
@@ -387,20 +387,25 @@ def test_the_tak_teacher_gives_the_tak_search_values_of_every_legal_move(tmp_pat
     assert max(back["values"][-1]) > 900_000
 
 
-@pytest.mark.parametrize("name", ["nn2h80", "cnns1h128"])
+@pytest.mark.parametrize("name", ["nn2h80", "cnns1h128", "cnn2x64h128"])
 def test_a_tak_network_trains_saves_loads_and_plays_legal_moves_only(tmp_path, tak_records, name):
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
     from mancala.learn.data import tak_positions
 
     x, gains, mask = (np.concatenate(c) for c in zip(*map(tak_positions, tak_records)))
-    assert x.shape[1:] == (20, 5, 5) and gains.shape == mask.shape == (len(x), 1)
+    # a row a position: up to 16 of its moves, those present first
+    assert x.shape[1:] == (16, 20, 5, 5) and gains.shape == mask.shape == (len(x), 16)
+    assert mask[:, 0].all() and (np.diff(mask.astype(int), axis=1) <= 0).all()
     net = network(name, tmp_path / f"{name}.keras", "tak").fresh(seed=1)
+    afters = x[:2].reshape(-1, 20, 5, 5)
+    before = net.forward(net.encode(afters))
     assert np.isfinite(net.fit(x, gains, mask, epochs=2))
+    assert not np.allclose(net.forward(net.encode(afters)), before)  # the network itself learnt
     net.save()
     again = network(name, tmp_path / f"{name}.keras", "tak").load()
-    keras_out = np.asarray(again.model.predict_on_batch(again.encode(x[:32])))
-    assert np.allclose(again.forward(again.encode(x[:32])), keras_out, atol=1e-4)
+    keras_out = np.asarray(again.model.predict_on_batch(again.encode(afters)))
+    assert np.allclose(again.forward(again.encode(afters)), keras_out, atol=1e-4)
     player = NetworkPlayer(net=again)
     for record in tak_games([player, make_player("luck", 3)], 2, seed=9):  # illegal: raises
         assert record["players"][0] == name
