@@ -228,9 +228,15 @@ class PositionStore:
 
     def sample(self, size: int, rng: np.random.Generator) -> Arrays:
         """`size` examples, shuffled: drawn without replacement when there are more,
-        with replacement when there are fewer (so a refit always does the same work)."""
+        with replacement when there are fewer (so a refit always does the same work); all
+        of them, exactly as many, are the store's own, shuffled in place (no copy)."""
         rel, gains, mask = self.arrays()
-        if len(rel) >= size:
+        if len(rel) == size:  # the same permutation of each column: one seed, one length
+            seed = int(rng.integers(2**63))
+            for column in (rel, gains, mask):
+                np.random.default_rng(seed).shuffle(column)
+            return rel, gains, mask
+        if len(rel) > size:
             pick = rng.permutation(len(rel))[:size]
         else:
             pick = rng.integers(0, len(rel), size)

@@ -88,6 +88,13 @@ def test_store_keeps_a_bounded_uniform_sample_of_everything_seen():
     assert len(set(kept.tolist())) > 900  # mostly distinct examples
     # uniform over all seen: as many from the first half of the stream as from the second
     assert 400 < int((kept < 15_000).sum()) < 600
+    store.arrays()[1][:, 0] = kept  # each example's gain names it: the columns stay aligned
+    order = kept.tolist()
+    rel, gains, mask = store.sample(1000, np.random.default_rng(0))  # all: shuffled in place
+    assert rel is store.arrays()[0] and rel[:, 0].tolist() != order
+    assert sorted(rel[:, 0].tolist()) == sorted(order) and (gains[:, 0] == rel[:, 0]).all()
+    assert len(store.sample(10, np.random.default_rng(0))[0]) == 10
+    assert len(store.sample(3000, np.random.default_rng(0))[0]) == 3000
     with pytest.raises(ValueError, match="capacity"):
         PositionStore(capacity=0)
 
