@@ -24,6 +24,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from itertools import islice
 from pathlib import Path
 from typing import Any
 
@@ -159,10 +160,10 @@ def main(argv: list[str] | None = None) -> int:
         return fail("tak_designs", f"no design {sorted(unknown)[0]!r}: zoo, values, planes or ids")
     if args.network not in networks_for("tak"):
         return fail("tak_designs", f"{args.network!r} is no zoo network that plays Tak")
-    tak = [r for r in GameLog(args.files) if r.get("variant") == "tak" and r.get("values")]
-    if not tak:
+    annotated = (r for r in GameLog(args.files) if r.get("variant") == "tak" and r.get("values"))
+    records = list(islice(annotated, args.games))  # the files' other games never held at once
+    if not records:
         return fail("tak_designs", "no annotated Tak games in " + ", ".join(map(str, args.files)))
-    records = tak[: args.games]
     scratch = Path(__import__("tempfile").mkdtemp())
     table = Table(["design", "moves learnt", "training (s)", "won vs greedy %", "ms a move"])
     table.title = (
