@@ -94,16 +94,14 @@ def action_id_network(name: str, path: Path) -> Any:
 def planes_alone_network(name: str, path: Path) -> Any:
     """Zoo network `name` for Tak, valuing positions after a move from the planes alone,
     without the feature planes (`mancala.games.tak.features`)."""
-    from mancala.nn_lib.views import TakView
+    from functools import partial
+
+    from mancala.nn_lib.views import TakView, each_position
     from mancala.nn_lib.zoo import network
 
     class PlanesAlone(TakView):
         def encoder(self, net: Any) -> Any:
-            def encode(planes: np.ndarray) -> np.ndarray:
-                flat = net.encode_planes(planes.reshape(-1, *planes.shape[-3:]))
-                return flat.reshape(*planes.shape[:-3], *flat.shape[1:])
-
-            return encode
+            return partial(each_position, net.encode_planes)
 
     net = network(name, path, "tak")
     net.view = PlanesAlone(net.options)

@@ -213,11 +213,18 @@ def ended_value(state: Any, player: int) -> float:
     return 0.0 if winner is None else (WIN_VALUE if winner == player else -WIN_VALUE)
 
 
+def each_position(encode: Callable[[np.ndarray], np.ndarray], planes: np.ndarray) -> np.ndarray:
+    """`encode` (of planes (N, C, S, S)) of Tak `planes` (..., C, S, S): a batch, or rows
+    of a position's moves."""
+    encoded = encode(planes.reshape(-1, *planes.shape[-3:]))
+    return encoded.reshape(*planes.shape[:-3], *encoded.shape[1:])
+
+
 def with_features(encode: Callable[[np.ndarray], np.ndarray], planes: np.ndarray) -> np.ndarray:
     """`encode` of Tak `planes` (..., C, S, S) with their feature planes after them."""
-    flat = planes.reshape(-1, *planes.shape[-3:])
-    encoded = encode(np.concatenate([flat, feature_planes(flat)], axis=1))
-    return encoded.reshape(*planes.shape[:-3], *encoded.shape[1:])
+    return each_position(
+        lambda flat: encode(np.concatenate([flat, feature_planes(flat)], 1)), planes
+    )
 
 
 View = SowingView | AfterstateView | TakView
