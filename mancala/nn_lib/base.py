@@ -194,7 +194,7 @@ class Network(SavedModel):
     def _upgrade(self, model: Any, found: int, make: str) -> Any:
         """Weights of the inputs the view had before (`widens_from`) read the inputs added
         since with zero weights (`keras_io.widen_inputs`): they play as they did."""
-        if found != getattr(self.view, "widens_from", None):
+        if found not in getattr(self.view, "widens_from", ()):
             return super()._upgrade(model, found, make)
         try:
             return widen_inputs(model, self.build())

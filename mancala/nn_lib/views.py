@@ -152,8 +152,10 @@ class TakView:
     outputs = 1
     temperature = TAK_TEMPERATURE  # of the teacher's choice among a position's moves
     logit_scale = TAK_SCALE / TAK_TEMPERATURE  # outputs as logits of that choice
-    encoding = 2  # the planes and their feature planes
-    widens_from = 1  # the planes alone: such weights read the feature planes with zero weights
+    encoding = 3  # the planes and their feature planes, the moves that finish a road among them
+    # the planes alone (1), or without those two planes (2): such weights read what is
+    # added with zero weights
+    widens_from = (1, 2)
 
     def __init__(self, options: dict[str, Any]) -> None:
         self.size = options["size"]

@@ -16,6 +16,7 @@ from mancala.ai import make_player
 from mancala.ai.limits import Limits
 from mancala.ai.search_generic import AlphaBeta
 from mancala.games.tak import evaluate, from_tps, new_tak, search
+from mancala.games.tak.actions import decode
 from mancala.games.tak.fast import roads_in_one, to_arrays, tops
 from mancala.games.tak.features import feature_planes
 from mancala.games.tak.planes import planes
@@ -43,12 +44,17 @@ def test_the_numba_evaluator_equals_the_readable_one():
         assert search.value(*to_arrays(state)) == evaluate.value(state), state.to_tps()
 
 
+# stacks taller than the planes show, what they hide the colour of the deepest they show
+TALL = ["1111121", "2222212", "1111221S", "2222112C"]
 CELLS = ["x", "x", "1", "2", "1", "2", "1", "2", "1S", "2S", "1C", "2C", "12", "21", "121C", "212S"]
 
 
-def drawn_board(size: int, data) -> TakState:
-    """A board of `size` drawn square by square from CELLS, its game not over."""
+def drawn_board(size: int, data, tall: bool = False) -> TakState:
+    """A board of `size` drawn square by square from CELLS, its game not over; with `tall`,
+    one square's stack drawn from TALL."""
     cells = data.draw(st.lists(st.sampled_from(CELLS), min_size=size * size, max_size=size * size))
+    if tall:
+        cells[data.draw(st.integers(0, size * size - 1))] = data.draw(st.sampled_from(TALL))
     rows = [",".join(cells[r * size : (r + 1) * size]) for r in range(size)]
     try:
         state = from_tps("/".join(rows) + f" {data.draw(st.sampled_from('12'))} 9")
@@ -81,6 +87,32 @@ def test_the_feature_planes_are_the_readable_roads_in_one_squares_held_and_group
                 rows, columns = {sq // size for sq in group}, {sq % size for sq in group}
                 reach[list(group)] = max(len(rows), len(columns)) / size
             assert (features[6 + who].ravel() == reach).all(), (state.to_tps(), seat, player)
+
+
+def road_move_starts(state: TakState, player: int) -> set[int]:
+    """The squares where the moves of `player` (as if its turn) that finish its road start,
+    by the readable rules."""
+    turned = TakState(state.size, state.komi, state.board, state.ply + (state.player != player))
+    starts = set()
+    for move in turned.legal_moves():
+        outcome = turned.play(move).outcome
+        if outcome is not None and outcome.reason == "road" and outcome.winner == player:
+            starts.add(decode(state.size, move).square)
+    return starts
+
+
+@settings(max_examples=100, deadline=None)
+@given(size=st.integers(3, 8), tall=st.booleans(), data=st.data())
+def test_the_road_move_planes_are_the_readable_rules(size, tall, data):
+    """From either seat's planes, planes 8 and 9 mark where the moves that finish a road
+    start (mine, theirs), every move of the readable rules played; stacks taller than the
+    planes show among them."""
+    state = drawn_board(size, data, tall)
+    for seat in (0, 1):
+        features = feature_planes(planes(state, seat)[None])[0]
+        for who, player in enumerate((seat, 1 - seat)):
+            got = bits_of(features[8 + who])
+            assert got == road_move_starts(state, player), (state.to_tps(), seat, player)
 
 
 @settings(max_examples=100, deadline=None)

@@ -556,11 +556,15 @@ def test_weights_of_another_input_encoding_are_refused(tmp_path):
         PolicyValue("kalah", pv_path).load()
 
 
-@pytest.mark.parametrize("name", ["nn2h80", "cnns1h128"])
-def test_tak_weights_of_the_planes_alone_read_the_feature_planes_and_play_as_before(tmp_path, name):
-    """Weights saved before the feature planes (encoding 1) load with the features weighted
-    zero: their values are the old model's of the planes alone; saved, they are version 2."""
+@pytest.mark.parametrize(("name", "found"), [("nn2h80", 1), ("cnns1h128", 1), ("cnns1h128", 2)])
+def test_tak_weights_of_fewer_feature_planes_read_the_added_ones_and_play_as_before(
+    tmp_path, name, found
+):
+    """Weights saved before the feature planes (encoding 1), or before the two of the moves
+    that finish a road (2), load with what was added weighted zero: their values are the
+    old model's of the inputs it had; saved, they are this version's."""
     from mancala.games.tak import new_tak
+    from mancala.games.tak.features import feature_planes
     from mancala.games.tak.planes import planes
     from mancala.nn_lib.keras_io import import_keras, save_keras
     from mancala.nn_lib.meta import meta_path, write_meta
@@ -569,25 +573,29 @@ def test_tak_weights_of_the_planes_alone_read_the_feature_planes_and_play_as_bef
     keras = import_keras()
     keras.utils.set_random_seed(3)
     net = network(name, tmp_path / f"{name}.keras", game="tak")
-    old_input = net.encode_planes(net.view.blank()).shape[1:]  # the planes alone
+
+    def old_inputs(x):  # the planes alone (1), or with the first eight feature planes (2)
+        return np.concatenate([x, feature_planes(x)[:, :8]], 1) if found == 2 else x
+
+    old_input = net.encode_planes(old_inputs(net.view.blank())).shape[1:]
     old = keras.Sequential(
         [keras.Input(old_input), *net.layers(keras), keras.layers.Dense(1, name="move_values")]
     )
     save_keras(old, net.path)
-    write_meta(net.path, teacher="t", data="d", encoding=1)
+    write_meta(net.path, teacher="t", data="d", encoding=found)
     state = new_tak(5)
     for ply in range(6):
         moves = state.legal_moves()
         state = state.play(moves[(7 * ply) % len(moves)])
     after = [state.play(move) for move in state.legal_moves()]
     x = np.stack([planes(a, state.player) for a in after])
-    want = np.arctanh(old.predict(net.encode_planes(x), verbose=0)[:, 0]) * TAK_SCALE
+    want = np.arctanh(old.predict(net.encode_planes(old_inputs(x)), verbose=0)[:, 0]) * TAK_SCALE
     loaded = network(name, net.path, game="tak").load()
     assert loaded.model.input_shape[1:] == net.input_shape() != old_input
     values, _ = loaded.move_values([state])
     np.testing.assert_allclose(values[0, state.legal_moves()], want, rtol=1e-5, atol=1e-5)
     loaded.save(teacher="t", data="d")
-    assert json.loads(meta_path(net.path).read_text())["encoding"] == 2
-    write_meta(net.path, teacher="t", data="d", encoding=3)  # a later version: refused
-    with pytest.raises(WeightsError, match="encoding version 3"):
+    assert json.loads(meta_path(net.path).read_text())["encoding"] == net.ENCODING == 3
+    write_meta(net.path, teacher="t", data="d", encoding=4)  # a later version: refused
+    with pytest.raises(WeightsError, match="encoding version 4"):
         network(name, net.path, game="tak").load()

@@ -6,17 +6,25 @@ more. Each is a plane from the planes' seat ("mine") or the other's ("theirs"):
 - where a road piece next to the square, moved there, would: mine, theirs;
 - the squares held (`evaluate.held`, `fast.held`): mine, theirs;
 - on each road piece, how far its group reaches (`evaluate.groups`): the most ranks or
-  files the group touches, over the board's size; mine, theirs.
+  files the group touches, over the board's size; mine, theirs;
+- where a move that would finish a road now starts, by any move of the rules (a piece
+  placed, a stack moved or spread): the square placed on or the stack moved; mine,
+  theirs (each as if it were its turn).
 
-These are what the evaluator sees beyond the pieces (`evaluate.value`), given to a
-network to learn from rather than to sum with fixed weights.
+The first six are what the evaluator sees beyond the pieces (`evaluate.value`), given to
+a network to learn from rather than to sum with fixed weights. The last two are the rules'
+own: the position the planes show is rebuilt (`fast.to_arrays`' arrays; a stack's pieces
+deeper than the planes show take the colour of the deepest shown) and every move of each
+player is played and taken back.
 
 >>> from mancala.games.tak.planes import planes
 >>> from mancala.games.tak.state import from_tps
 >>> s = from_tps("2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5")  # white's a1-d1: a road in one at e1
 >>> f = feature_planes(planes(s, 0)[None])[0]  # white's side
 >>> f.shape, np.flatnonzero(f[0]).tolist(), int(f[1:4].sum())  # e1 is square 4
-((8, 5, 5), [4], 0)
+((10, 5, 5), [4], 0)
+>>> np.flatnonzero(f[8]).tolist(), int(f[9].sum())  # the flat placed on e1
+([4], 0)
 >>> f[4].astype(int)  # white holds the squares its flats touch, row 1 (a1-e1) first
 array([[1, 1, 1, 1, 1],
        [1, 1, 1, 1, 0],
@@ -25,6 +33,10 @@ array([[1, 1, 1, 1, 1],
        [0, 0, 0, 0, 0]])
 >>> f[6, 0], f[7, 4]  # white's a1-d1 touches 4 files, black's a5-c5 3
 (array([0.8, 0.8, 0.8, 0.8, 0. ], dtype=float32), array([0.6, 0.6, 0.6, 0. , 0. ], dtype=float32))
+>>> s = from_tps("2,2,2,x2/x5/x5/x5/1,1,111,x2 1 6")  # two of c1's three spread: 2c1>11
+>>> f = feature_planes(planes(s, 1)[None])[0]  # black's side: white's is theirs
+>>> int(f[1].sum()), np.flatnonzero(f[9]).tolist()  # no placement finishes it
+(0, [2])
 """
 
 from __future__ import annotations
@@ -32,16 +44,40 @@ from __future__ import annotations
 import numpy as np
 
 from mancala.core.jit import njit
-from mancala.games.tak.fast import flood, held, lines_spanned, roads_in_one, roads_of
+from mancala.games.tak.actions import num_actions
+from mancala.games.tak.fast import (
+    CAP,
+    EMPTY,
+    FLAT,
+    HEIGHTS,
+    KOMI,
+    PLY,
+    RESERVES,
+    SIZE,
+    WALL,
+    flood,
+    has_road,
+    held,
+    legal_moves,
+    lines_spanned,
+    play,
+    roads_in_one,
+    roads_of,
+    unplay,
+)
+from mancala.games.tak.pieces import PIECES
 
-FEATURES = 8  # planes a position gets
+FEATURES = 10  # planes a position gets
 
 
 def feature_planes(planes: np.ndarray) -> np.ndarray:
     """The feature planes (N, FEATURES, S, S) of planes (N, C, S, S) (see the module text)."""
     size = planes.shape[-1]
     out = np.zeros((len(planes), FEATURES, size, size), np.float32)
-    _fill(np.ascontiguousarray(planes, dtype=np.float32), out)
+    planes = np.ascontiguousarray(planes, dtype=np.float32)
+    _fill(planes, out)
+    stones, caps = PIECES[size]
+    _fill_road_moves(planes, stones, caps, num_actions(size), out)
     return out
 
 
@@ -82,6 +118,60 @@ def _fill(planes, out):
                 rest &= ~group
                 ranks, files = lines_spanned(group, n_side)
                 _unpack(group, out[i, 6 + who], max(ranks, files) / n_side)
+
+
+@njit(cache=True, nogil=True)
+def _fill_road_moves(planes, stones, caps, actions, out):
+    """Planes 8 and 9 of `out`: where each player's moves that finish a road start."""
+    n_side = planes.shape[2]
+    squares = n_side * n_side
+    meta = np.zeros(HEIGHTS + 2 * squares, np.int64)
+    colours = np.zeros((squares, 2 * (stones + caps)), np.int8)
+    moves = np.empty(actions, np.int64)
+    for i in range(planes.shape[0]):
+        _rebuild(planes[i], stones, caps, meta, colours)
+        for who in range(2):  # mine is white: white moves at even plies (past the first two)
+            meta[PLY] = 2 + who
+            for k in range(legal_moves(meta, colours, moves)):
+                before = play(meta, colours, moves[k])
+                if has_road(meta, colours, who):
+                    start = moves[k] // 3 if moves[k] < 3 * squares else _source(moves[k], n_side)
+                    out[i, 8 + who, start // n_side, start % n_side] = 1.0
+                unplay(meta, colours, moves[k], before)
+
+
+@njit(cache=True, nogil=True)
+def _source(action, n_side):
+    """The square a stack move's `action` (`actions`' id) moves from."""
+    return (action - 3 * n_side * n_side) // (2**n_side - 1) // 4
+
+
+@njit(cache=True, nogil=True)
+def _rebuild(plane, stones, caps, meta, colours):
+    """`fast`'s arrays (`meta`, `colours`, in place) of the position of one row of planes,
+    its seat as white: the stacks as deep as the planes show, the reserves and komi 0."""
+    n_side = plane.shape[1]
+    squares = n_side * n_side
+    kinds = 2 * n_side
+    pieces = 2 * (stones + caps)
+    meta[SIZE], meta[KOMI] = n_side, 0
+    for k, whole in enumerate((stones, caps, stones, caps)):
+        meta[RESERVES + k] = round(plane[kinds + 5 + k, 0, 0] * whole)
+    for square in range(squares):
+        row, column = square // n_side, square % n_side
+        height = round(plane[kinds + 4, row, column] * pieces)
+        meta[HEIGHTS + square] = height
+        if height == 0:
+            meta[HEIGHTS + squares + square] = EMPTY
+        elif plane[kinds, row, column] > 0 or plane[kinds + 2, row, column] > 0:
+            meta[HEIGHTS + squares + square] = WALL
+        elif plane[kinds + 1, row, column] > 0 or plane[kinds + 3, row, column] > 0:
+            meta[HEIGHTS + squares + square] = CAP
+        else:
+            meta[HEIGHTS + squares + square] = FLAT
+        for depth in range(height):
+            shown = min(depth, n_side - 1)
+            colours[square, height - 1 - depth] = 0 if plane[2 * shown, row, column] > 0 else 1
 
 
 @njit(cache=True, nogil=True)
