@@ -6,7 +6,10 @@ sorts the games it lost by its last move:
   other could finish a road, and some legal move of its own left no such road;
 - "let a road in one through, every move would have": no move of its own stopped it (a
   double threat, or a road it could not block);
-- "otherwise": the game was lost another way (on flats).
+- "to a road later": the other's road came after a move of its own that let no road in
+  one through (or its own move finished it);
+- "on flats": the game was lost on the flats on top when the board filled or a player's
+  pieces ran out.
 
 Of the first kind, "marked" counts the games in which the feature planes of the position
 after its last move (`mancala.games.tak.features`, the other player's moves that finish a
@@ -28,7 +31,8 @@ from mancala.core.report import Table, show
 
 THROUGH_AVOIDABLE = "let a road in one through, another move would not have"
 THROUGH_FORCED = "let a road in one through, every move would have"
-OTHERWISE = "lost otherwise"
+LATER = "lost to a road later"
+ON_FLATS = "lost on flats"
 
 
 def wins_now(state: Any) -> bool:
@@ -57,12 +61,12 @@ def how_lost(record: dict[str, Any], seat: int, start: Any) -> tuple[str, bool]:
     from mancala.games.tak.planes import planes
 
     states = replay(record)
+    if states[-1].outcome.reason != "road":
+        return ON_FLATS, False
     mine = [i for i, s in enumerate(states[:-1]) if s.player == seat and i >= record["opening"]]
-    if not mine or mine[-1] != len(states) - 3:  # the other's last move did not follow it
-        return OTHERWISE, False
-    before, after, end = states[mine[-1]], states[mine[-1] + 1], states[-1]
-    if end.outcome is None or end.outcome.reason != "road" or not wins_now(after):
-        return OTHERWISE, False
+    if not mine or mine[-1] != len(states) - 3 or not wins_now(states[mine[-1] + 1]):
+        return LATER, False
+    before, after = states[mine[-1]], states[mine[-1] + 1]
     if not any(safe(before, move) for move in before.legal_moves()):
         return THROUGH_FORCED, False
     marked = feature_planes(planes(after, seat)[None])[0, 9]
@@ -105,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     games = 2 * args.openings
     table = Table(["games of " + args.player, "count", "%"])
     table.title = f"{args.player} against {args.against}: {100 * points / games:.1f}% of the points"
-    for kind in ("won", "drawn", THROUGH_AVOIDABLE, THROUGH_FORCED, OTHERWISE):
+    for kind in ("won", "drawn", THROUGH_AVOIDABLE, THROUGH_FORCED, LATER, ON_FLATS):
         table.add(kind, kinds[kind], round(100 * kinds[kind] / games, 1))
     table.add("  of the first kind, marked by the feature planes", int(marked), "")
     show([table], args.json)
