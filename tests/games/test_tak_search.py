@@ -44,8 +44,9 @@ def test_the_numba_evaluator_equals_the_readable_one():
         assert search.value(*to_arrays(state)) == evaluate.value(state), state.to_tps()
 
 
-# stacks taller than the planes show, what they hide the colour of the deepest they show
-TALL = ["1111121", "2222212", "1111221S", "2222112C"]
+# stacks taller than the planes show (at least three deep), what they hide the colour of
+# the deepest they show on every board: all but the top two pieces of one colour
+TALL = ["1111121", "2222212", "1111112S", "2222221C"]
 CELLS = ["x", "x", "1", "2", "1", "2", "1", "2", "1S", "2S", "1C", "2C", "12", "21", "121C", "212S"]
 
 
