@@ -116,6 +116,15 @@ def _num_actions(n_side):
 
 
 @njit(cache=True, nogil=True)
+def action_square(action, n_side):
+    """The square `action` (`actions`' id) places a piece on or moves a stack from."""
+    squares = n_side * n_side
+    if action < 3 * squares:
+        return action // 3
+    return (action - 3 * squares) // (2**n_side - 1) // 4
+
+
+@njit(cache=True, nogil=True)
 def _top_colour(meta, colours, square):
     return colours[square, meta[HEIGHTS + square] - 1]
 

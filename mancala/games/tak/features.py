@@ -55,6 +55,7 @@ from mancala.games.tak.fast import (
     RESERVES,
     SIZE,
     WALL,
+    action_square,
     flood,
     has_road,
     held,
@@ -135,15 +136,9 @@ def _fill_road_moves(planes, stones, caps, actions, out):
             for k in range(legal_moves(meta, colours, moves)):
                 before = play(meta, colours, moves[k])
                 if has_road(meta, colours, who):
-                    start = moves[k] // 3 if moves[k] < 3 * squares else _source(moves[k], n_side)
+                    start = action_square(moves[k], n_side)
                     out[i, 8 + who, start // n_side, start % n_side] = 1.0
                 unplay(meta, colours, moves[k], before)
-
-
-@njit(cache=True, nogil=True)
-def _source(action, n_side):
-    """The square a stack move's `action` (`actions`' id) moves from."""
-    return (action - 3 * n_side * n_side) // (2**n_side - 1) // 4
 
 
 @njit(cache=True, nogil=True)
