@@ -10,9 +10,9 @@ search's visits (temperature 1), after that the most visited move is played. Its
 from it: the policy from the counts, the value from the outcome. A Tak game still going
 after `ply_limit` plies stops there, a draw.
 
-Tak has no recorded teacher games: its first network learns from games of its fast
-alpha-beta (`tak_teacher_game`: the policy from the search's values of every legal
-move, the value from its value of the position).
+A Tak network's first fit learns from games of its fast alpha-beta (`tak_teacher_game`)
+or from the main job's annotated records (`tak_record_targets`): the policy from the
+search's values of every legal move, the value from its value of the position.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from mancala.arena.match import make_record, ply_limit
 from mancala.arena.opening_sets import load_set, set_starts
 from mancala.arena.openings import random_openings
 from mancala.arena.pairs import Pairs, play_pairs
-from mancala.arena.records import GameLog, append_games
+from mancala.arena.records import GameLog, append_games, replay
 from mancala.arena.solved_set import move_quality, shipped_set
 from mancala.core.atomic import atomic_path, write_json
 from mancala.game_state import GameState
@@ -43,6 +43,7 @@ from mancala.games import game as game_entry
 from mancala.games import new_game
 from mancala.learn.curve import LearningCurve, win_rate
 from mancala.learn.data import (
+    SOWN,
     concat_examples,
     policy_row,
     record_positions,
@@ -168,11 +169,15 @@ def teacher_examples(
         if not _of_board(record, game, rules):
             continue
         try:
-            arrays = record_positions(record)
+            if game not in SOWN:
+                part = tak_record_targets(record)
+            else:
+                arrays = record_positions(record)
+                part = None if arrays is None else teacher_targets(*arrays, value_scale)
         except ValueError:
             continue
-        if arrays is not None:
-            parts.append(teacher_targets(*arrays, value_scale))
+        if part is not None:
+            parts.append(part)
             teacher = str(record.get("teacher", "an unnamed teacher"))
             teachers += [teacher] if teacher not in teachers else []
     if not parts:
@@ -191,26 +196,62 @@ def teacher_examples(
 def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Arrays:
     """The targets of one game of the Tak alpha-beta (`teacher`, a Tak `Teacher`) against
     itself after TAK_OPENING_PLIES random plies, each move drawn from the soft choice of
-    its values of every legal move: the policy that soft choice, the value its best
-    value v as tanh(v / TAK_VALUE_SCALE)."""
+    its values of every legal move (`tak_targets`)."""
     rng = np.random.default_rng(seed)
     (state,), _ = random_openings(start, 1, random.Random(seed), TAK_OPENING_PLIES)
-    states, policies, masks, best = [], [], [], []
+    states, choices = [], []
     while not state.is_over() and state.ply < ply_limit(start):
-        values = dict(zip(state.legal_moves(), teacher.move_values(state)))
-        gains = np.zeros((1, state.num_actions))
-        mask = np.zeros((1, state.num_actions), bool)
-        for move, value in values.items():
-            gains[0, move] = np.clip(value, -TAK_TEACHER_CLIP, TAK_TEACHER_CLIP)
-            mask[0, move] = True
-        policy = soft_choice(gains, mask, TAK_TEACHER_TEMPERATURE)[0]
         states.append(state)
-        policies.append(policy.astype(np.float32))
-        masks.append(mask[0])
-        best.append(max(values.values()))
+        choices.append(_tak_choice(state, teacher.move_values(state)))
+        policy = choices[-1][0]
         state = state.play(int(rng.choice(len(policy), p=policy)))
-    value = np.tanh(np.clip(best, -TAK_TEACHER_CLIP, TAK_TEACHER_CLIP) / TAK_VALUE_SCALE)
+    return _stacked(states, choices)
+
+
+def tak_targets(states: list[GameState], rows: list[list[float]]) -> Arrays:
+    """The targets of Tak positions `states` from a search's values of each one's legal
+    moves (`rows`, in the order of `legal_moves`): the policy their soft choice at
+    TAK_TEACHER_TEMPERATURE, the value the best v as tanh(v / TAK_VALUE_SCALE), both
+    after cutting the values to TAK_TEACHER_CLIP. ValueError when a row does not fit."""
+    return _stacked(states, [_tak_choice(s, row) for s, row in zip(states, rows)])
+
+
+def _tak_choice(state: GameState, row: list[float]) -> tuple[np.ndarray, np.ndarray, float]:
+    """(policy, mask, best value) of one position of `tak_targets`."""
+    moves = state.legal_moves()
+    if len(row) != len(moves):
+        raise ValueError("values are not one number a legal move")
+    values = np.clip(np.asarray(row, np.float64), -TAK_TEACHER_CLIP, TAK_TEACHER_CLIP)
+    gains = np.zeros((1, state.num_actions))
+    mask = np.zeros(gains.shape, bool)
+    gains[0, moves] = values
+    mask[0, moves] = True
+    policy = soft_choice(gains, mask, TAK_TEACHER_TEMPERATURE)[0].astype(np.float32)
+    return policy, mask[0], float(values.max())
+
+
+def _stacked(states: list[GameState], choices: list[tuple]) -> Arrays:
+    policies, masks, best = zip(*choices)
+    value = np.tanh(np.array(best) / TAK_VALUE_SCALE)
     return features(states), np.stack(policies), np.stack(masks), value
+
+
+def tak_record_targets(record: dict[str, Any]) -> Arrays | None:
+    """The targets of an annotated Tak record (`mancala train`'s, its "values" a row of
+    every legal move's value a position) as `tak_targets`; None when it has no values or
+    no position. ValueError when the values do not fit its moves."""
+    values = record.get("values")
+    if values is None:
+        return None
+    states = replay(record)[:-1]
+    if not isinstance(values, list) or len(values) != len(states):
+        raise ValueError("values do not match the moves")
+    if not states:
+        return None
+    try:
+        return tak_targets(states, values)
+    except (TypeError, ValueError):
+        raise ValueError("values are not a number a legal move") from None
 
 
 def visit_examples(

@@ -36,8 +36,9 @@ from mancala.games.sowing.view import mover_views
 from mancala.games.tak import fast
 from mancala.games.tak import kernel as tak_kernel
 from mancala.games.tak.state import from_tps
-from mancala.learn.az import self_play_game, self_player
+from mancala.learn.az import self_play_game, self_player, tak_record_targets
 from mancala.learn.data import visit_targets
+from mancala.learn.teacher import Teacher
 from mancala.nn_lib import policy_value
 from mancala.nn_lib.base import NET_GAMES, WeightsError
 from mancala.nn_lib.meta import meta_path
@@ -451,6 +452,38 @@ def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path,
     assert [g["round"] for g in gates] == [0, 1] and gates[0]["promoted"]
     net = PolicyValue(TAK, weights_file(TAK, models)).load()
     start = new_game(TAK, size=5)
+    assert AZNet(net=net).choose_move(start) in start.legal_moves()
+
+
+def test_selfplay_learns_tak_from_the_main_jobs_annotated_games(tmp_path, lab_main):
+    start = new_game(TAK, size=3)
+    teacher = Teacher(2, game=TAK)
+    records = [
+        teacher.annotate(play_game([make_player(n, seed=k) for n in pair], start, seed=k))
+        for k, pair in enumerate([("greedy", "luck"), ("luck", "minimax:1")])
+    ]
+    examples, policy, mask, value = tak_record_targets(records[0])
+    states = replay(records[0])[:-1]
+    assert len(examples) == len(policy) == len(value) == len(states)
+    for state, row, p, legal, v in zip(states, records[0]["values"], policy, mask, value):
+        assert legal.sum() == len(row) and p.sum() == pytest.approx(1.0) and not p[~legal].any()
+        assert state.legal_moves()[int(np.argmax(row))] == int(np.argmax(p))
+        assert v == pytest.approx(np.tanh(np.clip(max(row), -10, 10) / 3))
+    short = json.loads(json.dumps(records[0]))
+    short["values"][1].pop()
+    with pytest.raises(ValueError, match="a number a legal move"):
+        tak_record_targets(short)
+    games = tmp_path / "games.jsonl"
+    games.write_text("".join(json.dumps(r) + "\n" for r in records))
+    models = tmp_path / "models"
+    result = lab_main(
+        "selfplay", "--variant", "tak", "--size", "3", "--from", str(games), "--rounds", "0",
+        "--epochs", "1", "--eval", "0", "--runs", str(tmp_path / "runs"),
+        "--models", str(models), "--run", "t",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    net = load_any_game(weights_file(TAK, models, {"size": 3}))
+    assert json.loads(meta_path(net.path).read_text())["teacher"] == "minimax:2"
     assert AZNet(net=net).choose_move(start) in start.legal_moves()
 
 
