@@ -152,10 +152,10 @@ class TakView:
     outputs = 1
     temperature = TAK_TEMPERATURE  # of the teacher's choice among a position's moves
     logit_scale = TAK_SCALE / TAK_TEMPERATURE  # outputs as logits of that choice
-    encoding = 3  # the planes and their feature planes, the moves that finish a road among them
-    # the planes alone (1), or without those two planes (2): such weights read what is
-    # added with zero weights
-    widens_from = (1, 2)
+    encoding = 4  # the planes and their feature planes, threats a move ahead among them
+    # the planes alone (1), without the road moves and threats (2), without the threats
+    # (3): such weights read what is added with zero weights
+    widens_from = (1, 2, 3)
 
     def __init__(self, options: dict[str, Any]) -> None:
         self.size = options["size"]

@@ -556,13 +556,16 @@ def test_weights_of_another_input_encoding_are_refused(tmp_path):
         PolicyValue("kalah", pv_path).load()
 
 
-@pytest.mark.parametrize(("name", "found"), [("nn2h80", 1), ("cnns1h128", 1), ("cnns1h128", 2)])
+@pytest.mark.parametrize(
+    ("name", "found"), [("nn2h80", 1), ("cnns1h128", 1), ("cnns1h128", 2), ("cnn2x64h128", 3)]
+)
 def test_tak_weights_of_fewer_feature_planes_read_the_added_ones_and_play_as_before(
     tmp_path, name, found
 ):
-    """Weights saved before the feature planes (encoding 1), or before the two of the moves
-    that finish a road (2), load with what was added weighted zero: their values are the
-    old model's of the inputs it had; saved, they are this version's."""
+    """Weights saved before the feature planes (encoding 1), before the two of the moves
+    that finish a road (2) or before the threats (3), load with what was added weighted
+    zero: their values are the old model's of the inputs it had; saved, they are this
+    version's."""
     from mancala.games.tak import new_tak
     from mancala.games.tak.features import feature_planes
     from mancala.games.tak.planes import planes
@@ -574,8 +577,8 @@ def test_tak_weights_of_fewer_feature_planes_read_the_added_ones_and_play_as_bef
     keras.utils.set_random_seed(3)
     net = network(name, tmp_path / f"{name}.keras", game="tak")
 
-    def old_inputs(x):  # the planes alone (1), or with the first eight feature planes (2)
-        return np.concatenate([x, feature_planes(x)[:, :8]], 1) if found == 2 else x
+    def old_inputs(x):  # the planes alone (1), or with the first 8 (2) or 10 (3) feature planes
+        return np.concatenate([x, feature_planes(x)[:, : 2 * found + 4]], 1) if found > 1 else x
 
     old_input = net.encode_planes(old_inputs(net.view.blank())).shape[1:]
     old = keras.Sequential(
@@ -595,7 +598,7 @@ def test_tak_weights_of_fewer_feature_planes_read_the_added_ones_and_play_as_bef
     values, _ = loaded.move_values([state])
     np.testing.assert_allclose(values[0, state.legal_moves()], want, rtol=1e-5, atol=1e-5)
     loaded.save(teacher="t", data="d")
-    assert json.loads(meta_path(net.path).read_text())["encoding"] == net.ENCODING == 3
-    write_meta(net.path, teacher="t", data="d", encoding=4)  # a later version: refused
-    with pytest.raises(WeightsError, match="encoding version 4"):
+    assert json.loads(meta_path(net.path).read_text())["encoding"] == net.ENCODING == 4
+    write_meta(net.path, teacher="t", data="d", encoding=5)  # a later version: refused
+    with pytest.raises(WeightsError, match="encoding version 5"):
         network(name, net.path, game="tak").load()

@@ -9,10 +9,14 @@ more. Each is a plane from the planes' seat ("mine") or the other's ("theirs"):
   files the group touches, over the board's size; mine, theirs;
 - where a move that would finish a road now starts, by any move of the rules (a piece
   placed, a stack moved or spread): the square placed on or the stack moved; mine,
-  theirs (each as if it were its turn).
+  theirs (each as if it were its turn);
+- where a flat placed would make a road in one (`evaluate.road_in_one`, placed or moved)
+  where there was none: 1/2 for one square that would then finish a road, 1 for two or
+  more (a double threat, which one move seldom stops); mine, theirs.
 
 The first six are what the evaluator sees beyond the pieces (`evaluate.value`), given to
-a network to learn from rather than to sum with fixed weights. The last two are the rules'
+a network to learn from rather than to sum with fixed weights. The last two pairs look a
+move ahead. The road moves are the rules'
 own: the position the planes show is rebuilt (`fast.to_arrays`' arrays; a stack's pieces
 deeper than the planes show take the colour of the deepest shown) and every move of each
 player is played and taken back.
@@ -22,7 +26,7 @@ player is played and taken back.
 >>> s = from_tps("2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5")  # white's a1-d1: a road in one at e1
 >>> f = feature_planes(planes(s, 0)[None])[0]  # white's side
 >>> f.shape, np.flatnonzero(f[0]).tolist(), int(f[1:4].sum())  # e1 is square 4
-((10, 5, 5), [4], 0)
+((12, 5, 5), [4], 0)
 >>> np.flatnonzero(f[8]).tolist(), int(f[9].sum())  # the flat placed on e1
 ([4], 0)
 >>> f[4].astype(int)  # white holds the squares its flats touch, row 1 (a1-e1) first
@@ -33,6 +37,13 @@ array([[1, 1, 1, 1, 1],
        [0, 0, 0, 0, 0]])
 >>> f[6, 0], f[7, 4]  # white's a1-d1 touches 4 files, black's a5-c5 3
 (array([0.8, 0.8, 0.8, 0.8, 0. ], dtype=float32), array([0.6, 0.6, 0.6, 0. , 0. ], dtype=float32))
+>>> s = from_tps("2,2,2,x2/x4,2/x5/x5/1,1,1,1,x 1 6")  # black's a5-c5 and e4
+>>> f = feature_planes(planes(s, 1)[None])[0]  # black's side
+>>> f[10, 3:].astype(float)  # d5 or d4 placed makes two roads in one; c4 or e5 one
+array([[0. , 0. , 0.5, 1. , 0. ],
+       [0. , 0. , 0. , 1. , 0.5]])
+>>> np.flatnonzero(f[11]).tolist()  # white's d2 or e2 would add d2-e2's road to e1's
+[8, 9]
 >>> s = from_tps("2,2,2,x2/x5/x5/x5/1,1,111,x2 1 6")  # two of c1's three spread: 2c1>11
 >>> f = feature_planes(planes(s, 1)[None])[0]  # black's side: white's is theirs
 >>> int(f[1].sum()), np.flatnonzero(f[9]).tolist()  # no placement finishes it
@@ -56,6 +67,8 @@ from mancala.games.tak.fast import (
     SIZE,
     WALL,
     action_square,
+    board_bits,
+    count_bits,
     flood,
     has_road,
     held,
@@ -68,7 +81,7 @@ from mancala.games.tak.fast import (
 )
 from mancala.games.tak.pieces import PIECES
 
-FEATURES = 10  # planes a position gets
+FEATURES = 12  # planes a position gets
 
 
 def feature_planes(planes: np.ndarray) -> np.ndarray:
@@ -108,6 +121,7 @@ def _fill(planes, out):
             placed, moved = roads_in_one(on_top, who, n_side)
             _unpack(placed, out[i, who])
             _unpack(moved, out[i, 2 + who])
+            _threats(on_top, who, placed | moved, n_side, out[i, 10 + who])
         held_bits = held(flats, on_top[1], walls, n_side)
         _unpack(held_bits[0], out[i, 4])
         _unpack(held_bits[1], out[i, 5])
@@ -119,6 +133,29 @@ def _fill(planes, out):
                 rest &= ~group
                 ranks, files = lines_spanned(group, n_side)
                 _unpack(group, out[i, 6 + who], max(ranks, files) / n_side)
+
+
+@njit(cache=True, nogil=True)
+def _threats(on_top, who, finishing, n_side, plane):
+    """Where a flat of `who` placed on an empty square that finishes no road (not in
+    `finishing`, the squares that do) would make squares that do, beside those: 1/2 for
+    one, 1 for two or more."""
+    (white_flats, black_flats), caps, walls = on_top
+    flats = (white_flats, black_flats)
+    roads = roads_of(on_top)
+    rest = board_bits(n_side) & ~(roads[0] | roads[1] | walls | finishing)
+    one = np.uint64(1)
+    while rest:
+        square = rest & (~rest + one)
+        rest &= ~square
+        mine = flats[who] | square
+        placed_top = (
+            ((mine, flats[1]), caps, walls) if who == 0 else ((flats[0], mine), caps, walls)
+        )
+        placed, moved = roads_in_one(placed_top, who, n_side)
+        count = count_bits((placed | moved) & ~finishing)
+        if count:
+            _unpack(square, plane, 1.0 if count > 1 else 0.5)
 
 
 @njit(cache=True, nogil=True)
