@@ -19,7 +19,6 @@ from mancala.games.tak import evaluate, from_tps, new_tak, search
 from mancala.games.tak.actions import decode
 from mancala.games.tak.fast import roads_in_one, to_arrays, tops
 from mancala.games.tak.features import feature_planes
-from mancala.games.tak.pieces import Piece
 from mancala.games.tak.planes import planes
 from mancala.games.tak.state import TakState
 
@@ -117,35 +116,36 @@ def test_the_road_move_planes_are_the_readable_rules(size, tall, data):
             assert got == road_move_starts(state, player), (state.to_tps(), seat, player)
 
 
-def threats(state: TakState, player: int) -> dict[int, float]:
-    """Where a flat of `player` placed on an empty square that finishes no road makes
-    squares that do (`evaluate.road_in_one`, placed or moved) beside those there were:
-    1/2 for one, 1 for two or more; by the readable rules."""
-    finishing = set().union(*evaluate.road_in_one(state, player))
-    marked = {}
-    for square, stack in enumerate(state.board):
-        if stack or square in finishing:
-            continue
-        board = list(state.board)
-        board[square] = (Piece(player, "F"),)
-        placed = TakState(state.size, state.komi, tuple(board), state.ply)
-        new = set().union(*evaluate.road_in_one(placed, player)) - finishing
+def threat_starts(state: TakState, player: int) -> dict[int, float]:
+    """Where the moves of `player` (as if its turn) that finish no road but make squares
+    that would (`evaluate.road_in_one`, placed or moved, beside those there were) start:
+    1/2 for one such square, 1 for two or more; by the readable rules."""
+    turned = TakState(state.size, state.komi, state.board, state.ply + (state.player != player))
+    finishing = set().union(*evaluate.road_in_one(turned, player))
+    starts: dict[int, float] = {}
+    for move in turned.legal_moves():
+        after = turned.play(move)
+        if after.outcome is not None and after.outcome.reason == "road":
+            if after.outcome.winner == player:
+                continue
+        new = set().union(*evaluate.road_in_one(after, player)) - finishing
+        square = decode(state.size, move).square
         if new:
-            marked[square] = 1.0 if len(new) > 1 else 0.5
-    return marked
+            starts[square] = max(starts.get(square, 0.0), 1.0 if len(new) > 1 else 0.5)
+    return starts
 
 
 @settings(max_examples=100, deadline=None)
-@given(size=st.integers(3, 8), data=st.data())
-def test_the_threat_planes_are_the_readable_roads_in_one_a_flat_ahead(size, data):
-    """From either seat's planes, planes 10 and 11 (mine, theirs) are `threats`."""
-    state = drawn_board(size, data)
+@given(size=st.integers(3, 8), tall=st.booleans(), data=st.data())
+def test_the_threat_planes_are_the_readable_roads_in_one_a_move_ahead(size, tall, data):
+    """From either seat's planes, planes 10 and 11 (mine, theirs) are `threat_starts`."""
+    state = drawn_board(size, data, tall)
     for seat in (0, 1):
         features = feature_planes(planes(state, seat)[None])[0]
         for who, player in enumerate((seat, 1 - seat)):
             plane = features[10 + who].ravel()
             got = {int(square): float(plane[square]) for square in np.flatnonzero(plane)}
-            assert got == threats(state, player), (state.to_tps(), seat, player)
+            assert got == threat_starts(state, player), (state.to_tps(), seat, player)
 
 
 @settings(max_examples=100, deadline=None)

@@ -10,16 +10,16 @@ more. Each is a plane from the planes' seat ("mine") or the other's ("theirs"):
 - where a move that would finish a road now starts, by any move of the rules (a piece
   placed, a stack moved or spread): the square placed on or the stack moved; mine,
   theirs (each as if it were its turn);
-- where a flat placed would make a road in one (`evaluate.road_in_one`, placed or moved)
-  where there was none: 1/2 for one square that would then finish a road, 1 for two or
-  more (a double threat, which one move seldom stops); mine, theirs.
+- where a move that makes a road in one starts (squares where a piece placed or moved
+  would finish a road, `evaluate.road_in_one`, beside those there were): 1/2 for one
+  such square, 1 for two or more (a double threat, which one move seldom stops); mine,
+  theirs (each as if it were its turn).
 
 The first six are what the evaluator sees beyond the pieces (`evaluate.value`), given to
-a network to learn from rather than to sum with fixed weights. The last two pairs look a
-move ahead. The road moves are the rules'
-own: the position the planes show is rebuilt (`fast.to_arrays`' arrays; a stack's pieces
-deeper than the planes show take the colour of the deepest shown) and every move of each
-player is played and taken back.
+a network to learn from rather than to sum with fixed weights. The last four look a move
+ahead by the rules' own moves: the position the planes show is rebuilt (`fast.to_arrays`'
+arrays; a stack's pieces deeper than the planes show take the colour of the deepest
+shown) and every move of each player is played and taken back.
 
 >>> from mancala.games.tak.planes import planes
 >>> from mancala.games.tak.state import from_tps
@@ -39,11 +39,11 @@ array([[1, 1, 1, 1, 1],
 (array([0.8, 0.8, 0.8, 0.8, 0. ], dtype=float32), array([0.6, 0.6, 0.6, 0. , 0. ], dtype=float32))
 >>> s = from_tps("2,2,2,x2/x4,2/x5/x5/1,1,1,1,x 1 6")  # black's a5-c5 and e4
 >>> f = feature_planes(planes(s, 1)[None])[0]  # black's side
->>> f[10, 3:].astype(float)  # d5 or d4 placed makes two roads in one; c4 or e5 one
-array([[0. , 0. , 0.5, 1. , 0. ],
+>>> f[10, 3:].astype(float)  # d5 or d4 placed makes two roads in one; c4, e4 moved or e5 one
+array([[0. , 0. , 0.5, 1. , 0.5],
        [0. , 0. , 0. , 1. , 0.5]])
->>> np.flatnonzero(f[11]).tolist()  # white's d2 or e2 would add d2-e2's road to e1's
-[8, 9]
+>>> np.flatnonzero(f[11]).tolist()  # white's d1 moved up, or d2 or e2 placed: d2-e2's road
+[3, 8, 9]
 >>> s = from_tps("2,2,2,x2/x5/x5/x5/1,1,111,x2 1 6")  # two of c1's three spread: 2c1>11
 >>> f = feature_planes(planes(s, 1)[None])[0]  # black's side: white's is theirs
 >>> int(f[1].sum()), np.flatnonzero(f[9]).tolist()  # no placement finishes it
@@ -67,7 +67,6 @@ from mancala.games.tak.fast import (
     SIZE,
     WALL,
     action_square,
-    board_bits,
     count_bits,
     flood,
     has_road,
@@ -77,6 +76,7 @@ from mancala.games.tak.fast import (
     play,
     roads_in_one,
     roads_of,
+    tops,
     unplay,
 )
 from mancala.games.tak.pieces import PIECES
@@ -121,7 +121,6 @@ def _fill(planes, out):
             placed, moved = roads_in_one(on_top, who, n_side)
             _unpack(placed, out[i, who])
             _unpack(moved, out[i, 2 + who])
-            _threats(on_top, who, placed | moved, n_side, out[i, 10 + who])
         held_bits = held(flats, on_top[1], walls, n_side)
         _unpack(held_bits[0], out[i, 4])
         _unpack(held_bits[1], out[i, 5])
@@ -136,31 +135,9 @@ def _fill(planes, out):
 
 
 @njit(cache=True, nogil=True)
-def _threats(on_top, who, finishing, n_side, plane):
-    """Where a flat of `who` placed on an empty square that finishes no road (not in
-    `finishing`, the squares that do) would make squares that do, beside those: 1/2 for
-    one, 1 for two or more."""
-    (white_flats, black_flats), caps, walls = on_top
-    flats = (white_flats, black_flats)
-    roads = roads_of(on_top)
-    rest = board_bits(n_side) & ~(roads[0] | roads[1] | walls | finishing)
-    one = np.uint64(1)
-    while rest:
-        square = rest & (~rest + one)
-        rest &= ~square
-        mine = flats[who] | square
-        placed_top = (
-            ((mine, flats[1]), caps, walls) if who == 0 else ((flats[0], mine), caps, walls)
-        )
-        placed, moved = roads_in_one(placed_top, who, n_side)
-        count = count_bits((placed | moved) & ~finishing)
-        if count:
-            _unpack(square, plane, 1.0 if count > 1 else 0.5)
-
-
-@njit(cache=True, nogil=True)
 def _fill_road_moves(planes, stones, caps, actions, out):
-    """Planes 8 and 9 of `out`: where each player's moves that finish a road start."""
+    """Planes 8 to 11 of `out`: where each player's moves that finish a road start, and
+    where those that make squares that would (a road in one) start."""
     n_side = planes.shape[2]
     squares = n_side * n_side
     meta = np.zeros(HEIGHTS + 2 * squares, np.int64)
@@ -170,11 +147,19 @@ def _fill_road_moves(planes, stones, caps, actions, out):
         _rebuild(planes[i], stones, caps, meta, colours)
         for who in range(2):  # mine is white: white moves at even plies (past the first two)
             meta[PLY] = 2 + who
+            placed, moved = roads_in_one(tops(meta, colours), who, n_side)
+            finishing = placed | moved
             for k in range(legal_moves(meta, colours, moves)):
                 before = play(meta, colours, moves[k])
+                start = action_square(moves[k], n_side)
+                row, column = start // n_side, start % n_side
                 if has_road(meta, colours, who):
-                    start = action_square(moves[k], n_side)
-                    out[i, 8 + who, start // n_side, start % n_side] = 1.0
+                    out[i, 8 + who, row, column] = 1.0
+                else:
+                    placed, moved = roads_in_one(tops(meta, colours), who, n_side)
+                    new = count_bits((placed | moved) & ~finishing)
+                    threat = 1.0 if new > 1 else 0.5 if new else 0.0
+                    out[i, 10 + who, row, column] = max(out[i, 10 + who, row, column], threat)
                 unplay(meta, colours, moves[k], before)
 
 
