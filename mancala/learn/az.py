@@ -35,7 +35,7 @@ from mancala.arena.match import make_record, ply_limit
 from mancala.arena.opening_sets import load_set, set_starts
 from mancala.arena.openings import random_openings
 from mancala.arena.pairs import Pairs, play_pairs
-from mancala.arena.records import GameLog, append_games, replay
+from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import move_quality, shipped_set
 from mancala.core.atomic import atomic_path, write_json
 from mancala.game_state import GameState
@@ -44,6 +44,7 @@ from mancala.games import new_game
 from mancala.learn.curve import LearningCurve, win_rate
 from mancala.learn.data import (
     SOWN,
+    annotated_states,
     concat_examples,
     policy_row,
     record_positions,
@@ -240,16 +241,13 @@ def tak_record_targets(record: dict[str, Any]) -> Arrays | None:
     """The targets of an annotated Tak record (`mancala train`'s, its "values" a row of
     every legal move's value a position) as `tak_targets`; None when it has no values or
     no position. ValueError when the values do not fit its moves."""
-    values = record.get("values")
-    if values is None:
+    if record.get("values") is None:
         return None
-    states = replay(record)[:-1]
-    if not isinstance(values, list) or len(values) != len(states):
-        raise ValueError("values do not match the moves")
+    states = annotated_states(record)
     if not states:
         return None
     try:
-        return tak_targets(states, values)
+        return tak_targets(states, record["values"])
     except (TypeError, ValueError):
         raise ValueError("values are not a number a legal move") from None
 

@@ -52,9 +52,7 @@ def record_positions(record: dict[str, Any]) -> Arrays | None:
         return tak_positions(record)
     if values is None or variant not in SOWN:
         return None
-    states = replay(record)[:-1]
-    if not isinstance(values, list) or len(values) != len(states):
-        raise ValueError("values do not match the moves")
+    states = annotated_states(record)
     if not states:
         return None
     rel = mover_views(states)
@@ -72,6 +70,16 @@ def record_positions(record: dict[str, Any]) -> Arrays | None:
     return rel.astype(np.int16), gains.astype(np.float32), mask
 
 
+def annotated_states(record: dict[str, Any]) -> list:
+    """The positions of an annotated record, one a row of its "values"; ValueError when
+    they are not a row a position."""
+    states = replay(record)[:-1]
+    values = record["values"]
+    if not isinstance(values, list) or len(values) != len(states):
+        raise ValueError("values do not match the moves")
+    return states
+
+
 def tak_positions(record: dict[str, Any]) -> Arrays | None:
     """The examples of an annotated Tak record, a row a position: its TAK_BEST best valued
     moves and random others (drawn from the record's moves), TAK_CHILDREN in all, each the
@@ -79,10 +87,8 @@ def tak_positions(record: dict[str, Any]) -> Arrays | None:
     values and a mask of those present; moves that end the game are left out (they are
     valued exactly in play), and positions with none left. None when no position is left.
     ValueError when the values do not fit the game."""
-    states = replay(record)[:-1]
+    states = annotated_states(record)
     values = record["values"]
-    if not isinstance(values, list) or len(values) != len(states):
-        raise ValueError("values do not match the moves")
     rng = np.random.default_rng(record["moves"])
     rows: list[list[tuple[np.ndarray, float]]] = []
     for state, row in zip(states, values):

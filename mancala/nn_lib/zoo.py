@@ -19,7 +19,7 @@ nnxat2h512 sees besides what each side's next move would gain (`encoders.tactics
 >>> network("nn2h80").input_shape(), network("cnns1h128").input_shape()
 ((14,), (6, 2))
 >>> network("nn2h80", game="tak").input_shape(), network("cnns1h128", game="tak").input_shape()
-((750,), (5, 5, 30))
+((800,), (5, 5, 32))
 >>> sorted(name for name, cls in ZOO.items() if cls.encode_planes)
 ['cnn2x64h128', 'cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80']
 >>> network("nnx2h256", game="tak")
