@@ -13,7 +13,10 @@ sorts the games it lost by its last move:
 
 Of the first kind, "marked" counts the games in which the feature planes of the position
 after its last move (`mancala.games.tak.features`, the other player's moves that finish a
-road) marked where the other's winning move started.
+road) marked where the other's winning move started. Of the second kind, "seen a move
+earlier" counts the games in which, at the player's move before its last, minimax:3
+valued the move played as lost to a road and some other move as not: the loss was made
+there, within three plies.
 
     python experiments/tak_losses.py cnn2x64h128 --openings 100
     python experiments/tak_losses.py cnn2x64h128 --weights old/cnn2x64h128.keras
@@ -50,9 +53,18 @@ def safe(state: Any, move: int) -> bool:
     return after.winner() == state.player if after.is_over() else not wins_now(after)
 
 
-def how_lost(record: dict[str, Any], seat: int, start: Any) -> tuple[str, bool]:
-    """(the kind of loss of `seat` in `record`, whether the feature planes marked the
-    other's winning move after its last move)."""
+def seen_earlier(state: Any, played: int, teacher: Any) -> bool:
+    """Whether `teacher` values `played` in `state` as lost and some other move as not."""
+    from mancala.games.tak.evaluate import FORCED
+
+    values = dict(zip(state.legal_moves(), teacher.move_values(state)))
+    return values[played] <= -FORCED < max(values.values())
+
+
+def how_lost(record: dict[str, Any], seat: int, start: Any, teacher: Any) -> tuple[str, bool]:
+    """(the kind of loss of `seat` in `record`; of the first kind, whether the feature
+    planes marked the other's winning move after its last move; of the second, whether
+    `teacher` saw at its move before that the move played lost where another did not)."""
     import numpy as np
 
     from mancala.arena.records import replay
@@ -68,7 +80,9 @@ def how_lost(record: dict[str, Any], seat: int, start: Any) -> tuple[str, bool]:
         return LATER, False
     before, after = states[mine[-1]], states[mine[-1] + 1]
     if not any(safe(before, move) for move in before.legal_moves()):
-        return THROUGH_FORCED, False
+        return THROUGH_FORCED, mine[-1] - 2 >= record["opening"] and seen_earlier(
+            states[mine[-1] - 2], record["moves"][mine[-1] - 2], teacher
+        )
     marked = feature_planes(planes(after, seat)[None])[0, 9]
     square = decode(start.size, record["moves"][-1]).square
     return THROUGH_AVOIDABLE, bool(np.ravel(marked)[square])
@@ -79,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     from mancala.arena.match import play_games, ply_limit
     from mancala.arena.openings import draw_openings
     from mancala.games import new_game
+    from mancala.learn.teacher import Teacher
 
     parser = command_parser("tak_losses", __doc__)
     parser.add_argument("player", help="the player whose losses are sorted (cnn2x64h128)")
@@ -93,8 +108,10 @@ def main(argv: list[str] | None = None) -> int:
     weights = {"path": args.weights} if args.weights else {}
     player = make_player(args.player, seed=1, **weights)
     other = make_player(args.against, seed=1)
+    teacher = Teacher(3, game="tak", chain=False)
     kinds: Counter[str] = Counter()
-    marked = points = 0.0
+    flagged: Counter[str] = Counter()  # of each kind, the games its flag was set
+    points = 0.0
     for seat in (0, 1):
         seated = [player, other] if seat == 0 else [other, player]
         for record in play_games(seated, starts, openings=openings, max_plies=ply_limit(start)):
@@ -103,15 +120,16 @@ def main(argv: list[str] | None = None) -> int:
             if winner is None or winner == seat:
                 kinds["won" if winner == seat else "drawn"] += 1
                 continue
-            kind, seen = how_lost(record, seat, start)
+            kind, flag = how_lost(record, seat, start, teacher)
             kinds[kind] += 1
-            marked += seen
+            flagged[kind] += flag
     games = 2 * args.openings
     table = Table(["games of " + args.player, "count", "%"])
     table.title = f"{args.player} against {args.against}: {100 * points / games:.1f}% of the points"
     for kind in ("won", "drawn", THROUGH_AVOIDABLE, THROUGH_FORCED, LATER, ON_FLATS):
         table.add(kind, kinds[kind], round(100 * kinds[kind] / games, 1))
-    table.add("  of the first kind, marked by the feature planes", int(marked), "")
+    table.add("  of the first kind, marked by the feature planes", flagged[THROUGH_AVOIDABLE], "")
+    table.add("  of the second kind, seen a move earlier by minimax:3", flagged[THROUGH_FORCED], "")
     show([table], args.json)
     return 0
 
