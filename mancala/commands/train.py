@@ -35,6 +35,7 @@ import argparse
 import random
 import sys
 import time
+from collections.abc import Callable
 
 from mancala.ai.registry import check_can_play, check_names, split_names
 from mancala.core.cli import add_alias, command_parser, fail, int_in
@@ -195,7 +196,10 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
                 flush=True,
             )
             continue
-        losses = {name: practice.refit(net, args.sample, args.epochs) for name, net in nets.items()}
+        losses = {
+            name: practice.refit(net, args.sample, args.epochs, progress=_saying(f"refit {name}"))
+            for name, net in nets.items()
+        }
         rates = {
             label: {
                 name: win_rate(NetworkPlayer(net=net), opponent, args.eval_games, start=game_start)
@@ -267,3 +271,11 @@ def peak_megabytes() -> float:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _saying(what: str) -> Callable[[str], None]:
+    """A progress callback that prints its lines after `what` and the time."""
+    began = time.perf_counter()
+    return lambda line: print(
+        f"{what}: {line}, {(time.perf_counter() - began) / 60:.1f} min", flush=True
+    )

@@ -10,7 +10,7 @@ so far, save it atomically, and measure it against fixed opponents (the learning
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -99,12 +99,20 @@ class Practice:
         self.teacher.searched += sum(done.valued[1] for done in batch)
         return records
 
-    def refit(self, net: Network, sample: int, epochs: int, batch_size: int = 512) -> float:
+    def refit(
+        self,
+        net: Network,
+        sample: int,
+        epochs: int,
+        batch_size: int = 512,
+        progress: Callable[[str], None] | None = None,
+    ) -> float:
         """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM wait
-        until the network is saved (interrupting TensorFlow mid-fit can hang the exit)."""
+        until the network is saved (interrupting TensorFlow mid-fit can hang the exit).
+        `progress` gets the fit's lines on how far it is (`Network.fit`)."""
         examples = self.store.sample(max(1, sample // self.row), self.np_rng)
         with signals_held():
-            loss = net.fit(*examples, epochs=epochs, batch_size=batch_size)
+            loss = net.fit(*examples, epochs=epochs, batch_size=batch_size, progress=progress)
             net.save(teacher=self.teacher.name, data=self.described())
         return loss
 

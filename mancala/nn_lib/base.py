@@ -18,6 +18,7 @@ A zoo network is a subclass that names itself, picks an encoder and its hidden l
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
@@ -66,6 +67,7 @@ def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> P
 
 POLICY_TEMPERATURE = 2.0  # seeds: a move two seeds worse than the best gets 1/e its weight
 FIT_CHUNK = 200_000  # positions encoded at once by `Network.fit`
+FIT_PROGRESS_SECONDS = 60.0  # a sliced fit says how far it is at least this often
 AUGMENT_SEED = 0  # the draws of a view's augmentation (`Network.fit`): a fit repeats
 
 
@@ -255,13 +257,15 @@ class Network(SavedModel):
         epochs: int = 1,
         batch_size: int = 256,
         verbose: int = 0,
+        progress: Callable[[str], None] | None = None,
     ) -> float:
         """Fit the outputs to `gains` (the teacher's units, (N, outputs)) where `mask` is
         set (the legal moves), as the view makes its examples of them; the last loss.
         For the "ranked" objective each row is a group of a position's moves (Tak's), and
         `batch_size` and FIT_CHUNK count its moves. More than FIT_CHUNK positions are
         encoded and fitted a slice at a time, in order, so memory stays bounded (shuffle
-        them first); a view that augments its examples (Tak's) gets them anew each epoch."""
+        them first); a view that augments its examples (Tak's) gets them anew each epoch.
+        `progress` gets a line on how far a sliced fit is, every FIT_PROGRESS_SECONDS."""
         if self.model is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         trainer = self.trainer()
@@ -275,12 +279,20 @@ class Network(SavedModel):
             history = trainer.fit(*self.examples(rel, gains, mask), epochs=epochs, **options)
         else:
             rng = np.random.default_rng(AUGMENT_SEED)
-            for _ in range(epochs):
+            shown = time.monotonic()
+            for epoch in range(epochs):
                 for lo in range(0, len(rel), chunk):
                     part = slice(lo, lo + chunk)
                     seen = rel[part] if augment is None else augment(rel[part], rng)
                     x, y = self.examples(seen, gains[part], mask[part])
                     history = trainer.fit(x, y, epochs=1, **options)
+                    if progress and time.monotonic() - shown >= FIT_PROGRESS_SECONDS:
+                        shown = time.monotonic()
+                        done = min(lo + chunk, len(rel))
+                        progress(
+                            f"epoch {epoch + 1}/{epochs}, {done:,}/{len(rel):,} rows, "
+                            f"loss {history.history['loss'][-1]:.4f}"
+                        )
         self.forward = NumpyForward(self.model)
         return float(history.history["loss"][-1])
 

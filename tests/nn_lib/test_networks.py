@@ -498,8 +498,12 @@ def test_fit_goes_over_large_data_a_slice_at_a_time(sample, monkeypatch):
     net.compile()
     sizes, fit = [], net.model.fit
     net.model.fit = lambda x, y, **kw: sizes.append((len(x), kw["epochs"])) or fit(x, y, **kw)
-    before = net.predict(rel[:8])
-    assert np.isfinite(net.fit(rel, gains, mask, epochs=2))
+    monkeypatch.setattr(base, "FIT_PROGRESS_SECONDS", 0.0)
+    before, said = net.predict(rel[:8]), []
+    assert np.isfinite(net.fit(rel, gains, mask, epochs=2, progress=said.append))
+    assert [line.split(", loss ")[0] for line in said] == [
+        f"epoch {e}/2, {done}/1,000 rows" for e in (1, 2) for done in (400, 800, "1,000")
+    ]
     examples = [
         len(net.examples(rel[lo : lo + 400], gains[lo : lo + 400], mask[lo : lo + 400])[0])
         for lo in (0, 400, 800)
