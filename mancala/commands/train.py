@@ -269,13 +269,13 @@ def peak_megabytes() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-if __name__ == "__main__":
-    sys.exit(main())
-
-
 def _saying(what: str) -> Callable[[str], None]:
     """A progress callback that prints its lines after `what` and the time."""
     began = time.perf_counter()
     return lambda line: print(
         f"{what}: {line}, {(time.perf_counter() - began) / 60:.1f} min", flush=True
     )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
