@@ -232,6 +232,7 @@ def _tak_choice(state: GameState, row: list[float]) -> tuple[np.ndarray, np.ndar
 
 
 def _stacked(states: list[GameState], choices: list[tuple]) -> Arrays:
+    """The arrays of `tak_targets` from each position's `_tak_choice`."""
     policies, masks, best = zip(*choices)
     value = np.tanh(np.array(best) / TAK_VALUE_SCALE)
     return features(states), np.stack(policies), np.stack(masks), value
