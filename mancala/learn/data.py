@@ -20,12 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from mancala.arena.records import GameLog, replay
+from mancala.arena.records import GameLog, replay, start_state
 from mancala.games import GAMES, games_with
 from mancala.games.masks import legal_mask
 from mancala.games.sowing import engine
 from mancala.games.sowing.view import mover_views
-from mancala.games.tak.planes import planes
+from mancala.games.tak.actions import num_actions
+from mancala.games.tak.fast import is_legal, legal_moves, play, result, to_arrays
+from mancala.games.tak.pieces import PIECES
+from mancala.games.tak.planes import afterstate_planes, channels
 from mancala.nn_lib.policy_value import features
 
 log = logging.getLogger(__name__)
@@ -86,39 +89,48 @@ def tak_positions(record: dict[str, Any]) -> Arrays | None:
     position after the move as planes from the mover's side (float16), with the moves'
     values and a mask of those present; moves that end the game are left out (they are
     valued exactly in play), and positions with none left. None when no position is left.
-    ValueError when the values do not fit the game."""
-    states = annotated_states(record)
-    values = record["values"]
-    rng = np.random.default_rng(record["moves"])
-    rows: list[list[tuple[np.ndarray, float]]] = []
-    for state, row in zip(states, values):
-        moves = state.legal_moves()
+    ValueError when the values do not fit the game. Played on the fast engine
+    (`planes.afterstate_planes`)."""
+    moves, values = record["moves"], record["values"]
+    if not isinstance(values, list) or len(values) != len(moves):
+        raise ValueError("values do not match the moves")
+    start = start_state(record)
+    meta, colours = to_arrays(start)
+    stones, caps = PIECES[start.size]
+    legal = np.empty(num_actions(start.size), np.int64)
+    after = np.zeros((TAK_CHILDREN, channels(start.size), start.size, start.size), np.float32)
+    rng = np.random.default_rng(moves)
+    x, gains, counts = [], [], []
+    for move, row in zip(moves, values):
+        if result(meta, colours) >= 0:
+            raise ValueError("moves after the end of the game")
+        n = legal_moves(meta, colours, legal)
         try:
             v = np.array(row, np.float64)
         except (TypeError, ValueError):
             raise ValueError("values are not lists of numbers") from None
-        if v.shape != (len(moves),):
+        if v.shape != (n,):
             raise ValueError("values are not one number a legal move")
         ranked = np.argsort(-v, kind="stable")
-        chosen = [
-            *ranked[:TAK_BEST],
-            *rng.permutation(ranked[TAK_BEST:])[: TAK_CHILDREN - TAK_BEST],
-        ]
-        afters = [(state.play(moves[k]), v[k]) for k in chosen]
-        live = [
-            (planes(after, state.player), value) for after, value in afters if after.outcome is None
-        ]
-        if live:
-            rows.append(live)
-    if not rows:
+        chosen = np.array(
+            [*ranked[:TAK_BEST], *rng.permutation(ranked[TAK_BEST:])[: TAK_CHILDREN - TAK_BEST]]
+        )
+        live = afterstate_planes(meta, colours, legal[chosen], stones, caps, after)
+        if len(live):
+            x.append(after[: len(live)].astype(np.float16))
+            gains.append(v[chosen[live]])
+            counts.append(len(live))
+        if not (isinstance(move, int) and is_legal(meta, colours, move)):
+            raise ValueError(f"illegal move {move!r}")
+        play(meta, colours, move)
+    if not counts:
         return None
-    x = np.zeros((len(rows), TAK_CHILDREN, *rows[0][0][0].shape), np.float16)
-    gains = np.zeros((len(rows), TAK_CHILDREN), np.float32)
-    mask = np.zeros((len(rows), TAK_CHILDREN), bool)
-    for r, live in enumerate(rows):
-        for c, (after_planes, value) in enumerate(live):
-            x[r, c], gains[r, c], mask[r, c] = after_planes, value, True
-    return x, gains, mask
+    shape = (len(counts), TAK_CHILDREN)
+    inputs = np.zeros((*shape, *after.shape[1:]), np.float16)
+    targets, mask = np.zeros(shape, np.float32), np.zeros(shape, bool)
+    for r, count in enumerate(counts):
+        inputs[r, :count], targets[r, :count], mask[r, :count] = x[r], gains[r], True
+    return inputs, targets, mask
 
 
 def concat_examples(parts: list[Arrays]) -> Arrays:

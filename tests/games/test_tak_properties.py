@@ -85,3 +85,16 @@ def test_tps_and_to_dict_round_trip(state):
     again = state_from_dict(json.loads(json.dumps(state.to_dict())))
     assert again == state and hash(again) == hash(state)
     assert again.outcome == state.outcome
+
+
+@settings(max_examples=100, deadline=None)
+@given(positions(), st.integers(0, 1))
+def test_the_fast_planes_are_the_readable_planes(state, seat):
+    import numpy as np
+
+    from mancala.games.tak.fast import to_arrays
+    from mancala.games.tak.planes import channels, planes, planes_into
+
+    out = np.full((channels(state.size), state.size, state.size), 7, np.float32)
+    planes_into(*to_arrays(state), seat, *PIECES[state.size], out)
+    assert np.array_equal(out, planes(state, seat))

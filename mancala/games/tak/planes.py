@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from mancala.core.jit import njit
+from mancala.games.tak.fast import CAP, FLAT, HEIGHTS, PLY, RESERVES, SIZE, play, result, unplay
 from mancala.games.tak.pieces import PIECES
 from mancala.games.tak.state import TakState
 
@@ -49,6 +51,49 @@ def planes(state: TakState, seat: int) -> np.ndarray:
         out[kinds + 6 + 2 * i] = left_caps / caps if caps else 0
     out[kinds + 9] = state.player == seat
     return out
+
+
+@njit(cache=True, nogil=True)
+def planes_into(meta, colours, seat, stones, caps, out):
+    """`planes` of `fast`'s position (`meta`, `colours`) seen from `seat`, written into
+    `out` (channels x size x size, zeroed here); `stones` and `caps` are a player's set."""
+    size = meta[SIZE]
+    squares = size * size
+    kinds = 2 * size
+    out[:] = 0
+    for square in range(squares):
+        row, column = square // size, square % size
+        height = meta[HEIGHTS + square]
+        for depth in range(min(height, size)):
+            out[2 * depth + (colours[square, height - 1 - depth] != seat), row, column] = 1
+        kind = meta[HEIGHTS + squares + square]
+        if height and kind != FLAT:
+            mine = 0 if colours[square, height - 1] == seat else 2
+            out[kinds + mine + (kind == CAP), row, column] = 1
+        out[kinds + 4, row, column] = height / (2 * (stones + caps))
+    for i in range(2):
+        player = seat if i == 0 else 1 - seat
+        out[kinds + 5 + 2 * i] = meta[RESERVES + 2 * player] / stones
+        out[kinds + 6 + 2 * i] = meta[RESERVES + 2 * player + 1] / caps if caps else 0
+    out[kinds + 9] = meta[PLY] % 2 == seat
+
+
+@njit(cache=True, nogil=True)
+def afterstate_planes(meta, colours, actions, stones, caps, out):
+    """Which of `actions` (legal in `fast`'s position `meta`, `colours`) leave the game
+    going on, by index, in order; the planes of the position after each of those, from
+    the mover's side, go into `out` in the same order."""
+    mover = meta[PLY] % 2
+    n = 0
+    live = np.empty(len(actions), np.int64)
+    for k in range(len(actions)):
+        before = play(meta, colours, actions[k])
+        if result(meta, colours) < 0:
+            planes_into(meta, colours, mover, stones, caps, out[n])
+            live[n] = k
+            n += 1
+        unplay(meta, colours, actions[k], before)
+    return live[:n]
 
 
 SYMMETRIES = 8  # the square's: four turns, each also mirrored

@@ -1,0 +1,78 @@
+"""The Tak examples of annotated records (`learn.data.tak_positions`, on the fast engine)
+against the readable rules' positions and planes, on random records (hypothesis)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mancala.arena.records import replay
+from mancala.games.tak.planes import planes
+from mancala.games.tak.state import new_tak
+from mancala.learn.data import TAK_BEST, TAK_CHILDREN, tak_positions
+
+
+def random_record(size: int, komi: int, rng, plies: int) -> dict:
+    """A random game of `size`, each legal move of each position valued at random."""
+    state, moves, values = new_tak(size, komi), [], []
+    for _ in range(plies):
+        legal = state.legal_moves()
+        if not legal:
+            break
+        values.append([rng.choice([rng.uniform(-5, 5), 1.0, -1.0]) for _ in legal])
+        moves.append(rng.choice(legal))
+        state = state.play(moves[-1])
+    options = {"size": size, "komi": komi}
+    return {"format": 1, "variant": "tak", "options": options, "moves": moves, "values": values}
+
+
+def readable_examples(record: dict):
+    """What `tak_positions` gives, by the readable rules (`TakState.play`, `planes`)."""
+    rng = np.random.default_rng(record["moves"])
+    rows = []
+    for state, row in zip(replay(record), record["values"]):
+        moves, v = state.legal_moves(), np.array(row, np.float64)
+        ranked = np.argsort(-v, kind="stable")
+        chosen = [
+            *ranked[:TAK_BEST],
+            *rng.permutation(ranked[TAK_BEST:])[: TAK_CHILDREN - TAK_BEST],
+        ]
+        afters = [(state.play(moves[k]), v[k]) for k in chosen]
+        live = [(planes(a, state.player), value) for a, value in afters if a.outcome is None]
+        if live:
+            rows.append(live)
+    return rows
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(3, 6), st.integers(-2, 2), st.randoms(use_true_random=False), st.integers(0, 120)
+)
+def test_the_examples_are_the_readable_rules_afterstates(size, komi, rng, plies):
+    record = random_record(size, komi, rng, plies)
+    examples, rows = tak_positions(record), readable_examples(record)
+    if not rows:
+        assert examples is None
+        return
+    x, gains, mask = examples
+    assert x.dtype == np.float16 and len(x) == len(rows)
+    for r, live in enumerate(rows):
+        assert mask[r].sum() == len(live) and not mask[r, len(live) :].any()
+        for c, (after, value) in enumerate(live):
+            assert np.array_equal(x[r, c], after.astype(np.float16)) and gains[r, c] == np.float32(
+                value
+            )
+
+
+def test_records_that_do_not_fit_the_rules_are_refused():
+    import random
+
+    record = random_record(4, 0, random.Random(3), 30)
+    for broken, why in [
+        ({"values": record["values"][:-1]}, "do not match the moves"),
+        ({"values": [row[:-1] for row in record["values"]]}, "one number a legal move"),
+        ({"values": [["x"] for _ in record["values"]]}, "lists of numbers"),
+        ({"moves": [record["moves"][0], record["moves"][0], *record["moves"][2:]]}, "illegal move"),
+    ]:
+        with pytest.raises(ValueError, match=why):
+            tak_positions({**record, **broken})
