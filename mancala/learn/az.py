@@ -250,7 +250,7 @@ def tak_record_targets(record: dict[str, Any]) -> Arrays | None:
     try:
         return tak_targets(states, record["values"])
     except (TypeError, ValueError):
-        raise ValueError("values are not a number a legal move") from None
+        raise ValueError("values are not one number a legal move") from None
 
 
 def visit_examples(

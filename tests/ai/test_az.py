@@ -471,7 +471,7 @@ def test_selfplay_learns_tak_from_the_main_jobs_annotated_games(tmp_path, lab_ma
         assert v == pytest.approx(np.tanh(np.clip(max(row), -10, 10) / 3))
     short = json.loads(json.dumps(records[0]))
     short["values"][1].pop()
-    with pytest.raises(ValueError, match="a number a legal move"):
+    with pytest.raises(ValueError, match="one number a legal move"):
         tak_record_targets(short)
     games = tmp_path / "games.jsonl"
     games.write_text("".join(json.dumps(r) + "\n" for r in records))
