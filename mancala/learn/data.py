@@ -115,7 +115,9 @@ def tak_positions(record: dict[str, Any]) -> Arrays | None:
         chosen = np.array(
             [*ranked[:TAK_BEST], *rng.permutation(ranked[TAK_BEST:])[: TAK_CHILDREN - TAK_BEST]]
         )
-        live = afterstate_planes(meta, colours, legal[chosen], stones, caps, after)
+        live = np.flatnonzero(
+            afterstate_planes(meta, colours, legal[chosen], stones, caps, after) < 0
+        )
         if len(live):
             x.append(after[: len(live)].astype(np.float16))
             gains.append(v[chosen[live]])

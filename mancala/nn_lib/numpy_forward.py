@@ -93,6 +93,7 @@ def _conv1d(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], n
     kernel, *rest = weights  # (k, in, out)
     bias = rest[0] if rest else 0.0
     width = kernel.shape[0]
+    flat = kernel.reshape(-1, kernel.shape[2])  # windows as rows: one matrix product
     act = _activation(config)
     same = config["padding"] == "same"
 
@@ -102,7 +103,7 @@ def _conv1d(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], n
             x = np.pad(x, ((0, 0), (left, width - 1 - left), (0, 0)))
         length = x.shape[1] - width + 1
         windows = np.stack([x[:, i : i + length, :] for i in range(width)], axis=2)
-        return act(np.einsum("blkc,kco->blo", windows, kernel) + bias)
+        return act(windows.reshape(*windows.shape[:2], -1) @ flat + bias)
 
     return forward
 
@@ -112,7 +113,7 @@ def _conv2d(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], n
     kernel, *rest = weights  # (kh, kw, in, out)
     bias = rest[0] if rest else 0.0
     high, wide, inputs, outputs = kernel.shape
-    flat = kernel.reshape(high * wide, inputs, outputs)
+    flat = kernel.reshape(high * wide * inputs, outputs)  # windows as rows: one matrix product
     act = _activation(config)
     same = config["padding"] == "same"
 
@@ -125,7 +126,7 @@ def _conv2d(config: dict, weights: list[np.ndarray]) -> Callable[[np.ndarray], n
             [x[:, i : i + rows, j : j + columns, :] for i in range(high) for j in range(wide)],
             axis=3,
         )
-        return act(np.einsum("brcki,kio->brco", windows, flat) + bias)
+        return act(windows.reshape(*windows.shape[:3], -1) @ flat + bias)
 
     return forward
 

@@ -53,8 +53,10 @@ from mancala.games.sowing.afterstates import afterstates
 from mancala.games.sowing.engine import rules_of
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak.actions import num_actions
+from mancala.games.tak.fast import legal_moves, to_arrays, winner_of
 from mancala.games.tak.features import feature_planes
-from mancala.games.tak.planes import SYMMETRIES, channels, planes, symmetric
+from mancala.games.tak.pieces import PIECES
+from mancala.games.tak.planes import SYMMETRIES, afterstate_planes, channels, symmetric
 from mancala.nn_lib.encoders import tactics
 
 TARGET_SCALE = 8.0  # sowing: the model's outputs are seeds gained / TARGET_SCALE
@@ -191,27 +193,34 @@ class TakView:
         return out
 
     def move_values(self, predict: Predict, states: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
-        """(values (N, actions), legal mask (N, actions)), every move valued one ply ahead."""
+        """(values (N, actions), legal mask (N, actions)), every move valued one ply ahead,
+        played on the numba engine (`planes.afterstate_planes`)."""
         values = np.zeros((len(states), self.actions))
-        mask = legal_mask(states)
-        inputs, places = [], []
+        mask = np.zeros((len(states), self.actions), bool)
+        legal = np.empty(self.actions, np.int64)
+        stones, caps = PIECES[self.size]
+        inputs, rows, moves_going_on = [], [], []
         for row, state in enumerate(states):
-            for move in state.legal_moves():
-                after = state.play(move)
-                if after.outcome is not None:
-                    values[row, move] = ended_value(after, state.player)
-                else:
-                    inputs.append(planes(after, state.player))
-                    places.append((row, move))
-        if inputs:
-            rows, moves = np.array(places).T
-            values[rows, moves] = predict(np.stack(inputs))[:, 0]
+            if state.outcome is not None:
+                continue
+            meta, colours = to_arrays(state)
+            moves = legal[: legal_moves(meta, colours, legal)].copy()
+            after = np.empty((len(moves), channels(self.size), self.size, self.size), np.float32)
+            results = afterstate_planes(meta, colours, moves, stones, caps, after)
+            mask[row, moves] = True
+            going_on = results < 0
+            for move, code in zip(moves[~going_on], results[~going_on]):
+                values[row, move] = won_value(winner_of(code), state.player)
+            inputs.append(after[: going_on.sum()])
+            rows += [row] * int(going_on.sum())
+            moves_going_on.append(moves[going_on])
+        if rows:
+            values[rows, np.concatenate(moves_going_on)] = predict(np.concatenate(inputs))[:, 0]
         return values, mask
 
 
-def ended_value(state: Any, player: int) -> float:
-    """The exact value of a finished game for `player`."""
-    winner = state.outcome.winner
+def won_value(winner: int | None, player: int) -> float:
+    """A finished game's exact value for `player`, `winner` having won (None: a draw)."""
     return 0.0 if winner is None else (WIN_VALUE if winner == player else -WIN_VALUE)
 
 

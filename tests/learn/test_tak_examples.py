@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mancala.arena.records import replay
-from mancala.games.tak.planes import planes
+from mancala.games.tak.planes import channels, planes
 from mancala.games.tak.state import new_tak
 from mancala.learn.data import TAK_BEST, TAK_CHILDREN, tak_positions
 
@@ -76,3 +76,37 @@ def test_records_that_do_not_fit_the_rules_are_refused():
     ]:
         with pytest.raises(ValueError, match=why):
             tak_positions({**record, **broken})
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(3, 6), st.integers(-2, 2), st.randoms(use_true_random=False), st.integers(0, 120)
+)
+def test_the_networks_value_the_readable_rules_afterstates(size, komi, rng, plies):
+    from mancala.games import WIN_VALUE
+    from mancala.nn_lib.views import TakView
+
+    states = [new_tak(size, komi)]
+    for _ in range(plies):
+        legal = states[-1].legal_moves()
+        if not legal:
+            break
+        states.append(states[-1].play(rng.choice(legal)))
+    picked = [states[-1], *rng.sample(states, min(3, len(states)))]
+    weights = np.random.default_rng(size).normal(size=channels(size) * size * size)
+
+    def predict(x):  # any function of the planes will do
+        return (x.reshape(len(x), -1) @ weights)[:, None]
+
+    values, mask = TakView({"size": size}).move_values(predict, picked)
+    for row, state in enumerate(picked):
+        legal = state.legal_moves()
+        assert np.flatnonzero(mask[row]).tolist() == legal
+        for move in legal:
+            after = state.play(move)
+            if after.outcome is None:
+                want = predict(planes(after, state.player)[None])[0, 0]
+            else:
+                winner = after.outcome.winner
+                want = 0 if winner is None else WIN_VALUE * (1 if winner == state.player else -1)
+            assert values[row, move] == pytest.approx(want, rel=1e-5, abs=1e-6)

@@ -61,7 +61,12 @@ def outcome_of(code: int, meta: np.ndarray, colours: np.ndarray) -> Outcome | No
     flats = (int(flat_count(meta, colours, 0)), int(flat_count(meta, colours, 1)))
     if code == DRAW:
         return Outcome(None, "draw", flats)
-    return Outcome(code % 2, "road" if code < WHITE_FLATS else "flat", flats)
+    return Outcome(winner_of(code), "road" if code < WHITE_FLATS else "flat", flats)
+
+
+def winner_of(code: int) -> int | None:
+    """Who won by a finished game's `result` code: 0 white, 1 black, None for a draw."""
+    return None if code == DRAW else code % 2
 
 
 def perft(state: TakState, depth: int) -> int:

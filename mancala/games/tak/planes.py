@@ -80,20 +80,20 @@ def planes_into(meta, colours, seat, stones, caps, out):
 
 @njit(cache=True, nogil=True)
 def afterstate_planes(meta, colours, actions, stones, caps, out):
-    """Which of `actions` (legal in `fast`'s position `meta`, `colours`) leave the game
-    going on, by index, in order; the planes of the position after each of those, from
-    the mover's side, go into `out` in the same order."""
+    """The `result` code after each of `actions` (legal in `fast`'s position `meta`,
+    `colours`; -1 where the game goes on); the planes of the positions where it goes on,
+    from the mover's side, go into `out` one after the other, in the order of `actions`."""
     mover = meta[PLY] % 2
+    results = np.empty(len(actions), np.int64)
     n = 0
-    live = np.empty(len(actions), np.int64)
     for k in range(len(actions)):
         before = play(meta, colours, actions[k])
-        if result(meta, colours) < 0:
+        results[k] = result(meta, colours)
+        if results[k] < 0:
             planes_into(meta, colours, mover, stones, caps, out[n])
-            live[n] = k
             n += 1
         unplay(meta, colours, actions[k], before)
-    return live[:n]
+    return results
 
 
 SYMMETRIES = 8  # the square's: four turns, each also mirrored
