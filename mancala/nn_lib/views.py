@@ -59,6 +59,7 @@ from mancala.games.tak.pieces import PIECES
 from mancala.games.tak.planes import SYMMETRIES, afterstate_planes, channels, symmetric
 from mancala.nn_lib.encoders import tactics
 
+PREDICT_CHUNK = 512  # Tak: positions after a move valued by one forward pass
 TARGET_SCALE = 8.0  # sowing: the model's outputs are seeds gained / TARGET_SCALE
 TAK_SCALE = 8.0  # Tak: the model's output is tanh(value / TAK_SCALE)
 TAK_TEMPERATURE = 1.0  # Tak: the teacher's choice, a move a unit worse than the best 1/e as likely
@@ -215,7 +216,10 @@ class TakView:
             rows += [row] * int(going_on.sum())
             moves_going_on.append(moves[going_on])
         if rows:
-            values[rows, np.concatenate(moves_going_on)] = predict(np.concatenate(inputs))[:, 0]
+            afters = np.concatenate(inputs)
+            chunks = range(0, len(afters), PREDICT_CHUNK)  # a few MB at a time: cache-sized
+            found = [predict(afters[i : i + PREDICT_CHUNK])[:, 0] for i in chunks]
+            values[rows, np.concatenate(moves_going_on)] = np.concatenate(found)
         return values, mask
 
 

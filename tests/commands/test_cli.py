@@ -135,6 +135,21 @@ def test_a_table_printed_as_json_has_its_rows(capsys):
     assert all(int(row["legal moves"]) > 0 for row in table["rows"])
 
 
+def test_the_networks_bench_times_the_tak_networks_of_a_board(capsys):
+    import json
+
+    from mancala.commands import bench_networks
+
+    args = ["--variant", "tak", "--size", "6", "--repeat", "1", "nn1h128", "--json"]
+    assert bench_networks.main(args) == 0
+    [table] = json.loads(capsys.readouterr().out)
+    [row] = table["rows"]
+    assert row["network"] == "nn1h128" and float(row["one move (µs)"]) > 0
+    assert "ratio" not in row  # Keras' one position is no Tak move
+    assert bench_networks.main(["--size", "6"]) == 2
+    assert "--size is not a rule of kalah" in capsys.readouterr().err
+
+
 def test_measure_weights_reads_a_folder_and_refuses_a_missing_one(tmp_path, capsys):
     import json
 

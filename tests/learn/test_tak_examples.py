@@ -1,6 +1,8 @@
 """The Tak examples of annotated records (`learn.data.tak_positions`, on the fast engine)
 against the readable rules' positions and planes, on random records (hypothesis)."""
 
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -98,7 +100,8 @@ def test_the_networks_value_the_readable_rules_afterstates(size, komi, rng, plie
     def predict(x):  # any function of the planes will do
         return (x.reshape(len(x), -1) @ weights)[:, None]
 
-    values, mask = TakView({"size": size}).move_values(predict, picked)
+    with patch("mancala.nn_lib.views.PREDICT_CHUNK", 7):  # many forward passes
+        values, mask = TakView({"size": size}).move_values(predict, picked)
     for row, state in enumerate(picked):
         legal = state.legal_moves()
         assert np.flatnonzero(mask[row]).tolist() == legal
