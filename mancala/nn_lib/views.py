@@ -212,9 +212,10 @@ class TakView:
             going_on = results < 0
             for move, code in zip(moves[~going_on], results[~going_on]):
                 values[row, move] = won_value(winner_of(code), state.player)
-            inputs.append(after[: going_on.sum()])
-            rows += [row] * int(going_on.sum())
-            moves_going_on.append(moves[going_on])
+            live = moves[going_on]  # their planes are the first len(live) of `after`
+            inputs.append(after[: len(live)])
+            rows += [row] * len(live)
+            moves_going_on.append(live)
         if rows:
             afters = np.concatenate(inputs)
             chunks = range(0, len(afters), PREDICT_CHUNK)  # a few MB at a time: cache-sized
