@@ -63,6 +63,11 @@ MAX_HOUSES = 20
 MAX_SEEDS = 20
 
 
+def won_value(winner: int | None, player: int) -> float:
+    """A finished game's exact value for `player`, `winner` having won (None: a draw)."""
+    return 0.0 if winner is None else (WIN_VALUE if winner == player else -WIN_VALUE)
+
+
 @dataclass(frozen=True)
 class Option:
     """A rule option as the commands take it: `new_game`'s keyword `key`, given as
@@ -280,4 +285,5 @@ __all__ = [
     "kernel_adapter",
     "rollout",
     "state_from_dict",
+    "won_value",
 ]

@@ -47,7 +47,7 @@ from typing import Any
 import numpy as np
 
 from mancala.game_state import GameState
-from mancala.games import GAMES, WIN_VALUE
+from mancala.games import GAMES, won_value
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.afterstates import afterstates
 from mancala.games.sowing.engine import rules_of
@@ -222,11 +222,6 @@ class TakView:
             found = [predict(afters[i : i + PREDICT_CHUNK])[:, 0] for i in chunks]
             values[rows, np.concatenate(moves_going_on)] = np.concatenate(found)
         return values, mask
-
-
-def won_value(winner: int | None, player: int) -> float:
-    """A finished game's exact value for `player`, `winner` having won (None: a draw)."""
-    return 0.0 if winner is None else (WIN_VALUE if winner == player else -WIN_VALUE)
 
 
 def each_position(encode: Callable[[np.ndarray], np.ndarray], planes: np.ndarray) -> np.ndarray:

@@ -38,7 +38,7 @@ flats (each a multiple of 1/32, so that sums in any order are exact);
 
 from __future__ import annotations
 
-from mancala.games import WIN_VALUE
+from mancala.games import won_value
 from mancala.games.tak.state import TakState
 
 TOP = {"F": 1.0, "S": 0.5, "C": 0.75}  # a piece on top, by kind
@@ -59,9 +59,7 @@ def value(state: TakState) -> float:
     outcome = state.outcome
     me = state.player
     if outcome is not None:
-        if outcome.winner is None:
-            return 0.0
-        return WIN_VALUE if outcome.winner == me else -WIN_VALUE
+        return won_value(outcome.winner, me)
     placed, moved = road_in_one(state, me)
     if placed or moved:
         return FORCED
