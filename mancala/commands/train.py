@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable
 
 from mancala.ai.registry import check_can_play, check_names, split_names
-from mancala.core.cli import add_alias, command_parser, fail, int_in
+from mancala.core.cli import add_alias, command_parser, fail, float_in, int_in
 from mancala.core.stopping import run_command, stop_if_asked
 from mancala.games import game, new_game
 from mancala.games.options import add_game_options, game_options
@@ -63,6 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--per-pairing", type=int_in(1), default=8, help="games a pairing (8)")
     parser.add_argument("--epochs", type=int_in(1), default=1, help="epochs over the sample")
+    parser.add_argument(
+        "--learning-rate",
+        type=float_in(1e-6, 1.0),
+        default=1e-3,
+        help="Adam's (0.001; lower to fine-tune shipped weights)",
+    )
     parser.add_argument(
         "--eval-games", type=int_in(1), default=20, help="openings a measurement (x2 seats)"
     )
@@ -197,7 +203,13 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             )
             continue
         losses = {
-            name: practice.refit(net, args.sample, args.epochs, progress=_saying(f"refit {name}"))
+            name: practice.refit(
+                net,
+                args.sample,
+                args.epochs,
+                progress=_saying(f"refit {name}"),
+                learning_rate=args.learning_rate,
+            )
             for name, net in nets.items()
         }
         rates = {

@@ -106,13 +106,21 @@ class Practice:
         epochs: int,
         batch_size: int = 512,
         progress: Callable[[str], None] | None = None,
+        learning_rate: float | None = None,
     ) -> float:
         """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM wait
         until the network is saved (interrupting TensorFlow mid-fit can hang the exit).
-        `progress` gets the fit's lines on how far it is (`Network.fit`)."""
+        `progress` gets the fit's lines on how far it is, `learning_rate` sets Adam's
+        (`Network.fit`)."""
         examples = self.store.sample(max(1, sample // self.row), self.np_rng)
         with signals_held():
-            loss = net.fit(*examples, epochs=epochs, batch_size=batch_size, progress=progress)
+            loss = net.fit(
+                *examples,
+                epochs=epochs,
+                batch_size=batch_size,
+                progress=progress,
+                learning_rate=learning_rate,
+            )
             net.save(teacher=self.teacher.name, data=self.described())
         return loss
 

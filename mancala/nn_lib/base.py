@@ -258,6 +258,7 @@ class Network(SavedModel):
         batch_size: int = 256,
         verbose: int = 0,
         progress: Callable[[str], None] | None = None,
+        learning_rate: float | None = None,
     ) -> float:
         """Fit the outputs to `gains` (the teacher's units, (N, outputs)) where `mask` is
         set (the legal moves), as the view makes its examples of them; the last loss.
@@ -265,12 +266,15 @@ class Network(SavedModel):
         `batch_size` and FIT_CHUNK count its moves. More than FIT_CHUNK positions are
         encoded and fitted a slice at a time, in order, so memory stays bounded (shuffle
         them first); a view that augments its examples (Tak's) gets them anew each epoch.
-        `progress` gets a line on how far a sliced fit is, every FIT_PROGRESS_SECONDS."""
+        `progress` gets a line on how far a sliced fit is, every FIT_PROGRESS_SECONDS.
+        `learning_rate` sets Adam's (kept from one fit to the next; 1e-3 at first)."""
         if self.model is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         trainer = self.trainer()
         if getattr(trainer, "optimizer", None) is None or not trainer.compiled:
-            self.compile()
+            self.compile(learning_rate or 1e-3)
+        elif learning_rate:
+            trainer.optimizer.learning_rate.assign(learning_rate)
         group = gains.shape[1] if self.objective == "ranked" else 1
         options = {"batch_size": max(1, batch_size // group), "verbose": verbose}
         chunk = max(1, FIT_CHUNK // group)

@@ -512,6 +512,20 @@ def test_fit_goes_over_large_data_a_slice_at_a_time(sample, monkeypatch):
     assert not np.allclose(net.predict(rel[:8]), before)
 
 
+def test_a_fit_takes_its_learning_rate_and_a_smaller_one_moves_the_weights_less(sample):
+    rel, gains, mask = (a[:600] for a in sample)
+    moved = {}
+    for rate in (1e-3, 1e-5):
+        net = network("nnx1h128").fresh(seed=3)
+        before = net.predict(rel[:64])
+        net.fit(rel, gains, mask, learning_rate=rate)
+        assert np.isclose(float(net.model.optimizer.learning_rate), rate)
+        moved[rate] = np.abs(net.predict(rel[:64]) - before).mean()
+    assert moved[1e-5] < moved[1e-3] / 5
+    net.fit(rel, gains, mask, learning_rate=2e-4)  # a compiled network takes a new rate
+    assert np.isclose(float(net.model.optimizer.learning_rate), 2e-4)
+
+
 @pytest.mark.parametrize("game", ["kalah", "sungka"])
 def test_tactics_show_what_each_side_s_moves_gain_by_the_readable_rules(game):
     from mancala.games.sowing.engine import rules_of
