@@ -6,8 +6,7 @@ to ZOO. Importing this module does not import Keras.
 Each network plays Kalah and Sungka; those with an encoder of Tak planes (`encode_planes`)
 play Tak too (the dense ones on the flattened planes, the CNNs over the board), the planes
 followed by their hand-made feature planes (roads in one, squares held). cnn2x64h128
-plays Tak alone: two convolutions, for a board seen two squares around each; cnn4x64h128
-has four, and starts from cnn2x64h128's weights (`CNN2X64H128.grown`). nns1h128 and
+plays Tak alone: two convolutions, for a board seen two squares around each. nns1h128 and
 the one-hot ones (nnx1h128, nnx3h80, nnx2h256) have none: their point is a way of seeing
 houses (without the stores, or each count one-hot), which Tak's planes have no counterpart
 of (the planes are one-hot already). nnxa2h512 values the board after each move
@@ -15,14 +14,14 @@ of (the planes are one-hot already). nnxa2h512 values the board after each move
 nnxat2h512 sees besides what each side's next move would gain (`encoders.tactics`).
 
 >>> sorted(ZOO)  # doctest: +NORMALIZE_WHITESPACE
-['cnn2x64h128', 'cnn4x64h128', 'cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128',
- 'nnx1h128', 'nnx2h256', 'nnx3h80', 'nnxa2h512', 'nnxat2h512']
+['cnn2x64h128', 'cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80', 'nns1h128', 'nnx1h128',
+ 'nnx2h256', 'nnx3h80', 'nnxa2h512', 'nnxat2h512']
 >>> network("nn2h80").input_shape(), network("cnns1h128").input_shape()
 ((14,), (6, 2))
 >>> network("nn2h80", game="tak").input_shape(), network("cnns1h128", game="tak").input_shape()
 ((800,), (5, 5, 32))
 >>> sorted(name for name, cls in ZOO.items() if cls.encode_planes)
-['cnn2x64h128', 'cnn4x64h128', 'cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80']
+['cnn2x64h128', 'cnns1h128', 'nn1h128', 'nn2h80', 'nn3h80']
 >>> network("nnx2h256", game="tak")
 Traceback (most recent call last):
 ...
@@ -222,7 +221,7 @@ def networks_for(game: str) -> list[str]:
     """The zoo networks that can play `game` (those with an encoder for it).
 
     >>> networks_for("tak"), "cnn2x64h128" in networks_for("kalah")
-    (['nn1h128', 'nn2h80', 'nn3h80', 'cnns1h128', 'cnn2x64h128', 'cnn4x64h128'], False)
+    (['nn1h128', 'nn2h80', 'nn3h80', 'cnns1h128', 'cnn2x64h128'], False)
     """
     view = view_for(game, ZOO_GAMES[game])
     return [name for name, cls in ZOO.items() if view.encoder(cls) is not None]

@@ -416,28 +416,6 @@ def test_a_tak_network_trains_saves_loads_and_plays_legal_moves_only(tmp_path, t
     assert state.move_name(player.choose_move(state)) in ("e1", "Ce1")
 
 
-def test_a_grown_network_starts_as_the_smaller_one_then_learns_on_its_own(
-    tmp_path, tak_records, capsys
-):
-    from mancala.learn.data import tak_positions
-    from mancala.learn.pool import make_pool
-
-    x, gains, mask = (np.concatenate(c) for c in zip(*map(tak_positions, tak_records)))
-    afters = x[:4].reshape(-1, 20, 5, 5)
-    small = network("cnn2x64h128", tmp_path / "tak" / "cnn2x64h128.keras", "tak").fresh(seed=4)
-    small.fit(x, gains, mask, epochs=1)  # trained weights, not only the initial ones
-    small.save()
-    nets, _ = make_pool(["cnn4x64h128", "greedy"], tmp_path, 0, None, "tak")
-    assert "cnn4x64h128: grown from cnn2x64h128's weights" in capsys.readouterr().out
-    big = nets["cnn4x64h128"]
-    assert big.convolutions == 4 and len(big.model.layers) == len(small.model.layers) + 2
-    assert np.allclose(big.forward(big.encode(afters)), small.forward(small.encode(afters)))
-    big.fit(x, gains, mask, epochs=2)
-    assert not np.allclose(big.forward(big.encode(afters)), small.forward(small.encode(afters)))
-    with pytest.raises(ValueError, match="cannot grow"):
-        network("cnn2x64h128", None, "tak").grown(big)
-
-
 def test_tak_and_sowing_networks_refuse_each_others_games(tmp_path):
     from mancala.ai.network import NetworkPlayer
     from mancala.games import new_game
