@@ -22,8 +22,7 @@ def make_pool(
     """(networks by name, players by spec): zoo names become networks of a board of `game`
     (its default unless `options` say otherwise), the rest registry players. A network
     starts from the run's candidate when it has one, else from the weights in `models`,
-    else grown from the smaller network's weights there that it `grows_from`, else fresh;
-    which, is said, and a damaged file is reported and passed over. With a
+    else fresh; which, is said, and a damaged file is reported and passed over. With a
     `run`, it saves there."""
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
@@ -34,9 +33,7 @@ def make_pool(
         if spec in ZOO:
             sources = [run.candidate(spec)] if run is not None else []
             sources += [weights_path(spec, board_name(game, options), models)] if models else []
-            smaller = ZOO[spec].grows_from
-            grow = weights_path(smaller, board_name(game, options), models) if models else None
-            net = _first_whole(spec, sources, seed + i, game, options, (smaller, grow))
+            net = _first_whole(spec, sources, seed + i, game, options)
             if run is not None:
                 net.path = run.candidate(spec)
             nets[spec] = net
@@ -46,17 +43,9 @@ def make_pool(
     return nets, players
 
 
-def _first_whole(
-    spec: str,
-    paths: list[Path],
-    seed: int,
-    game: str,
-    options: dict | None,
-    grow: tuple[str | None, Path | None] = (None, None),
-):
+def _first_whole(spec: str, paths: list[Path], seed: int, game: str, options: dict | None):
     """Network `spec` for a board of `game` with the weights of the first whole file of
-    `paths`, else grown from `grow` (a smaller network's name and weights file) when that
-    file exists, else fresh."""
+    `paths`, else fresh."""
     from mancala.nn_lib.base import WeightsError
     from mancala.nn_lib.zoo import network
 
@@ -70,11 +59,5 @@ def _first_whole(
             continue
         print(f"{spec}: weights from {path}")
         return net
-    path = paths[-1] if paths else None
-    smaller, grow_path = grow
-    if smaller and grow_path and grow_path.is_file():
-        print(f"{spec}: grown from {smaller}'s weights in {grow_path}")
-        source = network(smaller, grow_path, game, options).load()
-        return network(spec, path, game, options).grown(source)
     print(f"{spec}: fresh weights")
-    return network(spec, path, game, options).fresh(seed)
+    return network(spec, paths[-1] if paths else None, game, options).fresh(seed)

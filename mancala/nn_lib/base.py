@@ -104,7 +104,6 @@ class Network(SavedModel):
     filters: ClassVar[int] = 0  # convolution filters before the dense layers (0: none)
     convolutions: ClassVar[int] = 1  # convolutions of them, one after the other
     width: ClassVar[int] = 0  # the width of each filter
-    grows_from: ClassVar[str | None] = None  # a smaller zoo network whose weights start it
 
     objective: str = "policy"  # "policy": the teacher's soft choice; "values": its values;
     # "ranked": a position's moves in a group, their values and the teacher's choice among them

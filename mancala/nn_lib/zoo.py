@@ -35,9 +35,7 @@ ValueError: unknown network 'nn9'; the zoo: nn1h128, nn2h80, ..., nnxat2h512
 from __future__ import annotations
 
 import os
-from typing import Any, Self
-
-import numpy as np
+from typing import Any
 
 from mancala.core.paths import MODELS_DIR
 from mancala.nn_lib import encoders
@@ -153,37 +151,6 @@ class CNN2X64H128(CNNS1H128):
     name, filters, convolutions = "cnn2x64h128", 64, 2
     encode = None  # type: ignore[assignment]  # no sowing encoder: it plays Tak alone
 
-    def grown(self, smaller: CNN2X64H128) -> Self:
-        """Start from `smaller`'s weights (the same filters, fewer convolutions): its
-        convolutions first, each added one passing its input through unchanged (ReLU
-        keeps what is already non-negative), then its dense layers, so the network plays
-        as `smaller` does until it is trained."""
-        model = self.build()
-        old = [layer for layer in smaller.model.layers if layer.get_weights()]
-        new = [layer for layer in model.layers if layer.get_weights()]
-        added = self.convolutions - smaller.convolutions
-        if smaller.filters != self.filters or added < 0:
-            raise ValueError(f"{self.name} cannot grow from {smaller.name}")
-        for layer in new[smaller.convolutions : self.convolutions]:
-            kernel, bias = layer.get_weights()
-            kernel[:], bias[:] = 0.0, 0.0
-            middle = kernel.shape[0] // 2
-            kernel[middle, middle] = np.eye(self.filters, dtype=kernel.dtype)
-            layer.set_weights([kernel, bias])
-        kept = new[: smaller.convolutions] + new[self.convolutions :]
-        for target, source in zip(kept, old, strict=True):
-            target.set_weights(source.get_weights())
-        self._use(model)
-        return self
-
-
-class CNN4X64H128(CNN2X64H128):
-    """Tak alone: cnn2x64h128 with four convolutions of 64, for whole lines of the board;
-    its first weights are cnn2x64h128's (`grown`)."""
-
-    name, convolutions = "cnn4x64h128", 4
-    grows_from = "cnn2x64h128"
-
 
 ZOO: dict[str, type[Network]] = {
     cls.name: cls
@@ -197,7 +164,6 @@ ZOO: dict[str, type[Network]] = {
         NNX2H256,
         CNNS1H128,
         CNN2X64H128,
-        CNN4X64H128,
         NNXA2H512,
         NNXAT2H512,
     )
