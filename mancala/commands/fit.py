@@ -22,7 +22,7 @@ from pathlib import Path
 
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.stopping import run_command
-from mancala.nn_lib.base import NET_GAMES, weights_path
+from mancala.nn_lib.base import LEARNING_RATE, NET_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO, network
 
 
@@ -36,7 +36,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--fresh", action="store_true", help="start from untrained weights")
     parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
     parser.add_argument(
-        "--learning-rate", type=float_in(1e-6, 1.0), default=1e-3, help="Adam's (0.001)"
+        "--learning-rate",
+        type=float_in(1e-6, 1.0),
+        default=LEARNING_RATE,
+        help=f"Adam's ({LEARNING_RATE:g})",
     )
     parser.add_argument("--objective", choices=["policy", "values"], default="policy")
     parser.add_argument(

@@ -47,7 +47,7 @@ from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.learn.promotion import gate_and_promote, value_kept, whole_game_set
 from mancala.learn.runs import Run
 from mancala.learn.scalars import Scalars, flatten
-from mancala.nn_lib.base import ZOO_GAMES
+from mancala.nn_lib.base import LEARNING_RATE, ZOO_GAMES
 from mancala.nn_lib.boards import board_rules
 from mancala.nn_lib.zoo import ZOO, network, networks_for
 
@@ -66,8 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--learning-rate",
         type=float_in(1e-6, 1.0),
-        default=1e-3,
-        help="Adam's (0.001; lower to fine-tune shipped weights)",
+        default=LEARNING_RATE,
+        help=f"Adam's ({LEARNING_RATE:g}; lower to fine-tune shipped weights)",
     )
     parser.add_argument(
         "--eval-games", type=int_in(1), default=20, help="openings a measurement (x2 seats)"

@@ -67,6 +67,7 @@ def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> P
 
 POLICY_TEMPERATURE = 2.0  # seeds: a move two seeds worse than the best gets 1/e its weight
 FIT_CHUNK = 200_000  # positions encoded at once by `Network.fit`
+LEARNING_RATE = 1e-3  # Adam's, for a network's first fit (a refit may ask for less)
 FIT_PROGRESS_SECONDS = 60.0  # a sliced fit says how far it is at least this often
 AUGMENT_SEED = 0  # the draws of a view's augmentation (`Network.fit`): a fit repeats
 
@@ -240,7 +241,7 @@ class Network(SavedModel):
             self._trainer = over_groups(self.model)
         return self._trainer
 
-    def compile(self, learning_rate: float = 1e-3) -> None:
+    def compile(self, learning_rate: float = LEARNING_RATE) -> None:
         keras = import_keras()
         if self.objective == "ranked":
             loss = value_and_choice(self.view.logit_scale)
@@ -267,12 +268,12 @@ class Network(SavedModel):
         encoded and fitted a slice at a time, in order, so memory stays bounded (shuffle
         them first); a view that augments its examples (Tak's) gets them anew each epoch.
         `progress` gets a line on how far a sliced fit is, every FIT_PROGRESS_SECONDS.
-        `learning_rate` sets Adam's (kept from one fit to the next; 1e-3 at first)."""
+        `learning_rate` sets Adam's (kept from one fit to the next; LEARNING_RATE at first)."""
         if self.model is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         trainer = self.trainer()
         if getattr(trainer, "optimizer", None) is None or not trainer.compiled:
-            self.compile(learning_rate or 1e-3)
+            self.compile(learning_rate or LEARNING_RATE)
         elif learning_rate:
             trainer.optimizer.learning_rate.assign(learning_rate)
         group = gains.shape[1] if self.objective == "ranked" else 1

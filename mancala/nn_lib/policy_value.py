@@ -35,6 +35,7 @@ from mancala.games import planes as planes_of
 from mancala.games.sowing.view import mover_views
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import (
+    LEARNING_RATE,
     MODELS_DIR,
     import_keras,
     masked_policy_loss,
@@ -56,7 +57,6 @@ from mancala.nn_lib.saved import SavedModel, WeightsError
 NAME = "az-net"
 HIDDEN = 256
 MOST_VALUE = 0.999  # a value is cut to this before it is turned into seeds: 3.8 scales at most
-LEARNING_RATE = 1e-3  # Adam's, for a network's first fit (a refit may ask for less)
 # seeds: a network of a sowing game learns the value tanh(final margin m / its value scale);
 # this one unless its run says otherwise (`mancala selfplay --value-scale`), and files saved
 # before the scale was written down used it
