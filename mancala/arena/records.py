@@ -7,7 +7,9 @@ line was cut short (a crash mid-write) is first ended with a newline, so the cut
 stays alone and is skipped on reading instead of spoiling the next game.
 
 Reading skips any line that is not a valid game record and counts it; one warning per
-file says how many were skipped. It never stops on bad data.
+file says how many were skipped. It never stops on bad data. A file may be compressed
+(`.jsonl.xz`, as the lab's shipped records are) and may begin with a header line
+(`{"kind": "header", ...}`, saying what made it), which reading passes over.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import errno
 import io
 import logging
+import lzma
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -101,8 +104,20 @@ def replay(record: dict[str, Any]) -> list[GameState]:
     return positions(start_state(record), record["moves"])
 
 
+RECORD_FILES = ("*.jsonl", "*.jsonl.xz")  # game record files, plain or compressed
+
+
+def record_files(folder: Path) -> list[Path]:
+    """The game record files in `folder` (RECORD_FILES), sorted."""
+    return sorted(path for pattern in RECORD_FILES for path in folder.glob(pattern))
+
+
+def _is_header(obj: Any) -> bool:
+    return isinstance(obj, dict) and obj.get("kind") == "header"
+
+
 class GameLog:
-    """The valid game records of `paths` (default: training/*.jsonl), streamed.
+    """The valid game records of `paths` (default: the record files of training/), streamed.
 
     Iterate over it for the records. Bad lines (truncated, not JSON, not a game, moves
     that do not replay) are skipped; a warning per file counts them, and `skipped`
@@ -115,13 +130,14 @@ class GameLog:
         self.skipped = 0
 
     def files(self) -> list[Path]:
-        return self.paths if self.paths is not None else sorted(TRAINING_DIR.glob("*.jsonl"))
+        return self.paths if self.paths is not None else record_files(TRAINING_DIR)
 
     def __iter__(self) -> Iterator[dict[str, Any]]:
         self.skipped = 0
         for path in self.files():
             skipped = 0
-            with open(path, "rb") as handle, jsonlines.Reader(handle) as reader:
+            opened = lzma.open(path, "rb") if path.suffix == ".xz" else open(path, "rb")
+            with opened as handle, jsonlines.Reader(handle) as reader:
                 while True:
                     try:
                         obj = reader.read()
@@ -129,6 +145,11 @@ class GameLog:
                         break
                     except jsonlines.InvalidLineError:
                         skipped += 1
+                        continue
+                    except lzma.LZMAError:  # a damaged compressed file: the rest unreadable
+                        skipped += 1
+                        break
+                    if _is_header(obj):
                         continue
                     try:
                         record = check_record(obj) if self.validate else obj

@@ -17,6 +17,7 @@ import argparse
 import sys
 import time
 
+from mancala.arena.records import record_files
 from mancala.core.cli import command_parser
 from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import run_command
@@ -53,7 +54,7 @@ def _practise(args: argparse.Namespace, began: float, workers) -> int:
     if args.a == args.b:
         raise ValueError("name two different networks")
     nets, players = make_pool([args.a, args.b], args.models, args.seed)
-    recorded = sorted(args.out.parent.glob("*.jsonl"))
+    recorded = record_files(args.out.parent)
     depth, simulations = args.teacher or (TEACHER_DEPTH["kalah"], 0)
     practice = Practice(
         args.out,

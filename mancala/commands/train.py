@@ -38,6 +38,7 @@ import time
 from collections.abc import Callable
 
 from mancala.ai.registry import check_can_play, check_names, split_names
+from mancala.arena.records import record_files
 from mancala.core.cli import add_alias, command_parser, fail, float_in, int_in
 from mancala.core.stopping import run_command, stop_if_asked
 from mancala.games import game, new_game
@@ -157,7 +158,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     nets, players = make_pool(specs, models, args.seed, run, args.variant, args.rules)
     if args.record_only:
         nets = {}
-    beside = [] if args.out == run.games else args.out.parent.glob("*.jsonl")
+    beside = [] if args.out == run.games else record_files(args.out.parent)
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
     depth, simulations = args.teacher or (TEACHER_DEPTH[args.variant], 0)
     practice = Practice(

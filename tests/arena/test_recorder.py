@@ -2,10 +2,11 @@
 
 import json
 import logging
+import lzma
 
 from mancala.ai import make_player
 from mancala.arena.match import play_games
-from mancala.arena.records import GameLog, append_games, replay
+from mancala.arena.records import GameLog, append_games, record_files, replay
 from mancala.game_state import GameState
 
 
@@ -66,3 +67,23 @@ def test_default_log_reads_the_training_folder(tmp_path, monkeypatch):
     append_games(tmp_path / "b.jsonl", some_records(1))
     (tmp_path / "notes.txt").write_text("not a game file")
     assert len(list(GameLog())) == 3
+    (tmp_path / "c.jsonl.xz").write_bytes(lzma.compress(b""))
+    assert record_files(tmp_path) == [tmp_path / n for n in ("a.jsonl", "b.jsonl", "c.jsonl.xz")]
+
+
+def test_a_compressed_file_with_a_header_reads_as_its_games(tmp_path, caplog):
+    plain = tmp_path / "games.jsonl"
+    records = some_records(3)
+    append_games(plain, records)
+    header = json.dumps({"kind": "header", "command": "mancala train --record-only"})
+    packed = tmp_path / "games.jsonl.xz"
+    packed.write_bytes(lzma.compress((header + "\n").encode() + plain.read_bytes()))
+    log = GameLog([packed])
+    with caplog.at_level(logging.WARNING):
+        assert list(log) == records
+    assert log.skipped == 0 and not caplog.text
+    damaged = tmp_path / "damaged.jsonl.xz"
+    damaged.write_bytes(packed.read_bytes()[:30] + b"garbage" * 20)
+    log = GameLog([damaged, plain])
+    assert list(log) == records  # the damaged file's unreadable rest skipped, not fatal
+    assert log.skipped == 1
