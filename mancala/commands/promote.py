@@ -3,8 +3,10 @@
     mancala promote /tmp/mine nnx2h256             # DIR/kalah/nnx2h256.keras
     mancala promote /tmp/mine nnxa2h512 --variant sungka --gate-openings 300
     mancala promote runs/dqn dqn --variant sungka   # the DQN's two nets, one a seat
+    mancala promote /tmp/mine cnn2x64h128 --variant tak  # DIR/tak/cnn2x64h128.keras
 
-`mancala fit NAME --models DIR` writes DIR/GAME/NAME.keras; this meets each named network of
+`mancala fit NAME --models DIR` writes DIR/GAME/NAME.keras (for Tak, whose networks
+`mancala train` refits, copy a run's candidate there); this meets each named network of
 DIR with the main job's promotion (mancala/learn/promotion.py): on Kalah(6,4) a gain
 against perfect play on the whole-game set, then the gate's games against the weights in
 mancala/models/ (or --models) and the fixed opponents, both seats. Only a candidate that
@@ -25,7 +27,7 @@ from pathlib import Path
 from mancala.core.cli import command_parser, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
-from mancala.nn_lib.base import NET_GAMES, weights_path
+from mancala.nn_lib.base import ZOO_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO
 
 DQN = "dqn"  # the name of the DQN's pair of nets
@@ -35,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala promote", __doc__)
     parser.add_argument("folder", type=Path, help="the candidates' weights folder (DIR)")
     parser.add_argument("names", nargs="+", help=f"the networks: {', '.join(ZOO)}, or {DQN}")
-    parser.add_argument("--variant", choices=list(NET_GAMES), default="kalah")
+    parser.add_argument("--variant", choices=list(ZOO_GAMES), default="kalah")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the shipped weights")
     parser.add_argument("--gate-openings", type=int_in(1, 10_000), default=200, help="x2 seats")
     parser.add_argument(
@@ -46,20 +48,22 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.names:
         if name not in ZOO and name != DQN:
             parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}; or {DQN}")
+    if DQN in args.names and args.variant == "tak":
+        parser.error(f"{DQN} plays the sowing games, not tak")
     kept = f"{args.models} is unchanged unless a line says promoted"
     return run_command("mancala promote", lambda: _promote(args), kept)
 
 
 def _promote(args: argparse.Namespace) -> int:
     from mancala.ai.registry import check_names, split_names
-    from mancala.game_state import GameState
-    from mancala.games import game
+    from mancala.games import game, new_game
     from mancala.learn.promotion import (
         gate_and_promote,
         gate_and_promote_dqn,
         record_to,
         whole_game_set,
     )
+    from mancala.nn_lib.boards import board_rules
     from mancala.nn_lib.zoo import network
 
     given = args.gate_opponents
@@ -78,7 +82,7 @@ def _promote(args: argparse.Namespace) -> int:
         )
         print("\n".join(lines), flush=True)
     solved = whole_game_set(args.variant) if nets else []
-    start = GameState.new(args.variant, **NET_GAMES[args.variant])
+    start = new_game(args.variant, **board_rules(args.variant))
     for net in nets:
         line = gate_and_promote(
             net, args.models, opponents, args.gate_openings, args.seed, record, solved, start

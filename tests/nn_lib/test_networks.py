@@ -461,6 +461,29 @@ def test_the_main_job_trains_a_network_of_another_board_into_its_own_folder(tmp_
     assert {"variant": "tak", "size": 5, "komi": 0} in shipped
 
 
+def test_promote_puts_a_tak_candidate_through_the_gate(tmp_path, capsys):
+    """`mancala promote --variant tak` meets DIR/tak/NAME.keras with the shipped weights
+    on Tak openings; an untrained candidate is kept out and the decision recorded."""
+    import shutil
+
+    from mancala.commands import promote
+
+    models = tmp_path / "models"
+    (models / "tak").mkdir(parents=True)
+    for suffix in (".keras", ".meta.json"):
+        shutil.copy(ROOT / "mancala" / "models" / "tak" / f"nn1h128{suffix}", models / "tak")
+    shipped = (models / "tak" / "nn1h128.keras").read_bytes()
+    network("nn1h128", tmp_path / "mine" / "tak" / "nn1h128.keras", "tak").fresh(0).save()
+    argv = [str(tmp_path / "mine"), "nn1h128", "--variant", "tak", "--models", str(models)]
+    assert promote.main([*argv, "--gate-openings", "4", "--gate-opponents", "greedy"]) == 0
+    assert "gate nn1h128: kept the current weights" in capsys.readouterr().out
+    assert (models / "tak" / "nn1h128.keras").read_bytes() == shipped
+    decision = json.loads((tmp_path / "mine" / "gates.jsonl").read_text().splitlines()[-1])
+    assert decision["network"] == "nn1h128" and not decision["promoted"]
+    with pytest.raises(SystemExit):
+        promote.main([str(tmp_path / "mine"), "dqn", "--variant", "tak"])
+
+
 @pytest.mark.parametrize("game", ["kalah", "sungka"])
 def test_the_afterstate_view_values_moves_back_as_its_examples_taught(game):
     """A network that predicts exactly the afterstate view's targets gives back the
