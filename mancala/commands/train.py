@@ -71,6 +71,13 @@ def main(argv: list[str] | None = None) -> int:
         help=f"Adam's ({LEARNING_RATE:g}; lower to fine-tune shipped weights)",
     )
     parser.add_argument(
+        "--missed-weight",
+        type=float_in(1.0, 100.0),
+        default=1.0,
+        help="the loss's weight of a position where the network's first choice is not the "
+        "teacher's (1: every position alike)",
+    )
+    parser.add_argument(
         "--eval-games", type=int_in(1), default=20, help="openings a measurement (x2 seats)"
     )
     add_alias(parser, "--eval", "eval_games", type=int_in(1))
@@ -210,6 +217,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
                 args.epochs,
                 progress=_saying(f"refit {name}"),
                 learning_rate=args.learning_rate,
+                missed_weight=args.missed_weight,
             )
             for name, net in nets.items()
         }

@@ -107,11 +107,12 @@ class Practice:
         batch_size: int = 512,
         progress: Callable[[str], None] | None = None,
         learning_rate: float | None = None,
+        missed_weight: float = 1.0,
     ) -> float:
         """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM wait
         until the network is saved (interrupting TensorFlow mid-fit can hang the exit).
-        `progress` gets the fit's lines on how far it is, `learning_rate` sets Adam's
-        (`Network.fit`)."""
+        `progress` gets the fit's lines on how far it is, `learning_rate` sets Adam's and
+        `missed_weight` weighs the positions it gets wrong (`Network.fit`)."""
         examples = self.store.sample(max(1, sample // self.row), self.np_rng)
         with signals_held():
             loss = net.fit(
@@ -120,6 +121,7 @@ class Practice:
                 batch_size=batch_size,
                 progress=progress,
                 learning_rate=learning_rate,
+                missed_weight=missed_weight,
             )
             net.save(teacher=self.teacher.name, data=self.described())
         return loss

@@ -37,7 +37,12 @@ from mancala.nn_lib.boards import (
 )
 from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.keras_io import import_keras, over_groups, save_keras, widen_inputs
-from mancala.nn_lib.losses import masked_mse, masked_policy_loss, value_and_choice
+from mancala.nn_lib.losses import (
+    masked_mse,
+    masked_policy_loss,
+    missed_weighted,
+    value_and_choice,
+)
 from mancala.nn_lib.numpy_forward import NumpyForward
 from mancala.nn_lib.saved import SavedModel, WeightsError
 from mancala.nn_lib.views import TARGET_SCALE, view_for  # TARGET_SCALE: still importable here
@@ -129,6 +134,7 @@ class Network(SavedModel):
         self.model: Any = None
         self.forward: NumpyForward | None = None
         self._trainer: Any = None
+        self.missed_weight = 1.0  # of the loss compiled (`compile`)
 
     # ----- shape ---------------------------------------------------------------------
 
@@ -241,13 +247,19 @@ class Network(SavedModel):
             self._trainer = over_groups(self.model)
         return self._trainer
 
-    def compile(self, learning_rate: float = LEARNING_RATE) -> None:
+    def compile(self, learning_rate: float = LEARNING_RATE, missed_weight: float = 1.0) -> None:
+        """Ready the trainer: Adam at `learning_rate`, the objective's loss with a position
+        whose first choice is not the teacher's weighing `missed_weight` (`missed_weighted`)."""
         keras = import_keras()
         if self.objective == "ranked":
             loss = value_and_choice(self.view.logit_scale)
         else:
             loss = masked_policy_loss if self.objective == "policy" else masked_mse
-        self.trainer().compile(optimizer=keras.optimizers.Adam(learning_rate), loss=loss)
+        self.missed_weight = missed_weight
+        self.trainer().compile(
+            optimizer=keras.optimizers.Adam(learning_rate),
+            loss=missed_weighted(loss, missed_weight),
+        )
 
     def fit(
         self,
@@ -260,6 +272,7 @@ class Network(SavedModel):
         verbose: int = 0,
         progress: Callable[[str], None] | None = None,
         learning_rate: float | None = None,
+        missed_weight: float = 1.0,
     ) -> float:
         """Fit the outputs to `gains` (the teacher's units, (N, outputs)) where `mask` is
         set (the legal moves), as the view makes its examples of them; the last loss.
@@ -268,12 +281,14 @@ class Network(SavedModel):
         encoded and fitted a slice at a time, in order, so memory stays bounded (shuffle
         them first); a view that augments its examples (Tak's) gets them anew each epoch.
         `progress` gets a line on how far a sliced fit is, every FIT_PROGRESS_SECONDS.
-        `learning_rate` sets Adam's (kept from one fit to the next; LEARNING_RATE at first)."""
+        `learning_rate` sets Adam's (kept from one fit to the next; LEARNING_RATE at first),
+        `missed_weight` the weight of a position the network gets wrong (`compile`)."""
         if self.model is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         trainer = self.trainer()
-        if getattr(trainer, "optimizer", None) is None or not trainer.compiled:
-            self.compile(learning_rate or LEARNING_RATE)
+        compiled = getattr(trainer, "optimizer", None) is not None and trainer.compiled
+        if not compiled or missed_weight != self.missed_weight:
+            self.compile(learning_rate or LEARNING_RATE, missed_weight)
         elif learning_rate:
             trainer.optimizer.learning_rate.assign(learning_rate)
         group = gains.shape[1] if self.objective == "ranked" else 1

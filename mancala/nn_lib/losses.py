@@ -45,3 +45,22 @@ def value_and_choice(logit_scale: float) -> Callable[[Any, Any], Any]:
         )
 
     return loss
+
+
+def missed_weighted(loss: Callable[[Any, Any], Any], weight: float) -> Callable[[Any, Any], Any]:
+    """`loss` with each position's term times `weight` where the network's first choice
+    among the legal moves is not the teacher's (y_true = [targets | ... | mask], the
+    targets values or probabilities), as it is: hard positions learnt more."""
+    if weight == 1.0:
+        return loss
+
+    def weighted(y_true: Any, y_pred: Any) -> Any:
+        from keras import ops
+
+        h = y_pred.shape[-1]
+        illegal = (y_true[:, -h:] - 1.0) * 1e4
+        mine = ops.argmax(y_pred + illegal, axis=-1)
+        missed = ops.cast(mine != ops.argmax(y_true[:, :h] + illegal, axis=-1), y_pred.dtype)
+        return loss(y_true, y_pred) * (1.0 + (weight - 1.0) * missed)
+
+    return weighted

@@ -3,7 +3,7 @@
 import numpy as np
 
 from mancala.nn_lib.choice import soft_choice
-from mancala.nn_lib.losses import value_and_choice
+from mancala.nn_lib.losses import masked_mse, missed_weighted, value_and_choice
 
 
 def loss_of(values: np.ndarray, mask: np.ndarray, outputs: np.ndarray) -> float:
@@ -33,3 +33,15 @@ def test_the_choice_counts_beside_the_values():
     kept = target + np.array([[0.05, -0.05]])  # the same squared error, either way
     turned = target + np.array([[-0.05, 0.05]])  # the gap between them narrowed
     assert loss_of(values, mask, kept) < loss_of(values, mask, turned)
+
+
+def test_a_position_whose_first_choice_is_not_the_teacher_s_weighs_more():
+    """Rows: the first choice right, wrong, and right once the illegal move is left out."""
+    target = np.array([[0.5, 0.1, 0.0], [0.5, 0.1, 0.0], [0.5, 0.1, 0.0]], np.float32)
+    mask = np.array([[1, 1, 1], [1, 1, 1], [1, 1, 0]], np.float32)
+    outputs = np.array([[0.4, 0.2, 0.1], [0.1, 0.3, 0.0], [0.4, 0.2, 0.9]], np.float32)
+    y_true = np.concatenate([target, mask], axis=1)
+    plain = np.asarray(masked_mse(y_true, outputs))
+    weighted = np.asarray(missed_weighted(masked_mse, 3.0)(y_true, outputs))
+    assert np.allclose(weighted, plain * [1.0, 3.0, 1.0])
+    assert missed_weighted(masked_mse, 1.0) is masked_mse

@@ -549,6 +549,16 @@ def test_a_fit_takes_its_learning_rate_and_a_smaller_one_moves_the_weights_less(
     assert np.isclose(float(net.model.optimizer.learning_rate), 2e-4)
 
 
+def test_a_fit_weighs_up_the_positions_the_network_gets_wrong(sample):
+    rel, gains, mask = (a[:600] for a in sample)
+    losses = {}
+    for weight in (1.0, 4.0):
+        net = network("nnx1h128").fresh(seed=3)  # its first choices mostly not the teacher's
+        losses[weight] = net.fit(rel, gains, mask, learning_rate=1e-6, missed_weight=weight)
+        assert net.missed_weight == weight
+    assert losses[4.0] > 1.5 * losses[1.0]
+
+
 @pytest.mark.parametrize("game", ["kalah", "sungka"])
 def test_tactics_show_what_each_side_s_moves_gain_by_the_readable_rules(game):
     from mancala.games.sowing.engine import rules_of
