@@ -62,7 +62,7 @@ from mancala.nn_lib.encoders import tactics
 PREDICT_CHUNK = 512  # Tak: positions after a move valued by one forward pass
 TARGET_SCALE = 8.0  # sowing: the model's outputs are seeds gained / TARGET_SCALE
 TAK_SCALE = 8.0  # Tak: the model's output is tanh(value / TAK_SCALE)
-TAK_TEMPERATURE = 1.0  # Tak: the teacher's choice, a move a unit worse than the best 1/e as likely
+TAK_TEMPERATURE = 0.5  # Tak: the teacher's choice, a move half a unit worse 1/e as likely
 EDGE = 1 - 1e-6  # Tak outputs are clipped inside (-1, 1) before they are turned back
 
 Predict = Callable[[np.ndarray], np.ndarray]  # raw inputs (N, ...) -> values (N, outputs)
