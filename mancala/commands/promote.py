@@ -27,7 +27,7 @@ from pathlib import Path
 from mancala.core.cli import command_parser, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
-from mancala.nn_lib.base import ZOO_GAMES, weights_path
+from mancala.nn_lib.base import NET_GAMES, ZOO_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO
 
 DQN = "dqn"  # the name of the DQN's pair of nets
@@ -48,8 +48,8 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.names:
         if name not in ZOO and name != DQN:
             parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}; or {DQN}")
-    if DQN in args.names and args.variant == "tak":
-        parser.error(f"{DQN} plays the sowing games, not tak")
+    if DQN in args.names and args.variant not in NET_GAMES:
+        parser.error(f"{DQN} plays {', '.join(NET_GAMES)}, not {args.variant}")
     kept = f"{args.models} is unchanged unless a line says promoted"
     return run_command("mancala promote", lambda: _promote(args), kept)
 
