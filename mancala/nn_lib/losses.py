@@ -6,6 +6,11 @@ from collections.abc import Callable
 from typing import Any
 
 
+def _legal_only(outputs: Any, mask: Any) -> Any:
+    """`outputs` with each move outside `mask` pushed far below the legal ones."""
+    return outputs + (mask - 1.0) * 1e4
+
+
 def masked_mse(y_true: Any, y_pred: Any) -> Any:
     """Mean squared error over the legal moves only: y_true = [targets | mask]."""
     from keras import ops
@@ -24,7 +29,7 @@ def masked_policy_loss(y_true: Any, y_pred: Any) -> Any:
 
     h = y_pred.shape[-1]
     target, mask = y_true[:, :h], y_true[:, h:]
-    logits = y_pred + (mask - 1.0) * 1e4
+    logits = _legal_only(y_pred, mask)
     log_p = logits - ops.logsumexp(logits, axis=-1, keepdims=True)
     return -ops.sum(target * mask * log_p, axis=-1)
 
@@ -58,9 +63,10 @@ def missed_weighted(loss: Callable[[Any, Any], Any], weight: float) -> Callable[
         from keras import ops
 
         h = y_pred.shape[-1]
-        illegal = (y_true[:, -h:] - 1.0) * 1e4
-        mine = ops.argmax(y_pred + illegal, axis=-1)
-        missed = ops.cast(mine != ops.argmax(y_true[:, :h] + illegal, axis=-1), y_pred.dtype)
+        mask = y_true[:, -h:]
+        mine = ops.argmax(_legal_only(y_pred, mask), axis=-1)
+        teachers = ops.argmax(_legal_only(y_true[:, :h], mask), axis=-1)
+        missed = ops.cast(mine != teachers, y_pred.dtype)
         return loss(y_true, y_pred) * (1.0 + (weight - 1.0) * missed)
 
     return weighted
