@@ -103,7 +103,7 @@ def run(kernel, counter, size, c, fpu, noise, noise_frac, gumbel, schedule, out)
     increasing order: visits into out[0], summed value for the root's mover into out[1],
     exact value for the root's mover (UNKNOWN: not known) into out[2], prior into
     out[3]. Returns the network's value of the root."""
-    room = size * kernel.edges
+    room = size * kernel.edges + kernel.actions  # the root's moves fit, however many
     # the pools are written as nodes and edges are made, never all at once: a timed
     # search spends its time searching, whatever the size of its pool
     first = np.empty(size, np.int64)

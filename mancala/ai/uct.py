@@ -53,7 +53,7 @@ def run(kernel, counter, size, c, rng_seed, visits_out, values_out):
     `size` nodes; per legal move of the root, in increasing order, its visits and summed
     result for the root's mover (win 1, draw 0, loss -1) into the two output arrays."""
     np.random.seed(rng_seed)
-    room = size * kernel.edges
+    room = size * kernel.edges + kernel.actions  # the root's moves fit, however many
     # the pools are written as nodes and edges are made, never all at once: a timed
     # search spends its time searching, whatever the size of its pool
     first = np.empty(size, np.int64)

@@ -380,6 +380,15 @@ def test_tak_az_finds_a_road_in_one_with_an_untrained_network(nets):
         assert az.evaluate(state)["value"] == 1.0
 
 
+def test_a_search_of_one_simulation_has_room_for_a_root_of_hundreds_of_moves(tmp_path):
+    stacks = "x6/x,111111,x2,111111,x/x6/x6/x,111111,x2,111111,x/x6 1 20"  # four 6-high stacks
+    state = from_tps(stacks)
+    assert len(state.legal_moves()) > 2 * tak_kernel.EDGES_PER_NODE  # more than 2 nodes' room
+    net = PolicyValue(TAK, tmp_path / "az-net.keras", {"size": 6}).fresh(seed=1)
+    for player in (AZ(0, simulations=1, net=net), make_player("mcts:1", seed=0)):
+        assert player.choose_move(state) in state.legal_moves()
+
+
 def test_tak_az_keeps_its_deadline(nets):
     az = AZ(0, seconds=0.05, net=nets[1][TAK])
     assert az.budget(TAK) > 5000  # the time stops it, not a count
