@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,12 +99,14 @@ def play_pairs(
     starts: Sequence[Any],
     openings: Sequence[list[int]],
     seed: int | None = None,
+    on_game: Callable[[dict[str, Any]], None] | None = None,
 ) -> Pairs:
     """`player` against `opponent` from each of `starts` (reached by the moves `openings`)
-    once in each seat; a game past the game's ply limit (`ply_limit`) is a draw."""
+    once in each seat; a game past the game's ply limit (`ply_limit`) is a draw.
+    `on_game(record)` is told every game's end."""
     most = ply_limit(starts[0])
     runs = [
-        play_games(seated, starts, openings=openings, seed=seed, max_plies=most)
+        play_games(seated, starts, openings=openings, seed=seed, max_plies=most, on_game=on_game)
         for seated in ([player, opponent], [opponent, player])
     ]
     return Pairs(

@@ -38,11 +38,14 @@ from __future__ import annotations
 import math
 import random
 import shutil
+import sys
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
+
+from tqdm import tqdm
 
 from mancala.ai.base import Player
 from mancala.ai.registry import make_player
@@ -78,11 +81,11 @@ def gate_openings(
 
 
 def _both_seats(
-    player: Player, other: Player, starts: list[GameState], moves: list[list[int]]
+    player: Player, other: Player, starts: list[GameState], moves: list[list[int]], bar: tqdm
 ) -> list[float]:
     """`player`'s score in each game: every start once in each seat (a game that runs
-    past `ply_limit` is a draw), the first-seat games first."""
-    return play_pairs(player, other, starts, moves).games()
+    past `ply_limit` is a draw), the first-seat games first; `bar` counts the games."""
+    return play_pairs(player, other, starts, moves, on_game=lambda _: bar.update()).games()
 
 
 def paired(candidate: list[float], incumbent: list[float]) -> tuple[float, float]:
@@ -128,12 +131,19 @@ def gate(
             reason = f"not {lead:g} standard errors ahead of them against perfect play: {perfect}"
             return GateResult(False, reason, 0, None, kept_share=shares)
     starts, moves = gate_openings(start, openings, plies, seed)
-    head = _both_seats(candidate, incumbent, starts, moves)
+    games = 2 * len(starts) * (1 + 2 * len(opponents))
+    with tqdm(total=games, desc="gate", unit="game", file=sys.stderr, mininterval=5) as bar:
+        head = _both_seats(candidate, incumbent, starts, moves, bar)
+        sides = {
+            spec: [  # made afresh for each side: the same dice for both
+                _both_seats(player, make_player(spec, seed=seed), starts, moves, bar)
+                for player in (candidate, incumbent)
+            ]
+            for spec in opponents
+        }
     head_to_head = sum(head) / len(head)
     against, weaker, mine_all, theirs_all = {}, [], [], []
-    for spec in opponents:  # made afresh for each side: the same dice for both
-        mine = _both_seats(candidate, make_player(spec, seed=seed), starts, moves)
-        theirs = _both_seats(incumbent, make_player(spec, seed=seed), starts, moves)
+    for spec, (mine, theirs) in sides.items():
         mean, error = paired(mine, theirs)
         mine_all, theirs_all = mine_all + mine, theirs_all + theirs
         against[spec] = {

@@ -25,7 +25,7 @@ def test_an_untrained_candidate_is_refused(tmp_path):
     assert "against the weights it would replace" in result.reason
 
 
-def test_the_record_shows_both_sides_against_the_fixed_opponents():
+def test_the_record_shows_both_sides_against_the_fixed_opponents(capsys):
     result = gate(
         make_player("luck", seed=2),
         make_player("minimax:4", seed=2),
@@ -36,6 +36,7 @@ def test_the_record_shows_both_sides_against_the_fixed_opponents():
     assert not result.promoted
     greedy = result.against["greedy"]
     assert greedy["candidate"] < greedy["incumbent"] - 1.645 * greedy["standard_error"]
+    assert "120/120" in capsys.readouterr().err  # the bar: 40 games head to head, 40 a side
 
 
 def test_the_same_weights_pass_the_gate():
