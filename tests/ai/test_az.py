@@ -57,11 +57,11 @@ def nets(tmp_path_factory):
     return models, out
 
 
-def random_positions(game: str, count: int, seed: int) -> list[GameState]:
+def random_positions(game: str, count: int, seed: int, **options) -> list[GameState]:
     rng = random.Random(seed)
     positions: list[GameState] = []
     while len(positions) < count:
-        state = new_game(game, **AZ_GAMES[game])
+        state = new_game(game, **(AZ_GAMES[game] | options))
         while not state.is_over() and len(positions) < count:
             positions.append(state)
             state = state.play(rng.choice(state.legal_moves()))
@@ -343,11 +343,14 @@ TAK = "tak"
 ROAD_IN_ONE = "2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5"  # white plays e1 (or Ce1) and wins
 
 
-def test_the_tak_kernel_forward_pass_equals_keras(nets):
+@pytest.mark.parametrize("size", [5, 6])
+def test_the_tak_kernel_forward_pass_equals_keras(nets, tmp_path, size):
     net = nets[1][TAK]
-    states = random_positions(TAK, 120, seed=4)
+    if size != 5:  # another board: its own weights, its own planes and action ids
+        net = PolicyValue(TAK, tmp_path / "az-net.keras", {"size": size}).fresh(seed=1)
+    states = random_positions(TAK, 120, seed=4, size=size)
     logits, values = net.predict(features(states))
-    weights = tak_kernel.weights(net.arrays, new_game(TAK, size=5))
+    weights = tak_kernel.weights(net.arrays, new_game(TAK, size=size))
     assert np.abs(values).max() > 0
     for state, want_logits, want_value in zip(states, logits, values):
         meta, colours = fast.to_arrays(state)
