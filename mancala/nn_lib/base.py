@@ -287,8 +287,9 @@ class Network(SavedModel):
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         trainer = self.trainer()
         compiled = getattr(trainer, "optimizer", None) is not None and trainer.compiled
-        if not compiled or missed_weight != self.missed_weight:
-            self.compile(learning_rate or LEARNING_RATE, missed_weight)
+        if not compiled or missed_weight != self.missed_weight:  # a new loss: a new Adam
+            kept = float(trainer.optimizer.learning_rate) if compiled else LEARNING_RATE
+            self.compile(learning_rate or kept, missed_weight)
         elif learning_rate:
             trainer.optimizer.learning_rate.assign(learning_rate)
         group = gains.shape[1] if self.objective == "ranked" else 1

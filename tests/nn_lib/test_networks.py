@@ -547,6 +547,8 @@ def test_a_fit_takes_its_learning_rate_and_a_smaller_one_moves_the_weights_less(
     assert moved[1e-5] < moved[1e-3] / 5
     net.fit(rel, gains, mask, learning_rate=2e-4)  # a compiled network takes a new rate
     assert np.isclose(float(net.model.optimizer.learning_rate), 2e-4)
+    net.fit(rel[:100], gains[:100], mask[:100], missed_weight=3.0)  # recompiled for the loss
+    assert np.isclose(float(net.model.optimizer.learning_rate), 2e-4)  # the rate kept
 
 
 def test_a_fit_weighs_up_the_positions_the_network_gets_wrong(sample):
