@@ -104,6 +104,7 @@ class Game:
     rollout: str | None = None  # "module:attr" of a fast random playout: (state, seed) -> winner
     search: str | None = None  # "module:attr" of a fast alpha-beta class (see `fast_search`)
     planes: str | None = None  # "module:attr" of (state, seat) -> float32 array in 0..1
+    features: str | None = None  # "module:attr" of planes (N, C, S, S) -> (N, F, S, S)
     display: str | None = None  # "module:attr" of (state) -> what a board display shows (JSON)
     kernel: str | None = None  # the module of its kernel adapter (`search_kernel`)
     anchors: tuple[str, ...] = ("greedy",)  # fixed players a learning run is rated against
@@ -153,6 +154,7 @@ GAMES: dict[str, Game] = {
             rollout="mancala.games.tak.evaluate:random_playout",
             search="mancala.games.tak.search:Search",
             planes="mancala.games.tak.planes:planes",
+            features="mancala.games.tak.features:feature_planes",
             display="mancala.games.tak.drawing:display",
             kernel="mancala.games.tak.kernel",
             anchors=("minimax:t=0.1", "greedy"),
@@ -235,6 +237,13 @@ def planes(name: str) -> Callable[[Any, int], Any] | None:
     return _load(target) if target else None
 
 
+def feature_planes(name: str) -> Callable[[Any], Any] | None:
+    """Game `name`'s hand-made feature planes of a batch of its `planes`, if it has them:
+    (N, C, S, S) -> float32 (N, F, S, S), worked out from the planes alone."""
+    target = game(name).features
+    return _load(target) if target else None
+
+
 def kernel_adapter(name: str) -> Any:
     """Game `name`'s kernel adapter for the tree-search drivers (`search_kernel` says what
     it offers); ValueError for a game without one."""
@@ -276,6 +285,7 @@ __all__ = [
     "display",
     "evaluator",
     "fast_search",
+    "feature_planes",
     "game",
     "game_names",
     "games_with",

@@ -4,7 +4,9 @@
 The game decides the input and the policy's width (`input_width`, `policy_width`): on
 Kalah and Sungka the one-hot encoding of the position from the mover's side
 (`encoders.one_hot`) and one logit per house; on Tak its planes from the mover's side
-(`mancala.games.tak.planes`, flattened) and one logit per action id (3,175 on 5x5). Then
+(`mancala.games.tak.planes`, flattened) followed by their feature planes (roads in one,
+squares held, groups' reach, `mancala.games.tak.features`; weights saved before them,
+of input encoding 1, read the planes alone) and one logit per action id (3,175 on 5x5). Then
 two dense hidden layers of HIDDEN units (relu) and two heads: `policy` (whoever reads it
 masks the illegal moves) and `value` (tanh), the expected outcome for the player to
 move (win 1, draw 0, loss -1). Keras builds, fits and saves the model; searches read its
@@ -29,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from mancala.game_state import GameState
-from mancala.games import describe, new_game
+from mancala.games import describe, feature_planes, new_game
 from mancala.games import game as game_entry
 from mancala.games import planes as planes_of
 from mancala.games.sowing.view import mover_views
@@ -66,6 +68,7 @@ VALUE_SCALE = 2.0
 TEMPERATURE_PER_SCALE = 0.5
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # features, policy, mask, value
 AZ_GAMES = DEFAULT_BOARDS  # the games' default boards
+PLANES_ONLY, WITH_FEATURES = 1, 2  # the input encodings of a game of planes
 
 
 def weights_file(
@@ -104,12 +107,21 @@ def has_weights(**_player: Any) -> bool:
     return bool(trained_games())
 
 
-def input_width(game: str, options: dict[str, Any] | None = None) -> int:
-    """The network input's width for a board of `game`."""
+def input_width(
+    game: str, options: dict[str, Any] | None = None, encoding: int | None = None
+) -> int:
+    """The network input's width for a board of `game`, in input `encoding` (its
+    newest by default)."""
     rules = board_rules(game, options)
     if game_entry(game).planes:
-        return int(features([new_game(game, **rules)]).shape[1])
+        return int(encode(game, features([new_game(game, **rules)]), rules, encoding).shape[1])
     return 2 * rules["houses"] * encoders.ONE_HOT_BINS + 2
+
+
+def newest_encoding(game: str) -> int:
+    """The input encoding a new network of `game` reads: PLANES_ONLY or WITH_FEATURES on
+    a game of planes (WITH_FEATURES where it has feature planes), 1 on the others."""
+    return WITH_FEATURES if game_entry(game).features else PLANES_ONLY
 
 
 def policy_width(game: str, options: dict[str, Any] | None = None) -> int:
@@ -127,9 +139,22 @@ def features(states: list) -> np.ndarray:
     return mover_views(states).astype(np.int16)
 
 
-def encode(game: str, compact: np.ndarray) -> np.ndarray:
-    """The network input of `features`' rows."""
-    return compact if game_entry(game).planes else encoders.one_hot(compact)
+def encode(
+    game: str,
+    compact: np.ndarray,
+    options: dict[str, Any] | None = None,
+    encoding: int | None = None,
+) -> np.ndarray:
+    """The network input of `features`' rows of a board of `game` in input `encoding`
+    (the game's newest by default): the one-hot boards; the planes; or the planes and
+    their feature planes."""
+    if not game_entry(game).planes:
+        return encoders.one_hot(compact)
+    if (encoding or newest_encoding(game)) == PLANES_ONLY:
+        return compact
+    shape = planes_of(game)(new_game(game, **board_rules(game, options)), 0).shape
+    extra = feature_planes(game)(compact.reshape(len(compact), *shape))
+    return np.concatenate([compact, extra.reshape(len(compact), -1)], axis=1)
 
 
 class PolicyValue(SavedModel):
@@ -138,7 +163,7 @@ class PolicyValue(SavedModel):
     `load()` raises WeightsError naming the file and the command that makes it.
     """
 
-    ENCODING = 1  # raised when the inputs (`encoders.one_hot`, Tak's planes) change
+    ENCODING = 1  # raised when the inputs change; a game of planes has its own (`encode`)
 
     def __init__(
         self,
@@ -151,6 +176,7 @@ class PolicyValue(SavedModel):
         self.model: Any = None
         self.arrays: tuple[np.ndarray, ...] = ()
         self.value_scale = VALUE_SCALE  # seeds (the sowing games); unused on Tak
+        self.ENCODING = newest_encoding(game)
 
     @property
     def margins(self) -> bool:
@@ -169,7 +195,7 @@ class PolicyValue(SavedModel):
 
     def build(self) -> Any:
         keras = import_keras()
-        inputs = keras.Input((input_width(self.game, self.options),))
+        inputs = keras.Input((input_width(self.game, self.options, self.ENCODING),))
         x = keras.layers.Dense(HIDDEN, activation="relu", name="hidden1")(inputs)
         x = keras.layers.Dense(HIDDEN, activation="relu", name="hidden2")(x)
         outputs = {
@@ -203,18 +229,36 @@ class PolicyValue(SavedModel):
                 f"{self.label}: {self.path} is not a policy-value network ({error}); {make}"
             ) from None
         got = (self.arrays[0].shape[0], self.arrays[4].shape[1])
-        want = (input_width(self.game, self.options), self.moves)
+        want = (input_width(self.game, self.options, self.ENCODING), self.moves)
         text = game_text(self.game, self.options)
         if got != want:
             raise WeightsError(
                 f"{self.label}: {self.path} maps {got[0]} inputs to {got[1]} moves, "
                 f"but {text} needs {want[0]} -> {want[1]}; {make}"
             )
+        self._check_board()
+        self.value_scale = float(scale)
+
+    def _check_board(self) -> None:
+        """WeightsError unless the file's metadata names this network's board."""
         rules = file_rules(self.path) or {"variant": self.game, **AZ_GAMES[self.game]}
         if rules != {"variant": self.game, **self.options}:
             board = game_text(rules["variant"], rules)
+            text = game_text(self.game, self.options)
             raise WeightsError(f"{self.label}: {self.path} was trained for {board}, not {text}")
-        self.value_scale = float(scale)
+
+    def _upgrade(self, model: Any, found: int, make: str) -> Any:
+        """Weights of a game of planes saved before its feature planes read the planes
+        alone, as they did: this network then encodes its inputs as they were."""
+        if game_entry(self.game).planes and found == PLANES_ONLY:
+            self.ENCODING = PLANES_ONLY
+            return model
+        self._check_board()  # another game's weights: say so, not their encoding
+        return super()._upgrade(model, found, make)
+
+    def encode(self, compact: np.ndarray) -> np.ndarray:
+        """The input of `features`' rows as this network reads them."""
+        return encode(self.game, compact, self.options, self.ENCODING)
 
     def _use(self, model: Any) -> None:
         self.model = model
@@ -238,7 +282,7 @@ class PolicyValue(SavedModel):
 
     def predict(self, compact: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Keras's (policy logits (N, moves), values (N,)) for `features` rows."""
-        out = self.model.predict_on_batch(encode(self.game, compact))
+        out = self.model.predict_on_batch(self.encode(compact))
         return np.asarray(out["policy"]), np.asarray(out["value"])[:, 0]
 
     def fit(
@@ -263,7 +307,7 @@ class PolicyValue(SavedModel):
         def batch(rows: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:
             targets = np.concatenate([policy[rows], mask[rows]], axis=1).astype(np.float32)
             outcome = value[rows].astype(np.float32)[:, None]
-            return encode(self.game, compact[rows]), {"policy": targets, "value": outcome}
+            return self.encode(compact[rows]), {"policy": targets, "value": outcome}
 
         examples = batches(len(compact), batch, batch_size, seed=len(compact))
         history = self.model.fit(examples, epochs=epochs, verbose=0)

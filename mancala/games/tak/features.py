@@ -88,11 +88,19 @@ def feature_planes(planes: np.ndarray) -> np.ndarray:
     """The feature planes (N, FEATURES, S, S) of planes (N, C, S, S) (see the module text)."""
     size = planes.shape[-1]
     out = np.zeros((len(planes), FEATURES, size, size), np.float32)
-    planes = np.ascontiguousarray(planes, dtype=np.float32)
-    _fill(planes, out)
     stones, caps = PIECES[size]
-    _fill_road_moves(planes, stones, caps, num_actions(size), out)
+    features_into(
+        np.ascontiguousarray(planes, dtype=np.float32), stones, caps, num_actions(size), out
+    )
     return out
+
+
+@njit(cache=True, nogil=True)
+def features_into(planes, stones, caps, actions, out):
+    """`feature_planes` of `planes` (N, C, S, S) into `out` (N, FEATURES, S, S, zeroed);
+    `stones` and `caps` are a player's set, `actions` the board's action ids."""
+    _fill(planes, out)
+    _fill_road_moves(planes, stones, caps, actions, out)
 
 
 @njit(cache=True, nogil=True)

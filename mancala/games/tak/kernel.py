@@ -8,8 +8,10 @@ is exact, so a road in one is played as soon as the search has seen it.
 
 The forward pass (`forward`) runs on the weights of `weights`: the first layer is a sum
 of the weight rows of the planes that are not zero (`mancala.games.tak.planes`, from the
-mover's side; a constant plane adds its rows' sum, computed once), and only the legal
-moves' policy logits are computed.
+mover's side; a constant plane adds its rows' sum, computed once), then, for a network
+whose input has them, of their feature planes' (`mancala.games.tak.features`, worked
+out from those planes as the network's inputs are), and only the legal moves' policy
+logits are computed.
 
 A UCT leaf is valued by one of `ROLLOUTS`: the evaluator's value of the leaf itself
 (`search.value`, squashed as the generic UCT squashes it), or a playout to the end by
@@ -42,8 +44,9 @@ from mancala.games.tak.fast import (
     result,
     to_arrays,
 )
+from mancala.games.tak.features import FEATURES, features_into
 from mancala.games.tak.pieces import PIECES
-from mancala.games.tak.planes import channels
+from mancala.games.tak.planes import channels, planes_into
 from mancala.games.tak.search import value as evaluator_value
 from mancala.games.tak.state import TakState
 
@@ -86,7 +89,8 @@ def weights(arrays: tuple[np.ndarray, ...], state: TakState) -> Weights:
     its bias, policy kernel one row a move, policy bias, value kernel, value bias)."""
     size = state.size
     w1, b1, w2, b2, wp, bp, wv, bv = arrays
-    plane_sums = w1.reshape(channels(size), size * size, -1).sum(axis=1)
+    seen = channels(size) * size * size  # the planes' rows; the feature planes' follow
+    plane_sums = w1[:seen].reshape(channels(size), size * size, -1).sum(axis=1)
     pieces = np.array(PIECES[size], np.int64)
     policy_rows = np.ascontiguousarray(wp.T)
     return pieces, w1, np.ascontiguousarray(plane_sums), b1, w2, b2, policy_rows, bp, wv, bv
@@ -144,10 +148,31 @@ def forward(meta, colours, moves, n, weights, logits, hidden):
             left = meta[RESERVES + 2 * player + 1]
             hidden += plane_sums[kinds + 6 + 2 * i] * np.float32(left / caps)
     hidden += plane_sums[kinds + 9]  # the mover's side: "to move" is 1
+    seen = kinds + 10  # the planes' channels; rows past theirs are the feature planes'
+    if w1.shape[0] > seen * squares:
+        _add_features(meta, colours, me, stones, caps, w1, seen, len(bp), hidden)
     hidden2 = np.maximum(np.dot(np.maximum(hidden, np.float32(0.0)), w2) + b2, np.float32(0.0))
     for i in range(n):
         logits[i] = np.dot(wpt[moves[i]], hidden2) + bp[moves[i]]
     return math.tanh(np.dot(hidden2, wv) + bv[0])
+
+
+@njit(cache=True, nogil=True)
+def _add_features(meta, colours, me, stones, caps, w1, planes, actions, hidden):
+    """Add to `hidden` the first layer's rows of the position's feature planes, seen from
+    `me` (they follow the rows of its `planes` planes)."""
+    n_side = meta[SIZE]
+    squares = n_side * n_side
+    first = planes * squares
+    seen = np.empty((1, planes, n_side, n_side), np.float32)
+    planes_into(meta, colours, me, stones, caps, seen[0])
+    extra = np.zeros((1, FEATURES, n_side, n_side), np.float32)
+    features_into(seen, stones, caps, actions, extra)
+    for feature in range(FEATURES):
+        for square in range(squares):
+            amount = extra[0, feature, square // n_side, square % n_side]
+            if amount != 0:
+                hidden += w1[first + feature * squares + square] * amount
 
 
 @njit(cache=True, nogil=True)
