@@ -148,7 +148,7 @@ def forward(meta, colours, moves, n, weights, logits, hidden):
             left = meta[RESERVES + 2 * player + 1]
             hidden += plane_sums[kinds + 6 + 2 * i] * np.float32(left / caps)
     hidden += plane_sums[kinds + 9]  # the mover's side: "to move" is 1
-    seen = kinds + 10  # the planes' channels; rows past theirs are the feature planes'
+    seen = plane_sums.shape[0]  # the planes' channels; rows past theirs are the feature planes'
     if w1.shape[0] > seen * squares:
         _add_features(meta, colours, me, stones, caps, w1, seen, len(bp), hidden)
     hidden2 = np.maximum(np.dot(np.maximum(hidden, np.float32(0.0)), w2) + b2, np.float32(0.0))
