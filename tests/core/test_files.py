@@ -44,26 +44,3 @@ def test_the_learning_curve_writes_its_points_and_picture(tmp_path):
     assert len(json.loads((tmp_path / "curve.json").read_text())) == 3
     assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
     assert LearningCurve(tmp_path / "curve.json").points == curve.points
-
-
-def test_a_kernels_cache_is_stamped_with_every_games_file(tmp_path):
-    from numba.core import caching
-
-    from mancala.ai import puct
-    from mancala.core import jit
-
-    games = tmp_path / "games"
-    (games / "sowing").mkdir(parents=True)
-    (games / "sowing" / "engine.py").write_text("x = 1\n")
-    before = jit.games_digest(games)
-    (games / "sowing" / "engine.py").write_text("x = 2\n")
-    jit.games_digest.cache_clear()
-    assert jit.games_digest(games) != before  # an edit of a game's code is seen
-    locators = [c for c in caching.CacheImpl._locator_classes if c.__name__.startswith("Lab")]
-    assert len(locators) == 2  # ahead of numba's own: the user's folder, then in-tree
-    assert caching.CacheImpl._locator_classes[: len(locators)] == locators
-    stamp = puct.run._cache._impl.locator.get_source_stamp()
-    assert stamp[1] == jit.games_digest()  # a driver's entry depends on the games' files
-    import json
-
-    assert all(c.from_function(json.dumps, json.__file__) is None for c in locators)  # not ours
