@@ -31,6 +31,7 @@ from mancala.games.replay import replayed
 FORMAT = "mancala-solved-set"
 POOL = ("luck", "greedy", "exact", "minimax:2", "minimax:6")  # the players of the games
 WHOLE_GAME = DATA_DIR / "kalah-h6-s4-whole-game.jsonl"  # the shipped set
+HELD_OUT = DATA_DIR / "kalah-h6-s4-held-out.jsonl"  # read by no fit and no gate
 
 
 @dataclass(frozen=True)
@@ -240,10 +241,69 @@ def move_losses(choose: Callable[[list[GameState]], list[int]], positions) -> li
     return [p.loss(m) for p, m in zip(positions, moves)]
 
 
-def move_quality(choose: Callable[[list[GameState]], list[int]], positions) -> dict[str, float]:
-    """Share of value-keeping moves and seeds lost per move of a chooser of moves."""
+STAGES = ((0, 24), (25, 30), (31, 36), (37, 42), (43, 10_000))  # seeds in the houses
+
+
+def stage_of(seeds: int) -> str:
+    """The stage of the game a position with `seeds` in its houses is in ("25-30").
+
+    >>> stage_of(0), stage_of(30), stage_of(48)
+    ('0-24', '25-30', '43+')
+    """
+    for low, high in STAGES:
+        if low <= seeds <= high:
+            return f"{low}-{high}" if high < STAGES[-1][1] else f"{low}+"
+    raise ValueError(f"a position cannot hold {seeds} seeds")
+
+
+def mean_se(values: list[float]) -> tuple[float, float]:
+    """The mean of `values` and its standard error (0 for fewer than two)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, 0.0
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, (variance / n) ** 0.5
+
+
+def quality_of(losses: list[int]) -> dict[str, float]:
+    """Share of value-keeping moves and seeds lost per move, each with its standard error.
+
+    >>> quality_of([0, 0, 2, 0])["kept"], quality_of([0, 0, 2, 0])["seeds_lost"]
+    (0.75, 0.5)
+    """
+    kept, kept_se = mean_se([float(loss == 0) for loss in losses])
+    lost, lost_se = mean_se([float(loss) for loss in losses])
+    return {"kept": kept, "kept_se": kept_se, "seeds_lost": lost, "seeds_lost_se": lost_se}
+
+
+def move_quality(choose: Callable[[list[GameState]], list[int]], positions) -> dict[str, Any]:
+    """Share of value-keeping moves and seeds lost per move of a chooser of moves, with
+    their standard errors, the same by stage of the game, and the loss of each move."""
     losses = move_losses(choose, positions)
-    return {
-        "kept": sum(loss == 0 for loss in losses) / len(losses),
-        "seeds_lost": sum(losses) / len(losses),
+    stages: dict[str, list[int]] = {}
+    for p, loss in zip(positions, losses):
+        stages.setdefault(stage_of(seeds_in_houses(p.state)), []).append(loss)
+    order = [stage_of(low) for low, _ in STAGES]
+    by_stage = {
+        stage: {"positions": len(stages[stage]), **quality_of(stages[stage])}
+        for stage in order
+        if stage in stages
     }
+    return {**quality_of(losses), "by_stage": by_stage, "losses": losses}
+
+
+def paired(losses: list[int], others: list[int]) -> dict[str, float]:
+    """One chooser's moves against another's on the same positions: the difference in the
+    share keeping the value and in seeds lost a move (first minus second), each with the
+    standard error of the paired difference.
+
+    >>> d = paired([0, 0, 1, 0], [1, 0, 1, 2])
+    >>> d["kept"], d["seeds_lost"]
+    (0.5, -0.75)
+    """
+    if len(losses) != len(others):
+        raise ValueError("a paired comparison needs the same positions")
+    kept, kept_se = mean_se([float(a == 0) - float(b == 0) for a, b in zip(losses, others)])
+    lost, lost_se = mean_se([float(a - b) for a, b in zip(losses, others)])
+    return {"kept": kept, "kept_se": kept_se, "seeds_lost": lost, "seeds_lost_se": lost_se}

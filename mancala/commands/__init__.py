@@ -52,6 +52,7 @@ COMMANDS = (
     Command("solve", None, "mancala.commands.solve", "the exact value of a Kalah position"),
     Command("solve", "book", "mancala.commands.solve_book", "the solver's opening book"),
     Command("solve", "set", "mancala.commands.solve_set", "a set of solved positions"),
+    Command("solve", "labels", "mancala.commands.solve_labels", "exact labels of many games"),
     Command("solve", "database", "mancala.commands.solve_database", "build the endgame database"),
     Command("bench", None, "mancala.commands.bench", "speed: rules, engines, search, solver"),
     Command(

@@ -3,6 +3,7 @@
     mancala measure perfect                       # the tournament's default players
     mancala measure perfect greedy minimax:t=0.1 --games 20
     mancala measure perfect greedy --max-seeds 32 --positions 200   # endgames only
+    mancala measure perfect nnx2h256 nnxa2h512 --held-out   # the held-out set, paired
 
 The positions are the whole-game set of Kalah(6,4) (mancala/data/, made by
 `mancala solve set`: positions from every stage of real games, solved once), or, with
@@ -11,7 +12,12 @@ each of `--positions` games between randomly paired players of a mixed pool (see
 a random ply once the houses hold at most N seeds, so that each is solved in a moment.
 Each player is asked for a move in every position; the table gives the share of its
 moves that keep the position's value and the seeds lost per move on average (the value of
-the best move minus that of the move played). With `--games N` each player then plays N
+the best move minus that of the move played), each with its standard error, and both by
+stage of the game (seeds left in the houses). With two or more players, each after the
+first is compared with the first on the same positions: the difference of the two and
+its standard error, which sees a gap far smaller than either figure's own error.
+`--held-out` measures on the held-out set (mancala/data/kalah-h6-s4-held-out.jsonl), which
+no fit and no gate reads. With `--games N` each player then plays N
 of those positions to the end against `solver`, once from each seat (the player in the
 seat of the player to move, then in the other seat).
 """
@@ -31,7 +37,16 @@ from tqdm import tqdm
 from mancala.ai.registry import check_can_play, check_names, make_player, tournament_players
 from mancala.arena.match import play_games
 from mancala.arena.results import Tally
-from mancala.arena.solved_set import SolvedPosition, load, seeds_in_houses, shipped_path
+from mancala.arena.solved_set import (
+    HELD_OUT,
+    STAGES,
+    SolvedPosition,
+    load,
+    paired,
+    seeds_in_houses,
+    shipped_path,
+    stage_of,
+)
 from mancala.arena.solved_set import move_quality as chosen_quality
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.report import Table
@@ -174,15 +189,45 @@ def run(
 
 
 def quality_table(result: dict[str, Any]) -> str:
-    """Markdown: each player's share of value-keeping moves and seeds lost per move."""
+    """Markdown: each player's share of value-keeping moves and seeds lost per move, with
+    their standard errors."""
     table = Table(["player", "keeps value %", "seeds lost / move", "ms / move"])
     ranked = sorted(result["players"].items(), key=lambda kv: kv[1].get("seeds_lost", 1e9))
     for spec, r in ranked:
         if "error" in r:
             table.add(spec, f"n/a: {r['error']}", "", "")
             continue
-        kept, per_move = f"{100 * r['kept']:.0f}", f"{1000 * r['seconds_per_move']:.3g}"
-        table.add(spec, kept, f"{r['seeds_lost']:.2f}", per_move)
+        kept = f"{100 * r['kept']:.1f} ± {100 * r['kept_se']:.1f}"
+        lost = f"{r['seeds_lost']:.2f} ± {r['seeds_lost_se']:.2f}"
+        table.add(spec, kept, lost, f"{1000 * r['seconds_per_move']:.3g}")
+    return table.markdown()
+
+
+def stage_table(result: dict[str, Any]) -> str:
+    """Markdown: keeps value % and seeds lost a move of each player by stage of the game."""
+    stages = [stage_of(low) for low, _ in STAGES]
+    players = [(spec, r) for spec, r in result["players"].items() if "error" not in r]
+    present = [s for s in stages if any(s in r["by_stage"] for _, r in players)]
+    head = [f"{s} ({players[0][1]['by_stage'][s]['positions']})" for s in present]
+    table = Table(["player (keeps % / seeds lost)", *head])
+    for spec, r in players:
+        cells = []
+        for stage in present:
+            q = r["by_stage"].get(stage)
+            cells.append(f"{100 * q['kept']:.1f} / {q['seeds_lost']:.2f}" if q else "")
+        table.add(spec, *cells)
+    return table.markdown()
+
+
+def paired_table(result: dict[str, Any]) -> str:
+    """Markdown: each player after the first against the first, on the same positions."""
+    players = [(spec, r) for spec, r in result["players"].items() if "error" not in r]
+    first, base = players[0]
+    table = Table([f"player - {first}", "keeps value (points)", "seeds lost / move"])
+    for spec, r in players[1:]:
+        d = paired(r["losses"], base["losses"])
+        kept = f"{100 * d['kept']:+.2f} ± {100 * d['kept_se']:.2f}"
+        table.add(spec, kept, f"{d['seeds_lost']:+.3f} ± {d['seeds_lost_se']:.3f}")
     return table.markdown()
 
 
@@ -225,8 +270,14 @@ def main(argv: list[str] | None = None) -> int:
         "--set",
         type=Path,
         metavar="FILE",
-        help="a solved set of mancala solve set to measure on (e.g. the held-out "
-        "mancala/data/kalah-h6-s4-held-out.jsonl)",
+        help="a solved set of mancala solve set to measure on",
+    )
+    parser.add_argument(
+        "--held-out",
+        action="store_const",
+        dest="set",
+        const=HELD_OUT,
+        help="measure on the held-out set, which no fit and no gate reads",
     )
     parser.add_argument("--seed", type=int, default=0)
     add_game_options(parser, games_with("solver"))
@@ -262,6 +313,11 @@ def _report(args: argparse.Namespace, specs: list[str], start: GameState) -> int
     rule = ", empty capture" if start.empty_capture else ""
     print(f"kalah({start.houses},{start.seeds}){rule}: {result['set']}\n")
     print(quality_table(result))
+    print("\nBy stage of the game (seeds in the houses; positions):\n")
+    print(stage_table(result))
+    if sum("error" not in r for r in result["players"].values()) > 1:
+        print("\nPaired, on the same positions (the difference and its standard error):\n")
+        print(paired_table(result))
     if not args.games:
         return 0
     print(

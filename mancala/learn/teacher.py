@@ -3,11 +3,14 @@
 `Teacher(depth).annotate(record)` adds to a game record (training/*.jsonl) the key
 "values": for every position of the game, the value of each legal move for the mover
 (alpha-beta with exact windows, `Minimax(depth).evaluate`; seeds ahead at the horizon,
-the end of the game counted exactly), None for an illegal house; and "teacher", the
-search that made them. Readers that do not know these keys ignore them.
+the end of the game counted exactly), None for an illegal house; "teacher", the search
+that made them; "exact", for every position, whether its values are proved exact; and
+"label_ms", the milliseconds each position's values took. Readers that do not know these
+keys ignore them.
 `Teacher(depth, exact_nodes=N)` gives instead the solver's exact values (final store
 differences, the same unit) wherever it proves them within N nodes: the endgame and
-much of the middle game, with the endgame database of `mancala.games.sowing.solver`.
+much of the middle game, with the endgame database of `mancala.games.sowing.solver`
+(the players' size, or `max_seeds` seeds when given: a bigger one proves more, faster).
 
 `Teacher(simulations=N)` values instead by `az`, N simulations of its PUCT search guided
 by the current shipped network (the sowing games): a move's value is its final margin
@@ -26,6 +29,7 @@ to `depth` plies with exact windows, in the units of `mancala.games.tak.evaluate
 
 from __future__ import annotations
 
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -65,6 +69,7 @@ class Teacher:
         chain: bool = True,
         game: str = "kalah",
         simulations: int = 0,
+        max_seeds: int = 0,
     ) -> None:
         from mancala.ai.limits import REGISTRY_LIMITS, Limits
         from mancala.ai.minimax import Minimax
@@ -73,7 +78,8 @@ class Teacher:
             raise ValueError(f"exact_nodes must be at least 0, not {exact_nodes}")
         exact_nodes = exact_nodes if offers(game, "solver") else 0
         self.depth, self.exact_nodes, self.chain = depth, exact_nodes, chain
-        self.simulations = simulations
+        self.simulations, self.max_seeds = simulations, max_seeds
+        self.solvers: dict[tuple, Any] = {}  # with max_seeds: this teacher's, by rules
         searcher = f"az:{simulations}" if simulations else f"minimax:{depth}"
         self.name = searcher + (f"+solver:n={exact_nodes}" if exact_nodes else "")
         limits = Limits(memory=self.TABLE_BYTES) if chain else REGISTRY_LIMITS
@@ -90,26 +96,28 @@ class Teacher:
         return self._valued(state, 0.0)[0]
 
     def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
-        """`record` with "values" (one list a move) and "teacher" added."""
+        """`record` with "values" (one list a move), "exact", "label_ms" and "teacher"
+        added."""
         states = replay(record)[:-1]
-        if self.chain:
-            record["values"] = self._chained_values(states)
-        else:
-            record["values"] = [self.move_values(state) for state in states]
-        record["teacher"] = self.name
-        return record
-
-    def _chained_values(self, states: list[GameState]) -> list[list[int | None]]:
         values: list = [None] * len(states)
-        guess: float | None = 0.0  # None once a proof has failed in this game
-        for i in reversed(range(len(states))):
-            values[i], exact = self._recalled(states[i], guess)
-            if not exact:
+        exact, ms = [False] * len(states), [0.0] * len(states)
+        guess: float | None = 0.0  # chained: None once a proof has failed in this game
+        for i in reversed(range(len(states))) if self.chain else range(len(states)):
+            began = time.perf_counter()
+            if self.chain:
+                values[i], exact[i] = self._recalled(states[i], guess)
+            else:
+                values[i], exact[i] = self._valued(states[i], 0.0)
+            ms[i] = round(1000 * (time.perf_counter() - began), 1)
+            if not self.chain:
+                continue
+            if not exact[i]:
                 guess = None
             elif i:  # the move played before this position reaches its value
                 best = max(v for v in values[i] if v is not None)
                 guess = best if states[i - 1].player == states[i].player else -best
-        return values
+        record.update(values=values, exact=exact, label_ms=ms, teacher=self.name)
+        return record
 
     def _recalled(self, state: GameState, guess: float | None) -> tuple[list, bool]:
         """(values, exact) of `state`: kept from before, or valued now and kept."""
@@ -140,13 +148,28 @@ class Teacher:
     def _exact_values(self, state: GameState, guess: float) -> dict[int, int] | None:
         if not self.exact_nodes or "solver" not in capabilities(state):
             return None
-        from mancala.ai.solver import shared_solver
         from mancala.games.sowing.solver import OutOfBudget
 
         try:
-            return shared_solver(state).solve(state, nodes=self.exact_nodes, guess=guess)["moves"]
+            return self.solver(state).solve(state, nodes=self.exact_nodes, guess=guess)["moves"]
         except OutOfBudget:
             return None
+
+    def solver(self, state: GameState) -> Any:
+        """The solver of `state`'s rules: the players' shared one, or with `max_seeds` this
+        teacher's own, whose endgame database holds that many seeds."""
+        from mancala.ai.solver import shared_solver
+        from mancala.games.sowing.solver import Solver
+
+        if not self.max_seeds:
+            return shared_solver(state)
+        key = (state.houses, state.empty_capture)
+        if key not in self.solvers:
+            total = 2 * state.houses * state.seeds
+            solver = Solver(state.houses, state.empty_capture, min(self.max_seeds, total))
+            solver.progress = False
+            self.solvers[key] = solver
+        return self.solvers[key]
 
 
 def _number(value: float) -> float:
@@ -198,6 +221,13 @@ class Teaching:
     exact_nodes: int = 0
     game: str = "kalah"
     simulations: int = 0  # az's; 0: alpha-beta to `depth`
+    max_seeds: int = 0  # the solver's endgame database; 0: the players' size
 
     def make(self) -> Teacher:
-        return Teacher(self.depth, self.exact_nodes, game=self.game, simulations=self.simulations)
+        return Teacher(
+            self.depth,
+            self.exact_nodes,
+            game=self.game,
+            simulations=self.simulations,
+            max_seeds=self.max_seeds,
+        )

@@ -204,12 +204,24 @@ def test_move_quality_counts_value_keeping_moves(tmp_path):
     values = full.solve(start)["moves"]
     position = solved_set.SolvedPosition((), start, values)
     best, worst = max(values, key=values.get), min(values, key=values.get)
-    assert solved_set.move_quality(lambda states: [best], [position]) == {
-        "kept": 1.0,
-        "seeds_lost": 0.0,
-    }
+    kept = solved_set.move_quality(lambda states: [best], [position])
+    assert (kept["kept"], kept["seeds_lost"], kept["losses"]) == (1.0, 0.0, [0])
     lost = solved_set.move_quality(lambda states: [worst], [position])
     assert lost["kept"] == 0.0 and lost["seeds_lost"] == values[best] - values[worst]
+    assert lost["by_stage"] == {"0-24": {"positions": 1, **solved_set.quality_of(lost["losses"])}}
+
+
+def test_a_paired_comparison_sees_what_two_separate_figures_cannot():
+    """Two choosers that differ on 3 positions of 400: each share's own standard error is
+    about 2 points, the paired difference's under 1."""
+    first = [0] * 200 + [1] * 200
+    second = [0] * 197 + [2] * 3 + [1] * 200
+    alone = solved_set.quality_of(first)
+    diff = solved_set.paired(first, second)
+    assert diff["kept"] == 3 / 400 and alone["kept_se"] > 0.02
+    assert 0 < diff["kept_se"] < 0.005 and diff["seeds_lost"] == -6 / 400
+    with pytest.raises(ValueError, match="same positions"):
+        solved_set.paired(first, second[:-1])
 
 
 def test_a_full_disk_stops_recording_with_a_message_and_whole_lines(tmp_path):

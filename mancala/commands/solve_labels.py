@@ -1,0 +1,146 @@
+"""Label many games exactly: every legal move of every position, by the solver.
+
+    mancala solve labels --games 1000                # runs/labels/kalah-h6-s4-seed0.jsonl
+    mancala solve labels --games 1000 --workers 2    # two games at once (Ray)
+    mancala solve labels --report mancala/data/kalah/*.jsonl.xz   # labels by stage
+
+The games pair players of the strong pool (deep alpha-beta, the best networks) and of the
+main job's mixed pool after a few random plies (mancala/learn/labels.py). Every position
+is valued from the game's end back to its start: the exact value of every legal move
+where the solver proves it within --nodes nodes (with the largest endgame database
+cached, or --max-seeds), else alpha-beta's value to --depth plies, and the record's
+"exact" says which. Each game is appended whole the moment it is labelled; Ctrl+C or
+SIGTERM keep every finished game, and the same command continues with the games not yet
+written (a damaged line is skipped and counted, and its game labelled again). The end,
+and --report, print the labels by stage of the game (seeds left in the houses): how many,
+the share exact and labels per core-hour.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from tqdm import tqdm
+
+from mancala.arena.parallel import Workers, add_workers_arguments
+from mancala.arena.records import GameLog, append_games
+from mancala.core.cli import command_parser, fail, int_in
+from mancala.core.paths import RUNS_DIR
+from mancala.core.report import Table
+from mancala.core.stopping import run_command
+from mancala.games import games_with, new_game
+from mancala.games.options import add_game_options, game_options
+from mancala.learn.labels import Labelling, done_indices, header, read_header, stage_report
+from mancala.learn.teacher import Teaching
+
+MAX_GAMES = 10_000_000
+NODES = 4_000_000  # a position's proof budget: the opening region's proofs fit
+DEPTH = 14  # alpha-beta where a proof does not fit (the opening's first plies)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = command_parser("mancala solve labels", __doc__)
+    parser.add_argument("--games", type=int_in(1, MAX_GAMES), default=1000, help="games (1000)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", type=Path, help="the labels' file (runs/labels/...)")
+    parser.add_argument(
+        "--nodes", type=int_in(0, 10**10), default=NODES, help=f"a proof's budget ({NODES:,})"
+    )
+    parser.add_argument(
+        "--depth", type=int_in(1, 20), default=DEPTH, help=f"alpha-beta's depth ({DEPTH})"
+    )
+    parser.add_argument(
+        "--max-seeds", type=int_in(0, 28), help="endgame database (default: the largest cached)"
+    )
+    parser.add_argument(
+        "--report", nargs="+", type=Path, metavar="FILE", help="only print the stage table"
+    )
+    add_game_options(parser, games_with("solver"))
+    add_workers_arguments(parser)
+    args = parser.parse_args(argv)
+    if args.report:
+        missing = [str(p) for p in args.report if not p.is_file()]
+        if missing:
+            return fail("mancala solve labels", f"no such file: {', '.join(missing)}")
+        print(stage_table(GameLog(args.report)))
+        return 0
+    try:
+        from mancala.games.sowing.solver import check_solvable
+        from mancala.games.sowing.solver.options import database_seeds
+
+        start = new_game(args.variant, **game_options(args))
+        check_solvable(start)
+        max_seeds = database_seeds(start, args.max_seeds)
+    except ValueError as error:
+        return fail("mancala solve labels", str(error))
+    size = f"h{start.houses}-s{start.seeds}" + ("-ec" if start.empty_capture else "")
+    args.out = args.out or RUNS_DIR / "labels" / f"{start.game}-{size}-seed{args.seed}.jsonl"
+    argv = sys.argv[1:] if argv is None else argv
+    command = shlex.join(["mancala", "solve", "labels", *argv])
+    kept = f"every game labelled so far is in {args.out}; run the same command to continue"
+    return run_command(
+        "mancala solve labels", lambda: _label(args, start, max_seeds, command), kept
+    )
+
+
+def _label(args: argparse.Namespace, start, max_seeds: int, command: str) -> int:
+    labelling = Labelling(args.seed, start)
+    teaching = Teaching(args.depth, args.nodes, start.game, max_seeds=max_seeds)
+    teacher = teaching.make()
+    wanted = header(labelling, command, teacher.name)
+    wanted["max_seeds"] = max_seeds
+    if args.out.is_file() and args.out.stat().st_size:
+        found = read_header(args.out)
+        same = ("format", "variant", "options", "seed", "teacher")
+        if found is None or any(found.get(k) != wanted[k] for k in same):
+            raise ValueError(f"{args.out} holds other labels; name another --out")
+    else:
+        args.out.parent.mkdir(parents=True, exist_ok=True)
+        append_games(args.out, [wanted])
+    done = done_indices(args.out)
+    todo = [i for i in range(args.games) if i not in done]
+    if not todo:
+        print(f"all {args.games} games are labelled in {args.out}")
+        return 0
+    if not done:
+        teacher.solver(start)  # the endgame database, built or loaded before the games
+    jobs = [labelling.job(i) for i in todo]
+    bar = tqdm(total=args.games, initial=len(done), desc="labelling", unit="game", file=sys.stderr)
+    counts = {"positions": 0, "exact": 0}
+    began = time.perf_counter()
+    with Workers(args.workers, args.address) as workers:
+        for batch in workers.play_batches(labelling.seats(), jobs, teaching):
+            records = []
+            for finished in batch:
+                record = finished.record
+                record["label"] = todo[finished.index]
+                records.append(record)
+                counts["positions"] += len(record["values"])
+                counts["exact"] += sum(record["exact"])
+            append_games(args.out, records)  # whole lines, Ctrl+C and SIGTERM held off
+            bar.update(len(records))
+            rate = counts["positions"] / (time.perf_counter() - began)
+            share = 100 * counts["exact"] / max(1, counts["positions"])
+            bar.set_postfix_str(f"{rate:.0f} pos/s, {share:.1f}% exact")
+    bar.close()
+    print(f"{len(todo)} game(s) labelled now; the labels are in {args.out}\n")
+    print(stage_table(GameLog([args.out])))
+    return 0
+
+
+def stage_table(records) -> str:
+    """Markdown: labels by stage of the game (seeds in the houses)."""
+    table = Table(["seeds in houses", "positions", "exact %", "labels / core-hour"])
+    for row in stage_report(r for r in records if "values" in r):
+        share = 100 * row["exact"] / row["positions"] if row["positions"] else 0.0
+        rate = f"{row['per_core_hour']:,.0f}" if row["per_core_hour"] else "-"
+        table.add(row["stage"], f"{row['positions']:,}", f"{share:.1f}", rate)
+    return table.markdown()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,138 @@
+"""Exact labels at scale: every legal move of every position of many games, valued.
+
+The games are drawn the way the networks meet positions: each game pairs two players,
+each drawn from the strong pool (deep alpha-beta and the best networks) or from the main
+job's mixed practice pool, after 0..`OPENING_PLIES` uniformly random plies. Game `i` of a
+labelling depends on its seed and `i` alone, so a stopped labelling continues with the
+games it has not written, on any number of workers, and gives the same records.
+
+Each game is a record of training/README.md, labelled by `mancala.learn.teacher.Teacher`
+with the solver: the exact value of every legal move (final store difference for the
+mover) where a proof fits in the node budget of a position, else alpha-beta's value at
+its depth, and "exact" says which. The key "label" holds the game's index in the
+labelling. The file's first line is a header with the command that made it.
+"""
+
+from __future__ import annotations
+
+import json
+import lzma
+import random
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mancala.arena.match import ply_limit
+from mancala.arena.openings import random_opening
+from mancala.arena.parallel import GameJob, Seat
+from mancala.arena.records import GameLog, replay
+from mancala.arena.solved_set import STAGES, seeds_in_houses, stage_of
+from mancala.games import game
+
+STRONG = ("minimax:8", "minimax:12", "nnxat2h512", "nnxa2h512")  # strong players
+OPENING_PLIES = 6  # random plies before the players take over (0..6)
+FORMAT = "mancala-labels"
+
+
+@dataclass(frozen=True)
+class Labelling:
+    """What a labelling plays: its seed, its seats (the strong pool, then the game's
+    practice pool, explored as the main job explores them) and its start."""
+
+    seed: int
+    start: Any
+    explore: float = 0.1
+
+    def strong(self) -> list[str]:
+        """The strong players that play the start's rules (networks play their board)."""
+        from mancala.ai.registry import can_play
+
+        return [spec for spec in STRONG if can_play(spec, self.start)]
+
+    def seats(self) -> list[Seat]:
+        strong = [Seat(spec) for spec in self.strong()]
+        mixed = [Seat(spec, self.explore) for spec in game(self.start.game).practice]
+        return strong + mixed
+
+    def job(self, index: int) -> GameJob:
+        """Game `index`: a seat from each pool half the time, its opening, its seed."""
+        rng = random.Random(f"{self.seed}:{index}")
+        strong, mixed = len(self.strong()), len(game(self.start.game).practice)
+
+        def seat() -> int:
+            return rng.randrange(strong) if rng.random() < 0.5 else strong + rng.randrange(mixed)
+
+        seats = (seat(), seat())
+        _, opening = random_opening(self.start, rng.randint(0, OPENING_PLIES), rng)
+        seed, limit = rng.getrandbits(30), ply_limit(self.start)
+        return GameJob(seats, self.start, tuple(opening), seed, limit)
+
+
+def header(labelling: Labelling, command: str, teacher: str) -> dict[str, Any]:
+    return {
+        "kind": "header",
+        "format": FORMAT,
+        "variant": labelling.start.variant,
+        "options": labelling.start.options,
+        "seed": labelling.seed,
+        "teacher": teacher,
+        "command": command,
+    }
+
+
+def labelled(paths: Iterable[Path]) -> Iterator[dict[str, Any]]:
+    """The labelled game records of `paths` (.jsonl or .jsonl.xz); damaged lines skipped."""
+    return (record for record in GameLog(paths) if "values" in record)
+
+
+def read_header(path: Path) -> dict[str, Any] | None:
+    """The header of a labels file, None when it has none (or is empty)."""
+    opened = lzma.open(path, "rt") if path.suffix == ".xz" else open(path, encoding="utf-8")
+    with opened as handle:
+        try:
+            first = json.loads(handle.readline() or "null")
+        except json.JSONDecodeError:
+            return None
+    return first if isinstance(first, dict) and first.get("kind") == "header" else None
+
+
+def done_indices(path: Path) -> set[int]:
+    """The games of a labelling already written to `path`."""
+    if not path.is_file():
+        return set()
+    return {record["label"] for record in labelled([path]) if "label" in record}
+
+
+def positions(records: Iterable[dict[str, Any]]) -> Iterator[tuple[Any, list, bool, float]]:
+    """(state, values, exact, milliseconds) of every labelled position of `records`."""
+    for record in records:
+        states = replay(record)[:-1]
+        exact = record.get("exact") or [False] * len(states)
+        ms = record.get("label_ms") or [0.0] * len(states)
+        yield from zip(states, record["values"], exact, ms, strict=True)
+
+
+def stage_report(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """By stage (seeds in the houses): positions, the share exact, the labelling time and
+    labels a core-hour (positions met again in a game count their own, tiny, time)."""
+    rows = {stage_of(low): [0, 0, 0.0] for low, _ in STAGES}
+    for state, _, exact, ms in positions(records):
+        row = rows[stage_of(seeds_in_houses(state))]
+        row[0] += 1
+        row[1] += bool(exact)
+        row[2] += ms / 1000
+    total = [sum(r[0] for r in rows.values()), sum(r[1] for r in rows.values())]
+    total.append(sum(r[2] for r in rows.values()))
+    out = []
+    for stage, (count, exact, seconds) in [*rows.items(), ("all", total)]:
+        out.append(
+            {
+                "stage": stage,
+                "positions": count,
+                "exact": exact,
+                "seconds": seconds,
+                "per_core_hour": 3600 * count / seconds if seconds else None,
+            }
+        )
+    return out

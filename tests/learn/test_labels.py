@@ -1,0 +1,92 @@
+"""Exact labels at scale: `mancala solve labels` and mancala/learn/labels.py."""
+
+from __future__ import annotations
+
+import json
+
+from mancala.arena.records import replay
+from mancala.games.sowing.solver import Solver
+from mancala.learn.labels import Labelling, labelled, stage_report
+
+SMALL = ("--houses", "3", "--seeds", "3")
+
+
+def records_of(path):
+    return sorted(labelled([path]), key=lambda r: r["label"])
+
+
+def test_every_legal_move_is_valued_exactly(lab_main, tmp_path, monkeypatch):
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "labels.jsonl"
+    done = lab_main(
+        "solve", "labels", *SMALL, "--games", "6", "--max-seeds", "6", "--out", str(out)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "| all | " in done.stdout  # the stage table
+    head = json.loads(out.read_text().splitlines()[0])
+    assert head["kind"] == "header" and head["command"].startswith("mancala solve labels")
+    full = Solver(3, max_seeds=18, cache_dir=None, progress=False)  # the whole game
+    records = records_of(out)
+    assert [r["label"] for r in records] == list(range(6))
+    checked = 0
+    for record in records:
+        assert all(record["exact"]) and len(record["label_ms"]) == len(record["values"])
+        for state, values in zip(replay(record), record["values"]):
+            truth = full.solve(state)["moves"]
+            assert {m: v for m, v in enumerate(values) if v is not None} == truth
+            checked += 1
+    assert checked > 30
+
+
+def test_a_proof_out_of_budget_is_labelled_by_search_and_says_so(lab_main, tmp_path, monkeypatch):
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "labels.jsonl"
+    args = ("--games", "4", "--max-seeds", "4", "--nodes", "20", "--depth", "2", "--out", str(out))
+    assert lab_main("solve", "labels", *SMALL, *args).returncode == 0
+    records = records_of(out)
+    flags = [flag for r in records for flag in r["exact"]]
+    assert not all(flags) and any(flags)  # the endgame proved, the rest searched
+    for record in records:
+        exact = record["exact"]
+        if not all(exact):  # from the last position a proof ran out of its budget, back
+            last = max(i for i, flag in enumerate(exact) if not flag)
+            assert not any(exact[: last + 1])
+        for state, values in zip(replay(record), record["values"]):
+            assert [m for m, v in enumerate(values) if v is not None] == state.legal_moves()
+    report = stage_report(records)
+    assert report[-1]["positions"] == len(flags) and report[-1]["exact"] == sum(flags)
+
+
+def test_a_labelling_continues_where_it_stopped(lab_main, tmp_path, monkeypatch):
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
+    whole, parts = tmp_path / "whole.jsonl", tmp_path / "parts.jsonl"
+    common = (*SMALL, "--max-seeds", "6", "--seed", "3")
+    assert lab_main("solve", "labels", *common, "--games", "5", "--out", str(whole)).returncode == 0
+    assert lab_main("solve", "labels", *common, "--games", "2", "--out", str(parts)).returncode == 0
+    with open(parts, "a") as handle:
+        handle.write('{"format": 1, "variant": "kal\n')  # a line cut short by a crash
+    done = lab_main("solve", "labels", *common, "--games", "5", "--out", str(parts))
+    assert done.returncode == 0 and "3 game(s) labelled now" in done.stdout
+
+    def games(path):
+        return [(r["label"], r["moves"], r["values"]) for r in records_of(path)]
+
+    assert games(parts) == games(whole)  # the same games, whether stopped or not
+    again = lab_main("solve", "labels", *common, "--games", "5", "--out", str(parts))
+    assert "all 5 games are labelled" in again.stdout
+    other = lab_main("solve", "labels", *SMALL, "--seed", "4", "--out", str(parts))
+    assert other.returncode == 2 and "holds other labels" in other.stderr
+
+
+def test_a_games_players_and_opening_depend_on_its_seed_and_index_alone():
+    from mancala.games import new_game
+
+    start = new_game("kalah")
+    one, two = Labelling(7, start), Labelling(7, start)
+    assert [one.job(i) for i in (5, 3)] == [two.job(i) for i in (5, 3)]
+    assert one.job(5) != Labelling(8, start).job(5)
+    assert {"nnxat2h512", "minimax:12"} <= set(one.strong())
+    assert Labelling(7, new_game("kalah", houses=3, seeds=3)).strong() == [
+        "minimax:8",
+        "minimax:12",
+    ]
