@@ -38,7 +38,7 @@ from mancala.learn.labels import Labelling, done_indices, header, read_header, s
 from mancala.learn.teacher import Teaching
 
 MAX_GAMES = 10_000_000
-NODES = 4_000_000  # a position's proof budget: the opening region's proofs fit
+NODES = 1_000_000  # a position's proof budget (docs/perfect_play.md: the cost of each)
 DEPTH = 14  # alpha-beta where a proof does not fit (the opening's first plies)
 
 

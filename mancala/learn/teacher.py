@@ -44,6 +44,9 @@ from mancala.game_state import GameState
 from mancala.games import capabilities, offers
 
 
+_SOLVERS: dict[tuple, Any] = {}  # the teachers' solvers with a database of their own size
+
+
 class Teacher:
     """Annotates records with the value of every legal move for the mover: the solver's
     exact values where it proves them within `exact_nodes` nodes (Kalah only; the first
@@ -79,7 +82,6 @@ class Teacher:
         exact_nodes = exact_nodes if offers(game, "solver") else 0
         self.depth, self.exact_nodes, self.chain = depth, exact_nodes, chain
         self.simulations, self.max_seeds = simulations, max_seeds
-        self.solvers: dict[tuple, Any] = {}  # with max_seeds: this teacher's, by rules
         searcher = f"az:{simulations}" if simulations else f"minimax:{depth}"
         self.name = searcher + (f"+solver:n={exact_nodes}" if exact_nodes else "")
         limits = Limits(memory=self.TABLE_BYTES) if chain else REGISTRY_LIMITS
@@ -156,20 +158,20 @@ class Teacher:
             return None
 
     def solver(self, state: GameState) -> Any:
-        """The solver of `state`'s rules: the players' shared one, or with `max_seeds` this
-        teacher's own, whose endgame database holds that many seeds."""
+        """The solver of `state`'s rules: the players' shared one, or with `max_seeds` one
+        whose endgame database holds that many seeds (one a process, shared by its
+        teachers: a database is a gigabyte or more)."""
         from mancala.ai.solver import shared_solver
         from mancala.games.sowing.solver import Solver
 
         if not self.max_seeds:
             return shared_solver(state)
-        key = (state.houses, state.empty_capture)
-        if key not in self.solvers:
-            total = 2 * state.houses * state.seeds
-            solver = Solver(state.houses, state.empty_capture, min(self.max_seeds, total))
-            solver.progress = False
-            self.solvers[key] = solver
-        return self.solvers[key]
+        seeds = min(self.max_seeds, 2 * state.houses * state.seeds)
+        key = (state.houses, state.empty_capture, seeds)
+        if key not in _SOLVERS:
+            _SOLVERS[key] = Solver(state.houses, state.empty_capture, seeds)
+            _SOLVERS[key].progress = False
+        return _SOLVERS[key]
 
 
 def _number(value: float) -> float:
