@@ -23,6 +23,7 @@ from mancala.arena.records import append_games
 from mancala.core.cli import float_in, int_in
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
+from mancala.games import offers
 from mancala.learn.data import PositionReader, PositionStore, moves_a_row
 from mancala.learn.teacher import Teacher, Teaching
 from mancala.nn_lib.base import Network
@@ -53,7 +54,11 @@ class Practice:
         self.workers = workers or Workers(1)
         self.sources = list(dict.fromkeys([*(read or []), self.out]))
         self.teacher = Teacher(
-            teacher_depth, exact_nodes, game=self.start.game, simulations=teacher_simulations
+            teacher_depth,
+            exact_nodes,
+            game=self.start.game,
+            simulations=teacher_simulations,
+            max_seeds=teacher_database(self.start, exact_nodes),
         )
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
@@ -85,7 +90,9 @@ class Practice:
             for moves in random_openings(start, games, self.rng, PRACTICE_PLIES, vary=True)[1]
         ]
         teacher = self.teacher
-        teaching = Teaching(teacher.depth, teacher.exact_nodes, start.game, teacher.simulations)
+        teaching = Teaching(
+            teacher.depth, teacher.exact_nodes, start.game, teacher.simulations, teacher.max_seeds
+        )
         batches = self.workers.play_batches(seats, jobs, teaching)
         return [record for batch in batches for record in self._keep(batch)]
 
@@ -129,6 +136,17 @@ class Practice:
     def described(self) -> str:
         """What the refits learn from, in words (for the weights' metadata)."""
         return describe_data(self.sources, self.store.games, len(self.store))
+
+
+def teacher_database(start: GameState, exact_nodes: int) -> int:
+    """The endgame database the teacher's proofs read: the largest of `start`'s rules
+    already cached (`mancala solve database --max-seeds 24` makes proofs far cheaper), at
+    least the players' size; 0 (the players' shared solver) when it gives no proofs."""
+    if not exact_nodes or not offers(start.game, "solver"):
+        return 0
+    from mancala.games.sowing.solver.options import database_seeds
+
+    return database_seeds(start, None)
 
 
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch

@@ -63,9 +63,9 @@ MOST_VALUE = 0.999  # a value is cut to this before it is turned into seeds: 3.8
 # this one unless its run says otherwise (`mancala selfplay --value-scale`), and files saved
 # before the scale was written down used it
 VALUE_SCALE = 2.0
-# the policy target's temperature, a share of the value scale: at scale 2 a move one seed
-# worse than the best gets 1/e its weight; a wider scale softens the priors alike
-TEMPERATURE_PER_SCALE = 0.5
+# the policy target's temperature (seeds): a move one seed worse than the best gets 1/e its
+# weight, whatever the value's scale (a wide scale is for the value, not softer priors)
+POLICY_TEMPERATURE = 1.0
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # features, policy, mask, value
 AZ_GAMES = DEFAULT_BOARDS  # the games' default boards
 PLANES_ONLY, WITH_FEATURES = 1, 2  # the input encodings of a game of planes
@@ -320,8 +320,8 @@ def teacher_targets(
 ) -> Arrays:
     """Targets from a teacher's move values (`mancala.nn_lib.data.record_positions`), the
     value on the scale `value_scale` (seeds), the policy a soft choice at a temperature of
-    TEMPERATURE_PER_SCALE of it."""
+    POLICY_TEMPERATURE seeds."""
     h = mask.shape[1]
-    policy = soft_choice(gains, mask, TEMPERATURE_PER_SCALE * value_scale)
+    policy = soft_choice(gains, mask, POLICY_TEMPERATURE)
     margin = np.where(mask, gains, -np.inf).max(axis=1) + (rel[:, h] - rel[:, 2 * h + 1])
     return rel, policy.astype(np.float32), mask, np.tanh(margin / value_scale)

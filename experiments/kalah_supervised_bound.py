@@ -1,0 +1,129 @@
+"""The supervised bound of each network form on Kalah(6,4): fit it on exact labels, then
+measure it on the held-out set (docs/perfect_play.md, "The supervised bound").
+
+    python experiments/kalah_supervised_bound.py runs/labels/*.jsonl --out /tmp/bound \
+        --forms nnx2h256 nnxat2h512 --epochs 8 [--from-shipped]
+
+For each form: fit on the labelled games of the given files (`mancala solve labels`;
+positions of the held-out set left out), fresh or from the shipped weights
+(`--from-shipped`, a lower rate), save to OUT/kalah/NAME.keras, and print one row: the
+share of its training positions with exact labels (a sample) and of the held-out set
+where its move keeps the value, seeds lost a move on each, the paired difference from
+the shipped file on the held-out set, and the forward pass's time a move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+
+from mancala.ai.network import NetworkPlayer
+from mancala.arena.solved_set import HELD_OUT, SolvedPosition, load, move_quality, paired
+from mancala.core.report import Table
+from mancala.learn.data import record_positions
+from mancala.learn.labels import labelled, positions
+from mancala.nn_lib.base import MODELS_DIR
+from mancala.nn_lib.zoo import network
+
+TRAIN_SAMPLE = 2000  # exact training positions the training figure is measured on
+
+
+def examples(files: list[Path], held_out: set) -> tuple[np.ndarray, ...]:
+    """(boards, gains, mask) of every labelled position of `files` not in `held_out`."""
+    rows: list[tuple[np.ndarray, ...]] = []
+    for record in labelled(files):
+        arrays = record_positions(record)
+        if arrays is None:
+            continue
+        states = [state for state, *_ in positions([record])]
+        keep = np.array([state not in held_out for state in states])
+        rows.append(tuple(a[keep] for a in arrays))
+    return tuple(np.concatenate([r[i] for r in rows]) for i in range(3))
+
+
+def exact_sample(files: list[Path], held_out: set, count: int, seed: int) -> list[SolvedPosition]:
+    """`count` training positions whose labels are exact, as solved positions."""
+    found = [
+        SolvedPosition((), state, {m: v for m, v in enumerate(values) if v is not None})
+        for state, values, exact, _ in positions(labelled(files))
+        if exact and state not in held_out
+    ]
+    return random.Random(seed).sample(found, min(count, len(found)))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("files", nargs="+", type=Path)
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--forms", nargs="+", default=["nnx2h256", "nnxat2h512"])
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--learning-rate", type=float, default=1e-3)
+    parser.add_argument("--from-shipped", action="store_true")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    _, held = load(HELD_OUT)
+    held_out = {p.state for p in held}
+    boards, gains, mask = examples(args.files, held_out)
+    order = np.random.default_rng(args.seed).permutation(len(boards))
+    boards, gains, mask = boards[order], gains[order], mask[order]
+    train = exact_sample(args.files, held_out, TRAIN_SAMPLE, args.seed)
+    print(f"{len(boards):,} training positions; {len(held)} held-out positions")
+    table = Table(
+        [
+            "form",
+            "start",
+            "train keeps %",
+            "held-out keeps %",
+            "seeds lost",
+            "vs shipped (points)",
+            "ms / move",
+        ]
+    )
+    for name in args.forms:
+        shipped_file = MODELS_DIR / "kalah" / f"{name}.keras"
+        shipped = network(name, shipped_file).load()
+        if args.from_shipped:
+            net = network(name, shipped_file).load()
+        else:
+            net = network(name).fresh(args.seed)
+        began = time.perf_counter()
+        net.fit(
+            boards,
+            gains,
+            mask,
+            epochs=args.epochs,
+            batch_size=512,
+            learning_rate=args.learning_rate,
+            progress=print,
+        )
+        data = ", ".join(str(f) for f in args.files)
+        net.save(args.out / "kalah" / f"{name}.keras", teacher="exact labels", data=data)
+        fitted = time.perf_counter() - began
+        player, before = NetworkPlayer(net=net), NetworkPlayer(net=shipped)
+        mine = move_quality(player.choose_moves, held)
+        base = move_quality(before.choose_moves, held)
+        trained = move_quality(player.choose_moves, train)
+        diff = paired(mine["losses"], base["losses"])
+        began = time.perf_counter()
+        for position in held:
+            player.choose_move(position.state)
+        ms = 1000 * (time.perf_counter() - began) / len(held)
+        table.add(
+            name,
+            "shipped" if args.from_shipped else "fresh",
+            f"{100 * trained['kept']:.1f}",
+            f"{100 * mine['kept']:.1f} ± {100 * mine['kept_se']:.1f}",
+            f"{mine['seeds_lost']:.2f}",
+            f"{100 * diff['kept']:+.1f} ± {100 * diff['kept_se']:.1f}",
+            f"{ms:.3f}",
+        )
+        print(f"{name}: fitted in {fitted:.0f} s; shipped keeps {100 * base['kept']:.1f}%")
+    print(table.markdown())
+
+
+if __name__ == "__main__":
+    main()
