@@ -43,7 +43,6 @@ from mancala.arena.records import replay
 from mancala.game_state import GameState
 from mancala.games import capabilities, offers
 
-
 _SOLVERS: dict[tuple, Any] = {}  # the teachers' solvers with a database of their own size
 
 
