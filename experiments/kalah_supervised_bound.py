@@ -2,11 +2,11 @@
 measure it on the held-out set (docs/perfect_play.md, "The supervised bound").
 
     python experiments/kalah_supervised_bound.py runs/labels/*.jsonl --out /tmp/bound \
-        --forms nnx2h256 nnxat2h512 --epochs 8 [--from-shipped]
+        --forms nnx2h256 nnxat2h512 --epochs 8 [--from-shipped] [--exact-only]
 
 For each form: fit on the labelled games of the given files (`mancala solve labels`;
 positions of the held-out set left out), fresh or from the shipped weights
-(`--from-shipped`, a lower rate), save to OUT/kalah/NAME.keras, and print one row: the
+(`--from-shipped`), save to OUT/kalah/NAME.keras, and print one row: the
 share of its training positions with exact labels (a sample) and of the held-out set
 where its move keeps the value, seeds lost a move on each, the paired difference from
 the shipped file on the held-out set, and the forward pass's time a move.
@@ -24,7 +24,7 @@ import numpy as np
 from mancala.ai.network import NetworkPlayer
 from mancala.arena.solved_set import HELD_OUT, SolvedPosition, load, move_quality, paired
 from mancala.core.report import Table
-from mancala.learn.data import record_positions
+from mancala.learn.data import not_held_out, record_positions
 from mancala.learn.labels import labelled, positions
 from mancala.nn_lib.base import MODELS_DIR
 from mancala.nn_lib.zoo import network
@@ -32,16 +32,17 @@ from mancala.nn_lib.zoo import network
 TRAIN_SAMPLE = 2000  # exact training positions the training figure is measured on
 
 
-def examples(files: list[Path], held_out: set) -> tuple[np.ndarray, ...]:
-    """(boards, gains, mask) of every labelled position of `files` not in `held_out`."""
+def examples(files: list[Path], exact_only: bool) -> tuple[np.ndarray, ...]:
+    """(boards, gains, mask) of every labelled position of `files` (the held-out set's
+    left out, as every fit leaves them), with exact labels only if asked."""
     rows: list[tuple[np.ndarray, ...]] = []
     for record in labelled(files):
         arrays = record_positions(record)
         if arrays is None:
             continue
         states = [state for state, *_ in positions([record])]
-        keep = np.array([state not in held_out for state in states])
-        rows.append(tuple(a[keep] for a in arrays))
+        exact = np.array(record["exact"], bool)[not_held_out(states)]
+        rows.append(tuple(a[exact] for a in arrays) if exact_only else arrays)
     return tuple(np.concatenate([r[i] for r in rows]) for i in range(3))
 
 
@@ -63,11 +64,12 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--learning-rate", type=float, default=1e-3)
     parser.add_argument("--from-shipped", action="store_true")
+    parser.add_argument("--exact-only", action="store_true", help="leave out searched labels")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     _, held = load(HELD_OUT)
     held_out = {p.state for p in held}
-    boards, gains, mask = examples(args.files, held_out)
+    boards, gains, mask = examples(args.files, args.exact_only)
     order = np.random.default_rng(args.seed).permutation(len(boards))
     boards, gains, mask = boards[order], gains[order], mask[order]
     train = exact_sample(args.files, held_out, TRAIN_SAMPLE, args.seed)

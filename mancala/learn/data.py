@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Iterable, Iterator
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -47,7 +48,8 @@ def moves_a_row(game: str) -> int:
 
 def record_positions(record: dict[str, Any]) -> Arrays | None:
     """The training examples of one annotated record; None when it has no "values" or is
-    of another game than Kalah, Sungka and Tak.
+    of another game than Kalah, Sungka and Tak. Positions of the held-out set are left out
+    (`not_held_out`; None when none is left).
     ValueError when the values do not fit the game (wrong length, illegal moves)."""
     values = record.get("values")
     variant = record.get("variant", "kalah")
@@ -70,7 +72,28 @@ def record_positions(record: dict[str, Any]) -> Arrays | None:
     if not (mask == legal_mask(states)).all():
         raise ValueError("values given for illegal moves, or missing for legal ones")
     gains = np.where(mask, v - (rel[:, h] - rel[:, 2 * h + 1])[:, None], 0.0)
-    return rel.astype(np.int16), gains.astype(np.float32), mask
+    kept = not_held_out(states)
+    if not kept.any():
+        return None
+    return rel[kept].astype(np.int16), gains[kept].astype(np.float32), mask[kept]
+
+
+@cache
+def _held_out_of(variant: str, options: tuple) -> frozenset:
+    from mancala.arena.solved_set import HELD_OUT, load
+
+    head, positions = load(HELD_OUT)
+    if head["variant"] != variant or tuple(sorted(head["options"].items())) != options:
+        return frozenset()
+    return frozenset(p.state for p in positions)
+
+
+def not_held_out(states: list) -> np.ndarray:
+    """Which of `states` (positions of one game) are not in the held-out set of solved
+    positions (`mancala.arena.solved_set.HELD_OUT`), which no fit reads: every one, for
+    other rules than the set's."""
+    held = _held_out_of(states[0].game, tuple(sorted(states[0].options.items())))
+    return np.array([state not in held for state in states], bool)
 
 
 def annotated_states(record: dict[str, Any]) -> list:
@@ -329,11 +352,15 @@ def visit_targets(
             searched = np.tanh(searched / value_scale)
         values = (1 - search_value) * values + search_value * searched
     if "policy" not in record:
-        return features(states), policy, mask, values
+        kept = np.flatnonzero(not_held_out(states))
+        if not len(kept):
+            return None
+        return features([states[k] for k in kept]), policy[kept], mask[kept], values[kept]
     rows = record["policy"]
     if not isinstance(rows, list) or len(rows) != len(states):
         raise ValueError("policy does not match the moves")
-    kept = [k for k, row in enumerate(rows) if row is not None]
+    free = not_held_out(states)
+    kept = [k for k, row in enumerate(rows) if row is not None and free[k]]
     if not kept:
         return None
     try:

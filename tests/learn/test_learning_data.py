@@ -261,3 +261,22 @@ def test_the_shipped_set_is_found_by_its_game_and_rules():
     assert four[0].state.seeds == 4 and five[0].state.seeds == 5  # each board its own set
     for other in (new_game("kalah", seeds=6), new_game("sungka"), new_game("tak")):
         assert solved_set.shipped_set(other) == []
+
+
+def test_no_fit_reads_a_position_of_the_held_out_set():
+    from mancala.learn.data import record_positions, visit_targets
+
+    _, held = solved_set.load(solved_set.HELD_OUT)
+    held_states = {p.state for p in held}
+    record = play_games([make_player("greedy", 1), make_player("luck", 2)], [GameState.new()])[0]
+    states = replay(record)[:-1]
+    inside = sum(state in held_states for state in states)
+    assert inside >= 1  # the opening position is in the set
+    Teacher(2).annotate(record)
+    boards = record_positions(record)[0]
+    assert len(boards) == len(states) - inside
+    record["visits"] = [[1 if m in s.legal_moves() else 0 for m in range(6)] for s in states]
+    assert len(visit_targets(record, 2.0)[0]) == len(states) - inside
+    other = play_games([make_player("greedy", 1)] * 2, [GameState.new(houses=4, seeds=3)])[0]
+    Teacher(2).annotate(other)  # other rules: the set does not apply
+    assert len(record_positions(other)[0]) == len(replay(other)) - 1
