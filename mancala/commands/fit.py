@@ -3,14 +3,17 @@
     mancala fit nn1h128                      # from every training/*.jsonl
     mancala fit cnns1h128 --epochs 10 training/random_train.jsonl
     mancala fit nn2h80 --fresh               # start from untrained weights
+    mancala fit nnx2h256 --init mancala/models/kalah/nnx2h256.keras --models /tmp/exact \
+        mancala/data/kalah/*.jsonl.xz        # the shipped weights, refit on exact labels
 
 The examples are the games' positions with the teacher's value of every legal move (the
 "values" key that mancala train and mancala adversary record); games without it are
 counted and left out. Files are streamed in chunks of --chunk positions, so they need not
 fit in memory (one chunk is kept between epochs). Corrupt lines are skipped and counted.
-The network starts from its weights file when there is one (unless --fresh) and is saved
-atomically to mancala/models/GAME/NAME.keras (or DIR/GAME/ with --models DIR), GAME the
---variant (kalah).
+The network starts from its weights file when there is one (unless --fresh, or --init
+FILE: that file's weights) and is saved atomically to mancala/models/GAME/NAME.keras (or
+DIR/GAME/ with --models DIR), GAME the --variant (kalah); `mancala promote DIR NAME` then
+puts a network fitted in DIR in place of the shipped one through the gate.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch-size", type=int_in(1), default=256)
     parser.add_argument("--chunk", type=int_in(1), default=500_000, help="positions held at once")
     parser.add_argument("--fresh", action="store_true", help="start from untrained weights")
+    parser.add_argument("--init", type=Path, metavar="FILE", help="start from these weights")
     parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
     parser.add_argument(
         "--learning-rate",
@@ -55,7 +59,16 @@ def _train(args: argparse.Namespace) -> int:
         if not path.is_file():
             raise ValueError(f"no such file: {path}")
     path = weights_path(args.name, args.variant, args.models) if args.models else None
-    net = network(args.name, path, args.variant)
+    if args.init is not None:
+        if args.fresh:
+            raise ValueError("--fresh and --init name two different starts; give one")
+        if not args.init.is_file():
+            raise ValueError(f"no weights file {args.init}")
+        start = network(args.name, args.init, args.variant).load()
+        start.path = path or network(args.name, None, args.variant).path
+        net = start
+    else:
+        net = network(args.name, path, args.variant)
     net.objective = net.view.objective or args.objective
     return train(net, args)
 
@@ -71,6 +84,8 @@ def train(net, args: argparse.Namespace) -> int:
     if args.fresh:
         net.fresh(args.seed)
         print(f"{net.name}: fresh weights")
+    elif args.init is not None:
+        print(f"{net.name}: weights from {args.init}")
     else:
         _, loaded = net.load_or_fresh(args.seed)
         print(f"{net.name}: {'weights from ' + str(net.path) if loaded else 'fresh weights'}")

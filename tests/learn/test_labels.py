@@ -90,3 +90,27 @@ def test_a_games_players_and_opening_depend_on_its_seed_and_index_alone():
         "minimax:8",
         "minimax:12",
     ]
+
+
+def test_a_fit_from_the_shipped_weights_leaves_them_as_they_were(lab_main, tmp_path):
+    from mancala.ai.registry import make_player
+    from mancala.arena.match import play_games
+    from mancala.arena.records import append_games
+    from mancala.core.paths import MODELS_DIR
+    from mancala.game_state import GameState
+    from mancala.learn.teacher import Teacher
+
+    records = play_games([make_player("greedy", 1), make_player("luck", 2)], [GameState.new()] * 3)
+    append_games(tmp_path / "games.jsonl", [Teacher(2).annotate(r) for r in records])
+    shipped = MODELS_DIR / "kalah" / "nn1h128.keras"
+    before = shipped.read_bytes()
+    args = ("--init", str(shipped), "--models", str(tmp_path / "m"), str(tmp_path / "games.jsonl"))
+    done = lab_main("fit", "nn1h128", *args, "--epochs", "1")
+    assert done.returncode == 0, done.stderr
+    assert f"weights from {shipped}" in done.stdout
+    assert (tmp_path / "m" / "kalah" / "nn1h128.keras").is_file()
+    assert shipped.read_bytes() == before
+    both = lab_main("fit", "nn1h128", *args, "--fresh")
+    assert both.returncode == 2 and "give one" in both.stderr
+    missing = lab_main("fit", "nn1h128", "--init", str(tmp_path / "no.keras"))
+    assert missing.returncode == 2 and "no weights file" in missing.stderr
