@@ -38,7 +38,7 @@ def quality(player, held) -> dict:
     return move_quality(player.choose_moves, held)
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, required=True)
@@ -46,7 +46,7 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     _, held = load(HELD_OUT)
     rel, gains, mask = examples(args.files)
     print(f"{len(rel):,} training positions; {len(held)} held-out positions", flush=True)

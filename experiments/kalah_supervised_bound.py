@@ -24,9 +24,10 @@ import numpy as np
 from mancala.ai.network import NetworkPlayer
 from mancala.arena.solved_set import HELD_OUT, SolvedPosition, load, move_quality, paired
 from mancala.core.report import Table
-from mancala.learn.data import not_held_out, record_positions
+from mancala.learn.data import concat_examples, record_positions
 from mancala.learn.labels import labelled, positions
 from mancala.nn_lib.base import MODELS_DIR
+from mancala.nn_lib.training import fit_settling, settling_rate
 from mancala.nn_lib.zoo import network
 
 TRAIN_SAMPLE = 2000  # exact training positions the training figure is measured on
@@ -35,15 +36,8 @@ TRAIN_SAMPLE = 2000  # exact training positions the training figure is measured 
 def examples(files: list[Path], exact_only: bool) -> tuple[np.ndarray, ...]:
     """(boards, gains, mask) of every labelled position of `files` (the held-out set's
     left out, as every fit leaves them), with exact labels only if asked."""
-    rows: list[tuple[np.ndarray, ...]] = []
-    for record in labelled(files):
-        arrays = record_positions(record)
-        if arrays is None:
-            continue
-        states = [state for state, *_ in positions([record])]
-        exact = np.array(record["exact"], bool)[not_held_out(states)]
-        rows.append(tuple(a[exact] for a in arrays) if exact_only else arrays)
-    return tuple(np.concatenate([r[i] for r in rows]) for i in range(3))
+    parts = [record_positions(record, exact_only) for record in labelled(files)]
+    return concat_examples([p for p in parts if p is not None])
 
 
 def exact_sample(files: list[Path], held_out: set, count: int, seed: int) -> list[SolvedPosition]:
@@ -56,7 +50,7 @@ def exact_sample(files: list[Path], held_out: set, count: int, seed: int) -> lis
     return random.Random(seed).sample(found, min(count, len(found)))
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
     parser.add_argument("--out", type=Path, required=True)
@@ -66,7 +60,7 @@ def main() -> None:
     parser.add_argument("--from-shipped", action="store_true")
     parser.add_argument("--exact-only", action="store_true", help="leave out searched labels")
     parser.add_argument("--seed", type=int, default=0)
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     _, held = load(HELD_OUT)
     held_out = {p.state for p in held}
     boards, gains, mask = examples(args.files, args.exact_only)
@@ -93,15 +87,9 @@ def main() -> None:
         else:
             net = network(name).fresh(args.seed)
         began = time.perf_counter()
-        net.fit(
-            boards,
-            gains,
-            mask,
-            epochs=args.epochs,
-            batch_size=512,
-            learning_rate=args.learning_rate,
-            progress=print,
-        )
+        for epoch in range(args.epochs):  # the rate settling over the whole fit
+            rates = [settling_rate(args.learning_rate, (epoch + k) / args.epochs) for k in (0, 1)]
+            fit_settling(net, boards, gains, mask, (rates[0], rates[1]), batch_size=512)
         data = ", ".join(str(f) for f in args.files)
         net.save(args.out / "kalah" / f"{name}.keras", teacher="exact labels", data=data)
         fitted = time.perf_counter() - began

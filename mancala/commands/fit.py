@@ -4,7 +4,8 @@
     mancala fit cnns1h128 --epochs 10 training/random_train.jsonl
     mancala fit nn2h80 --fresh               # start from untrained weights
     mancala fit nnx2h256 --init mancala/models/kalah/nnx2h256.keras --models /tmp/exact \
-        mancala/data/kalah/*.jsonl.xz        # the shipped weights, refit on exact labels
+        --settle --learning-rate 0.0003 --epochs 2 --exact-only mancala/data/kalah/*.jsonl.xz
+                                             # the shipped weights, refit on exact labels
 
 The examples are the games' positions with the teacher's value of every legal move (the
 "values" key that mancala train and mancala adversary record); games without it are
@@ -45,6 +46,14 @@ def main(argv: list[str] | None = None) -> int:
         default=LEARNING_RATE,
         help=f"Adam's ({LEARNING_RATE:g})",
     )
+    parser.add_argument(
+        "--exact-only", action="store_true", help="learn the positions of exact labels alone"
+    )
+    parser.add_argument(
+        "--settle",
+        action="store_true",
+        help="the rate falls from --learning-rate to a tenth of it over the fit (a refit)",
+    )
     parser.add_argument("--objective", choices=["policy", "values"], default="policy")
     parser.add_argument(
         "--variant", choices=list(NET_GAMES), default="kalah", help="the game (kalah)"
@@ -78,9 +87,9 @@ def train(net, args: argparse.Namespace) -> int:
 
     from mancala.learn.data import PositionReader
     from mancala.nn_lib.meta import describe_data
-    from mancala.nn_lib.training import agreement
+    from mancala.nn_lib.training import agreement, fit_settling, settling_rate
 
-    reader = PositionReader(args.paths or None, chunk=args.chunk)
+    reader = PositionReader(args.paths or None, chunk=args.chunk, exact_only=args.exact_only)
     if args.fresh:
         net.fresh(args.seed)
         print(f"{net.name}: fresh weights")
@@ -106,9 +115,14 @@ def train(net, args: argparse.Namespace) -> int:
                 )
             count, last = count + 1, (rel, gains, mask)
             order = rng.permutation(len(rel))
-            losses.append(
-                net.fit(rel[order], gains[order], mask[order], batch_size=args.batch_size)
-            )
+            examples = rel[order], gains[order], mask[order]
+            if args.settle:  # each chunk of this epoch: its share of the falling rate
+                rates = [
+                    settling_rate(args.learning_rate, (epoch - k) / args.epochs) for k in (1, 0)
+                ]
+                losses.append(fit_settling(net, *examples, (rates[0], rates[1]), args.batch_size))
+            else:
+                losses.append(net.fit(*examples, batch_size=args.batch_size))
             positions += len(rel)
             score += agreement(net, rel, gains, mask) * len(rel)
         if epoch == 1:

@@ -46,10 +46,11 @@ def moves_a_row(game: str) -> int:
     return TAK_CHILDREN if game in PLANED else 1
 
 
-def record_positions(record: dict[str, Any]) -> Arrays | None:
+def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays | None:
     """The training examples of one annotated record; None when it has no "values" or is
     of another game than Kalah, Sungka and Tak. Positions of the held-out set are left out
-    (`not_held_out`; None when none is left).
+    (`not_held_out`; None when none is left), and with `exact_only` those whose values the
+    record does not say are exact (its "exact"; Kalah and Sungka).
     ValueError when the values do not fit the game (wrong length, illegal moves)."""
     values = record.get("values")
     variant = record.get("variant", "kalah")
@@ -73,6 +74,11 @@ def record_positions(record: dict[str, Any]) -> Arrays | None:
         raise ValueError("values given for illegal moves, or missing for legal ones")
     gains = np.where(mask, v - (rel[:, h] - rel[:, 2 * h + 1])[:, None], 0.0)
     kept = not_held_out(states)
+    if exact_only:
+        exact = record.get("exact")
+        kept &= (
+            np.array(exact, bool) if isinstance(exact, list) and len(exact) == len(kept) else False
+        )
     if not kept.any():
         return None
     return rel[kept].astype(np.int16), gains[kept].astype(np.float32), mask[kept]
@@ -165,7 +171,8 @@ def concat_examples(parts: list[Arrays]) -> Arrays:
 
 class PositionReader:
     """Stream the examples of JSONL files (default training/*.jsonl) in chunks of about
-    `chunk` examples (`moves_a_row`), so files larger than memory can be trained on.
+    `chunk` examples (`moves_a_row`), so files larger than memory can be trained on;
+    with `exact_only`, of the positions whose values are proved exact alone.
 
     After a pass: `games` (annotated games read), `unannotated` (valid games without
     values, not used), `skipped` (lines skipped as corrupt or invalid), `teachers` (the
@@ -173,10 +180,13 @@ class PositionReader:
     """
 
     def __init__(
-        self, paths: Iterable[str | os.PathLike] | None = None, chunk: int = 200_000
+        self,
+        paths: Iterable[str | os.PathLike] | None = None,
+        chunk: int = 200_000,
+        exact_only: bool = False,
     ) -> None:
         self.log = GameLog(paths)
-        self.chunk = chunk
+        self.chunk, self.exact_only = chunk, exact_only
         self.games = self.unannotated = self.skipped = 0
         self.teachers: list[str] = []
 
@@ -186,7 +196,7 @@ class PositionReader:
         size = 0
         for record in self.log:
             try:
-                arrays = record_positions(record)
+                arrays = record_positions(record, self.exact_only)
             except ValueError:
                 bad += 1
                 continue

@@ -1,4 +1,4 @@
-"""How well a network has learned its teacher's lesson."""
+"""How well a network has learned its teacher's lesson, and a fit whose rate settles."""
 
 from __future__ import annotations
 
@@ -19,3 +19,41 @@ def agreement(net: Network, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray
     chosen = masked_argmax(np.concatenate(values), mask)
     best = np.where(mask, gains, -np.inf).max(axis=1)
     return 100.0 * float(np.mean(gains[np.arange(len(rel)), chosen] >= best))
+
+
+SLICES = 10  # parts of a settling fit's pass, each at its own rate
+LAST_SHARE = 0.1  # a settling fit's last rate, a share of its first
+
+
+def settling_rate(rate: float, done: float) -> float:
+    """The rate of a settling fit `done` (0..1) of the way through: falling linearly from
+    `rate` to LAST_SHARE of it.
+
+    >>> settling_rate(1e-3, 0.0), round(settling_rate(1e-3, 1.0), 6)
+    (0.001, 0.0001)
+    """
+    return rate * (1 - (1 - LAST_SHARE) * done)
+
+
+def fit_settling(
+    net: Network,
+    rel: np.ndarray,
+    gains: np.ndarray,
+    mask: np.ndarray,
+    rates: tuple[float, float],
+    batch_size: int = 256,
+) -> float:
+    """One pass over the examples (shuffled already) in SLICES parts, Adam's rate moving
+    from `rates[0]` to `rates[1]` part by part; the last loss. A refit of weights that
+    already play well ends on small steps, so the weights kept are settled ones, not
+    those of a last large step (which can lose what the earlier data taught)."""
+    bounds = np.linspace(0, len(rel), SLICES + 1).astype(int)
+    loss = 0.0
+    for k in range(SLICES):
+        lo, hi = bounds[k], bounds[k + 1]
+        if hi > lo:
+            rate = rates[0] + (rates[1] - rates[0]) * k / max(1, SLICES - 1)
+            loss = net.fit(
+                rel[lo:hi], gains[lo:hi], mask[lo:hi], batch_size=batch_size, learning_rate=rate
+            )
+    return loss

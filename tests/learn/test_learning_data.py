@@ -280,3 +280,26 @@ def test_no_fit_reads_a_position_of_the_held_out_set():
     other = play_games([make_player("greedy", 1)] * 2, [GameState.new(houses=4, seeds=3)])[0]
     Teacher(2).annotate(other)  # other rules: the set does not apply
     assert len(record_positions(other)[0]) == len(replay(other)) - 1
+
+
+def test_exact_only_learns_the_positions_a_record_says_are_exact(tmp_path):
+    from mancala.learn.data import PositionReader, record_positions
+
+    start = GameState.new(houses=4, seeds=3)
+    record = play_games([make_player("greedy", 1), make_player("luck", 2)], [start])[0]
+    Teacher(2).annotate(record)
+    n = len(record["values"])
+    assert record["exact"] == [False] * n  # alpha-beta alone proves nothing here
+    assert record_positions(record, exact_only=True) is None
+    record["exact"] = [k % 2 == 0 for k in range(n)]
+    boards = record_positions(record, exact_only=True)[0]
+    assert len(boards) == (n + 1) // 2
+    assert (boards == record_positions(record)[0][::2]).all()
+    del record["exact"]  # a record that does not say: none is exact
+    assert record_positions(record, exact_only=True) is None
+    record["exact"] = [True] * n
+    from mancala.arena.records import append_games
+
+    append_games(tmp_path / "g.jsonl", [record])
+    [chunk] = list(PositionReader([tmp_path / "g.jsonl"], exact_only=True))
+    assert len(chunk[0]) == n
