@@ -24,14 +24,15 @@ import numpy as np
 from mancala.ai.az import AZ, AZNet
 from mancala.arena.solved_set import HELD_OUT, load, move_quality, paired
 from mancala.core.report import Table
-from mancala.learn.data import record_positions
+from mancala.learn.data import concat_examples, record_positions
 from mancala.learn.labels import labelled
 from mancala.nn_lib.policy_value import PolicyValue, teacher_targets
+from mancala.nn_lib.training import settling_rate
 
 
-def examples(files: list[Path]) -> tuple[np.ndarray, ...]:
-    parts = [a for a in map(record_positions, labelled(files)) if a is not None]
-    return tuple(np.concatenate([p[i] for p in parts]) for i in range(3))
+def examples(files: list[Path], exact_only: bool) -> tuple[np.ndarray, ...]:
+    parts = [record_positions(record, exact_only) for record in labelled(files)]
+    return concat_examples([p for p in parts if p is not None])
 
 
 def quality(player, held) -> dict:
@@ -46,9 +47,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--simulations", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--learning-rate", type=float, default=1e-3)
+    parser.add_argument("--exact-only", action="store_true", help="leave out searched labels")
+    parser.add_argument("--from-shipped", action="store_true", help="refit the shipped az-net")
     args = parser.parse_args(argv)
     _, held = load(HELD_OUT)
-    rel, gains, mask = examples(args.files)
+    rel, gains, mask = examples(args.files, args.exact_only)
     print(f"{len(rel):,} training positions; {len(held)} held-out positions", flush=True)
     shipped = PolicyValue("kalah").load()
     base = quality(
@@ -75,11 +79,20 @@ def main(argv: list[str] | None = None) -> None:
         "",
     )
     for scale in args.scales:
-        net = PolicyValue("kalah", args.out / f"{scale:g}" / "az-net.keras").fresh(args.seed)
+        path = args.out / f"{scale:g}" / "az-net.keras"
+        if args.from_shipped:
+            net = PolicyValue("kalah").load()
+        else:
+            net = PolicyValue("kalah", path).fresh(args.seed)
         net.value_scale = scale
         began = time.perf_counter()
-        net.fit(teacher_targets(rel, gains, mask, scale), epochs=args.epochs)
-        net.save(teacher="exact labels", data=", ".join(str(f) for f in args.files))
+        targets = teacher_targets(rel, gains, mask, scale)
+        for epoch in range(args.epochs):  # Adam's rate settling over the fit
+            rate = settling_rate(args.learning_rate, epoch / max(1, args.epochs - 1))
+            if getattr(net.model, "compiled", False):
+                net.model.optimizer.learning_rate.assign(rate)
+            net.fit(targets, epochs=1, learning_rate=rate)
+        net.save(path, teacher="exact labels", data=", ".join(str(f) for f in args.files))
         print(f"scale {scale:g}: fitted in {time.perf_counter() - began:.0f} s", flush=True)
         policy = quality(AZNet(net=net), held)
         searched = quality(AZ(0, simulations=n, net=net, endgame=False, prove=False), held)

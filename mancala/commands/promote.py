@@ -4,6 +4,7 @@
     mancala promote /tmp/mine nnxa2h512 --variant sungka --gate-openings 300
     mancala promote runs/dqn dqn --variant sungka   # the DQN's two nets, one a seat
     mancala promote /tmp/mine cnn2x64h128 --variant tak  # DIR/tak/cnn2x64h128.keras
+    mancala promote /tmp/mine az-net               # DIR/kalah/az-net.keras, played by az-solo
 
 `mancala fit NAME --models DIR` writes DIR/GAME/NAME.keras (for Tak, whose networks
 `mancala train` refits, copy a run's candidate there); this meets each named network of
@@ -15,7 +16,10 @@ The name `dqn` stands for the DQN's pair (DIR/GAME/dqn-first.keras and dqn-secon
 `mancala dqn` saves them), which meets the shipped pair and luck, max and exact from
 random 2-ply openings; both nets and their learning curves move together, the replaced
 ones kept in mancala/models/replaced/. Either way the decision is appended to
-DIR/gates.jsonl.
+DIR/gates.jsonl. The name `az-net` stands for the policy-value network
+(DIR/GAME/az-net.keras), which plays its gate by its search without the solver's help
+(az-solo:1000): on Kalah(6,4) against perfect play on the whole-game set first, then the
+same games.
 """
 
 from __future__ import annotations
@@ -31,12 +35,15 @@ from mancala.nn_lib.base import NET_GAMES, ZOO_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO
 
 DQN = "dqn"  # the name of the DQN's pair of nets
+AZ_NET = "az-net"  # the policy-value network's
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala promote", __doc__)
     parser.add_argument("folder", type=Path, help="the candidates' weights folder (DIR)")
-    parser.add_argument("names", nargs="+", help=f"the networks: {', '.join(ZOO)}, or {DQN}")
+    parser.add_argument(
+        "names", nargs="+", help=f"the networks: {', '.join(ZOO)}, {DQN} or {AZ_NET}"
+    )
     parser.add_argument("--variant", choices=list(ZOO_GAMES), default="kalah")
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the shipped weights")
     parser.add_argument("--gate-openings", type=int_in(1, 10_000), default=200, help="x2 seats")
@@ -46,8 +53,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for name in args.names:
-        if name not in ZOO and name != DQN:
-            parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}; or {DQN}")
+        if name not in ZOO and name not in (DQN, AZ_NET):
+            parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}; or {DQN}, {AZ_NET}")
     if DQN in args.names and args.variant not in NET_GAMES:
         parser.error(f"{DQN} plays {', '.join(NET_GAMES)}, not {args.variant}")
     kept = f"{args.models} is unchanged unless a line says promoted"
@@ -59,6 +66,7 @@ def _promote(args: argparse.Namespace) -> int:
     from mancala.games import game, new_game
     from mancala.learn.promotion import (
         gate_and_promote,
+        gate_and_promote_az,
         gate_and_promote_dqn,
         record_to,
         whole_game_set,
@@ -69,7 +77,7 @@ def _promote(args: argparse.Namespace) -> int:
     given = args.gate_opponents
     opponents = split_names(given) if given else list(game(args.variant).gate)
     check_names(opponents)
-    zoo = [name for name in args.names if name != DQN]
+    zoo = [name for name in args.names if name not in (DQN, AZ_NET)]
     paths = {name: weights_path(name, args.variant, args.folder) for name in zoo}
     missing = [str(path) for path in paths.values() if not path.is_file()]
     if missing:
@@ -81,7 +89,19 @@ def _promote(args: argparse.Namespace) -> int:
             args.folder, args.models, args.variant, args.gate_openings, args.seed, record
         )
         print("\n".join(lines), flush=True)
-    solved = whole_game_set(args.variant) if nets else []
+    solved = whole_game_set(args.variant) if nets or AZ_NET in args.names else []
+    if AZ_NET in args.names:
+        line = gate_and_promote_az(
+            args.folder,
+            args.models,
+            args.variant,
+            opponents,
+            args.gate_openings,
+            args.seed,
+            record,
+            solved,
+        )
+        print(line, flush=True)
     start = new_game(args.variant, **board_rules(args.variant))
     for net in nets:
         line = gate_and_promote(

@@ -5,8 +5,10 @@ On Kalah(6,4) the gate also meets the candidate against perfect play, on the sol
 whole-game set (mancala/data/): one not shown to keep the value more often than the
 weights it would replace is refused at once, without the gate's games.
 `mancala train` puts every refit candidate through this; `mancala promote` a network
-trained by hand, or the DQN's pair of nets (one a seat), which meet the Sungka paper's
-fixed opponents.
+trained by hand, the DQN's pair of nets (one a seat), which meet the Sungka paper's
+fixed opponents, or a policy-value network (az-net), which is judged by its search
+without the solver's help (`az-solo:AZ_GATE_SIMULATIONS`: the network's own part of what
+`az` plays).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ def record_to(path: Path) -> Record:
 
 
 DQN_OPPONENTS = ("luck", "max", "exact")
+AZ_GATE_SIMULATIONS = 1000  # az-solo's simulations a move in an az-net's gate
 DQN_CURVES = (".png", ".json")  # the learning curve beside each DQN net
 
 
@@ -158,3 +161,60 @@ def _gated(net, incumbent, opponents, openings: int, seed: int, solved: list, st
         exact=(kept_each(net, solved), kept_each(incumbent.net, solved)) if solved else None,
     )
     return result.to_dict()
+
+
+def gate_and_promote_az(
+    folder: Path,
+    models: Path,
+    variant: str,
+    opponents: Sequence[str],
+    openings: int,
+    seed: int,
+    record: Record,
+    solved: list = (),
+) -> str:
+    """Put the policy-value network in `folder` through the gate against the one in
+    `models`, both played by az without the solver's help (AZ_GATE_SIMULATIONS
+    simulations a move), with the fixed `opponents` over `openings` openings and, with
+    `solved` positions, against perfect play first; promote it when it passes, keeping
+    the replaced file in `models`/replaced/GAME/. A line saying what was decided;
+    ValueError when the candidate has no weights file."""
+    from mancala.ai.az import AZ
+    from mancala.arena.solved_set import move_losses
+    from mancala.games import new_game
+    from mancala.learn.gate import gate, promote
+    from mancala.nn_lib.policy_value import NAME, PolicyValue, weights_file
+
+    path, target = weights_file(variant, folder), weights_file(variant, models)
+    if not path.is_file():
+        raise ValueError(f"no weights at {path}")
+    net = PolicyValue(variant, path).load()
+    player = f"az-solo:{AZ_GATE_SIMULATIONS}"
+
+    def searching(weights: PolicyValue) -> AZ:
+        az = AZ(seed, simulations=AZ_GATE_SIMULATIONS, net=weights, endgame=False, prove=False)
+        az.name = player
+        return az
+
+    if target.is_file():
+        candidate, incumbent = searching(net), searching(PolicyValue(variant, target).load())
+        exact = None
+        if solved:
+            exact = tuple(
+                [float(loss == 0) for loss in move_losses(az.choose_moves, solved)]
+                for az in (candidate, incumbent)
+            )
+        start = new_game(variant)
+        result = gate(
+            candidate, incumbent, opponents, start, openings=openings, seed=seed, exact=exact
+        )
+        decision = {"variant": variant, "player": player, **result.to_dict()}
+    else:
+        decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
+    decision["folder"] = str(folder)
+    if decision["promoted"]:
+        kept = promote(path, target, models / "replaced" / net.board)
+        decision["kept"] = str(kept) if kept else None
+    record(NAME, decision)
+    verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
+    return f"gate {NAME} ({player}): {verdict}: {decision['reason']}"

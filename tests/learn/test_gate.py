@@ -247,3 +247,29 @@ def test_promote_gates_a_network_trained_by_hand(tmp_path, capsys):
     assert kept.parent == models / "replaced" / "kalah" and kept.read_bytes() == shipped
     assert promote.main([str(tmp_path / "none"), "nn1h128", "--models", str(models)]) == 2
     assert "promote: no weights at" in capsys.readouterr().err
+
+
+def test_promote_gates_an_az_net_by_its_search(tmp_path, capsys):
+    """An untrained policy-value network is refused on the whole-game set, searched by
+    az-solo, before any game; where nothing is to be replaced it is installed."""
+    from mancala.commands import promote
+    from mancala.nn_lib.policy_value import PolicyValue, weights_file
+
+    shipped = weights_file("kalah").read_bytes()
+    models = tmp_path / "models"
+    (models / "kalah").mkdir(parents=True)
+    weights_file("kalah", models).write_bytes(shipped)
+    mine = tmp_path / "mine"
+    PolicyValue("kalah", weights_file("kalah", mine)).fresh(3).save()
+    argv = [str(mine), "az-net", "--models", str(models), "--gate-openings", "2"]
+    assert promote.main(argv) == 0
+    out = capsys.readouterr().out
+    assert "gate az-net (az-solo:1000): kept the current weights" in out
+    assert "ahead of them against perfect play" in out  # refused before any game
+    assert weights_file("kalah", models).read_bytes() == shipped
+    [decision] = [json.loads(line) for line in (mine / "gates.jsonl").read_text().splitlines()]
+    assert decision["network"] == "az-net" and not decision["promoted"]
+    empty = tmp_path / "empty"
+    assert promote.main([str(mine), "az-net", "--models", str(empty)]) == 0
+    assert "promoted to" in capsys.readouterr().out
+    assert weights_file("kalah", empty).read_bytes() == weights_file("kalah", mine).read_bytes()
