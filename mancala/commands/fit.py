@@ -3,6 +3,8 @@
     mancala fit nn1h128                      # from every training/*.jsonl
     mancala fit cnns1h128 --epochs 10 training/random_train.jsonl
     mancala fit nn2h80 --fresh               # start from untrained weights
+    mancala fit az-net --value-scale 24 --init mancala/models/kalah/az-net.keras \
+        --models /tmp/exact --settle --exact-only mancala/data/kalah/*.jsonl.xz
     mancala fit nnx2h256 --init mancala/models/kalah/nnx2h256.keras --models /tmp/exact \
         --settle --learning-rate 0.0003 --epochs 2 --exact-only mancala/data/kalah/*.jsonl.xz
                                              # the shipped weights, refit on exact labels
@@ -14,7 +16,11 @@ fit in memory (one chunk is kept between epochs). Corrupt lines are skipped and 
 The network starts from its weights file when there is one (unless --fresh, or --init
 FILE: that file's weights) and is saved atomically to mancala/models/GAME/NAME.keras (or
 DIR/GAME/ with --models DIR), GAME the --variant (kalah); `mancala promote DIR NAME` then
-puts a network fitted in DIR in place of the shipped one through the gate.
+puts a network fitted in DIR in place of the shipped one through the gate. The name
+`az-net` fits the policy-value network of the sowing games (docs/az.md) on the same
+records: its policy a soft choice among the teacher's move values (a move one seed worse
+gets 1/e the weight), its value the best move's final margin m as tanh(m / --value-scale)
+(the network's own scale unless given; a fresh one's 2 seeds).
 """
 
 from __future__ import annotations
@@ -29,10 +35,12 @@ from mancala.core.stopping import run_command
 from mancala.nn_lib.base import LEARNING_RATE, NET_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO, network
 
+AZ_NET = "az-net"  # the policy-value network (mancala/nn_lib/policy_value.py)
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala fit", __doc__)
-    parser.add_argument("name", help="the network: " + ", ".join(ZOO))
+    parser.add_argument("name", help="the network: " + ", ".join([*ZOO, AZ_NET]))
     parser.add_argument("paths", nargs="*", type=Path, help="JSONL files (default training/)")
     parser.add_argument("--epochs", type=int_in(1), default=5, help="passes over the data (5)")
     parser.add_argument("--batch-size", type=int_in(1), default=256)
@@ -58,6 +66,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--variant", choices=list(NET_GAMES), default="kalah", help="the game (kalah)"
     )
+    parser.add_argument(
+        "--value-scale",
+        type=float_in(0.5, 100.0),
+        metavar="SEEDS",
+        help="az-net: its value of a final margin m is tanh(m / SEEDS)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     return run_command("mancala fit", lambda: _train(args), "the weights file is left as it was")
@@ -67,12 +81,16 @@ def _train(args: argparse.Namespace) -> int:
     for path in args.paths:
         if not path.is_file():
             raise ValueError(f"no such file: {path}")
+    if args.init is not None and args.fresh:
+        raise ValueError("--fresh and --init name two different starts; give one")
+    if args.init is not None and not args.init.is_file():
+        raise ValueError(f"no weights file {args.init}")
+    if args.name == AZ_NET:
+        return _train_policy_value(args)
+    if args.value_scale is not None:
+        raise ValueError("--value-scale is az-net's; a zoo network learns seeds as they are")
     path = weights_path(args.name, args.variant, args.models) if args.models else None
     if args.init is not None:
-        if args.fresh:
-            raise ValueError("--fresh and --init name two different starts; give one")
-        if not args.init.is_file():
-            raise ValueError(f"no weights file {args.init}")
         start = network(args.name, args.init, args.variant).load()
         start.path = path or network(args.name, None, args.variant).path
         net = start
@@ -142,6 +160,54 @@ def train(net, args: argparse.Namespace) -> int:
         print(
             f"epoch {epoch}/{args.epochs}: loss {np.mean(losses):.4f}, plays a best move of "
             f"the teacher in {score / positions:.1f}% of positions, "
+            f"{time.perf_counter() - began:.0f} s",
+            flush=True,
+        )
+    data = describe_data(args.paths, reader.games, positions)
+    print(f"saved {net.save(teacher=' + '.join(reader.teachers), data=data)}")
+    return 0
+
+
+def _train_policy_value(args: argparse.Namespace) -> int:
+    """`mancala fit az-net`: the policy-value network of --variant fitted on the records'
+    teacher values, epoch by epoch, chunk by chunk."""
+    import numpy as np
+
+    from mancala.learn.data import PositionReader
+    from mancala.nn_lib.meta import describe_data
+    from mancala.nn_lib.policy_value import PolicyValue, teacher_targets, weights_file
+    from mancala.nn_lib.training import settling_rate
+
+    target = weights_file(args.variant, args.models)
+    if args.init is not None:
+        net = PolicyValue(args.variant, args.init).load()
+        net.path = target
+        print(f"{AZ_NET}: weights from {args.init}")
+    else:
+        net = PolicyValue(args.variant, target)
+        _, loaded = (net.fresh(args.seed), False) if args.fresh else net.load_or_fresh(args.seed)
+        print(f"{AZ_NET}: {'weights from ' + str(target) if loaded else 'fresh weights'}")
+    if args.value_scale is not None:
+        net.value_scale = args.value_scale
+    reader = PositionReader(args.paths or None, chunk=args.chunk, exact_only=args.exact_only)
+    began, positions = time.perf_counter(), 0
+    for epoch in range(1, args.epochs + 1):
+        rate = args.learning_rate
+        if args.settle:
+            rate = settling_rate(args.learning_rate, (epoch - 1) / max(1, args.epochs - 1))
+        losses, positions = [], 0
+        for rel, gains, mask in reader:
+            targets = teacher_targets(rel, gains, mask, net.value_scale)
+            losses.append(net.fit(targets, batch_size=args.batch_size, learning_rate=rate))
+            positions += len(rel)
+        if not positions:
+            raise ValueError(
+                f"no annotated positions to learn from ({reader.skipped} corrupt or invalid "
+                "line(s) skipped)"
+            )
+        print(
+            f"epoch {epoch}/{args.epochs}: loss {np.mean(losses):.4f}, {positions:,} "
+            f"positions, value scale {net.value_scale:g} seeds, rate {rate:.2g}, "
             f"{time.perf_counter() - began:.0f} s",
             flush=True,
         )

@@ -291,17 +291,21 @@ class PolicyValue(SavedModel):
         *,
         epochs: int = 1,
         batch_size: int = 256,
-        learning_rate: float = LEARNING_RATE,
+        learning_rate: float | None = None,
     ) -> float:
         """Fit both heads to `data` (features, policy, mask, value); the last epoch's loss.
-        The model is compiled at its first fit, with Adam at `learning_rate`; the
-        examples are encoded a batch at a time, in a new random order each epoch."""
+        The model is compiled at its first fit, with Adam at `learning_rate`
+        (LEARNING_RATE if None), and Adam's state is kept from one fit to the next; a
+        later fit given a `learning_rate` sets Adam's rate to it. The examples are encoded
+        a batch at a time, in a new random order each epoch."""
         keras = import_keras()
         if not getattr(self.model, "compiled", False):
             self.model.compile(
-                optimizer=keras.optimizers.Adam(learning_rate),
+                optimizer=keras.optimizers.Adam(learning_rate or LEARNING_RATE),
                 loss={"policy": masked_policy_loss, "value": "mse"},
             )
+        elif learning_rate is not None:
+            self.model.optimizer.learning_rate.assign(learning_rate)
         compact, policy, mask, value = data
 
         def batch(rows: np.ndarray) -> tuple[np.ndarray, dict[str, np.ndarray]]:

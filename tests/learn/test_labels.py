@@ -114,3 +114,24 @@ def test_a_fit_from_the_shipped_weights_leaves_them_as_they_were(lab_main, tmp_p
     assert both.returncode == 2 and "give one" in both.stderr
     missing = lab_main("fit", "nn1h128", "--init", str(tmp_path / "no.keras"))
     assert missing.returncode == 2 and "no weights file" in missing.stderr
+
+
+def test_az_net_is_fitted_on_the_same_records_at_its_value_scale(lab_main, tmp_path):
+    from mancala.ai.registry import make_player
+    from mancala.arena.match import play_games
+    from mancala.arena.records import append_games
+    from mancala.game_state import GameState
+    from mancala.learn.teacher import Teacher
+    from mancala.nn_lib.policy_value import PolicyValue, weights_file
+
+    records = play_games([make_player("greedy", 1), make_player("luck", 2)], [GameState.new()] * 2)
+    append_games(tmp_path / "games.jsonl", [Teacher(2).annotate(r) for r in records])
+    models = tmp_path / "m"
+    args = ("--models", str(models), "--fresh", "--epochs", "2", str(tmp_path / "games.jsonl"))
+    done = lab_main("fit", "az-net", "--value-scale", "24", "--settle", *args)
+    assert done.returncode == 0, done.stderr
+    assert "epoch 2/2" in done.stdout and "rate 0.0001" in done.stdout  # settled to a tenth
+    net = PolicyValue("kalah", weights_file("kalah", models)).load()
+    assert net.value_scale == 24.0
+    zoo = lab_main("fit", "nn1h128", "--value-scale", "24", *args)
+    assert zoo.returncode == 2 and "--value-scale is az-net's" in zoo.stderr
