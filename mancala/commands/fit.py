@@ -104,7 +104,6 @@ def train(net, args: argparse.Namespace) -> int:
     import numpy as np
 
     from mancala.learn.data import PositionReader
-    from mancala.nn_lib.meta import describe_data
     from mancala.nn_lib.training import agreement, fit_settling, settling_rate
 
     reader = PositionReader(args.paths or None, chunk=args.chunk, exact_only=args.exact_only)
@@ -163,9 +162,7 @@ def train(net, args: argparse.Namespace) -> int:
             f"{time.perf_counter() - began:.0f} s",
             flush=True,
         )
-    data = describe_data(args.paths, reader.games, positions)
-    print(f"saved {net.save(teacher=' + '.join(reader.teachers), data=data)}")
-    return 0
+    return _saved(net, args, reader, positions)
 
 
 def _train_policy_value(args: argparse.Namespace) -> int:
@@ -174,7 +171,6 @@ def _train_policy_value(args: argparse.Namespace) -> int:
     import numpy as np
 
     from mancala.learn.data import PositionReader
-    from mancala.nn_lib.meta import describe_data
     from mancala.nn_lib.policy_value import PolicyValue, teacher_targets, weights_file
     from mancala.nn_lib.training import settling_rate
 
@@ -211,6 +207,13 @@ def _train_policy_value(args: argparse.Namespace) -> int:
             f"{time.perf_counter() - began:.0f} s",
             flush=True,
         )
+    return _saved(net, args, reader, positions)
+
+
+def _saved(net, args: argparse.Namespace, reader, positions: int) -> int:
+    """Save the fitted `net` with what taught it, say where; the exit code."""
+    from mancala.nn_lib.meta import describe_data
+
     data = describe_data(args.paths, reader.games, positions)
     print(f"saved {net.save(teacher=' + '.join(reader.teachers), data=data)}")
     return 0

@@ -35,7 +35,6 @@ paired difference 0) pass.
 
 from __future__ import annotations
 
-import math
 import random
 import shutil
 import sys
@@ -51,6 +50,7 @@ from mancala.ai.base import Player
 from mancala.ai.registry import make_player
 from mancala.arena.openings import random_openings
 from mancala.arena.pairs import play_pairs
+from mancala.arena.solved_set import mean_se
 from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.nn_lib.meta import meta_path
@@ -94,11 +94,7 @@ def paired(candidate: list[float], incumbent: list[float]) -> tuple[float, float
     >>> paired([1.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0])
     (-0.25, 0.25)
     """
-    n = len(candidate)
-    diffs = [c - i for c, i in zip(candidate, incumbent)]
-    mean = sum(diffs) / n
-    variance = sum((d - mean) ** 2 for d in diffs) / max(n - 1, 1)
-    return mean, math.sqrt(variance / n)
+    return mean_se([c - i for c, i in zip(candidate, incumbent)])
 
 
 def gate(
