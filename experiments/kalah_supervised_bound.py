@@ -28,7 +28,7 @@ from mancala.learn.data import concat_examples, record_positions
 from mancala.learn.labels import labelled, positions
 from mancala.nn_lib.base import MODELS_DIR
 from mancala.nn_lib.training import fit_settling, settling_rate
-from mancala.nn_lib.zoo import network
+from mancala.nn_lib.zoo import ZOO, network
 
 TRAIN_SAMPLE = 2000  # exact training positions the training figure is measured on
 
@@ -50,6 +50,15 @@ def exact_sample(files: list[Path], held_out: set, count: int, seed: int) -> lis
     return random.Random(seed).sample(found, min(count, len(found)))
 
 
+def wider(name: str, hidden: str | None):
+    """The zoo form `name`, or a scratch variant of it with `hidden` layers ("512,512")."""
+    if not hidden:
+        return network(name)
+    layers = tuple(int(n) for n in hidden.split(","))
+    variant = type(f"{name}-{hidden}", (ZOO[name],), {"hidden": layers})
+    return variant(None, "kalah")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+", type=Path)
@@ -58,6 +67,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--learning-rate", type=float, default=1e-3)
     parser.add_argument("--from-shipped", action="store_true")
+    parser.add_argument("--measure-only", action="store_true", help="measure OUT's weights")
+    parser.add_argument("--hidden", help="fresh forms with these hidden layers, e.g. 512,512,512")
     parser.add_argument("--exact-only", action="store_true", help="leave out searched labels")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -82,16 +93,22 @@ def main(argv: list[str] | None = None) -> None:
     for name in args.forms:
         shipped_file = MODELS_DIR / "kalah" / f"{name}.keras"
         shipped = network(name, shipped_file).load()
-        if args.from_shipped:
-            net = network(name, shipped_file).load()
-        else:
-            net = network(name).fresh(args.seed)
+        mine_file = args.out / "kalah" / f"{name}.keras"
         began = time.perf_counter()
-        for epoch in range(args.epochs):  # the rate settling over the whole fit
-            rates = [settling_rate(args.learning_rate, (epoch + k) / args.epochs) for k in (0, 1)]
-            fit_settling(net, boards, gains, mask, (rates[0], rates[1]), batch_size=512)
-        data = ", ".join(str(f) for f in args.files)
-        net.save(args.out / "kalah" / f"{name}.keras", teacher="exact labels", data=data)
+        if args.measure_only:  # weights fitted already (`mancala fit ... --models OUT`)
+            net, start = network(name, mine_file).load(), "as given"
+        else:
+            if args.from_shipped:
+                net, start = network(name, shipped_file).load(), "shipped"
+            else:
+                net, start = wider(name, args.hidden).fresh(args.seed), "fresh"
+            for epoch in range(args.epochs):  # the rate settling over the whole fit
+                first, last = (
+                    settling_rate(args.learning_rate, (epoch + k) / args.epochs) for k in (0, 1)
+                )
+                fit_settling(net, boards, gains, mask, (first, last), batch_size=512)
+            data = ", ".join(str(f) for f in args.files)
+            net.save(mine_file, teacher="exact labels", data=data)
         fitted = time.perf_counter() - began
         player, before = NetworkPlayer(net=net), NetworkPlayer(net=shipped)
         mine = move_quality(player.choose_moves, held)
@@ -104,7 +121,7 @@ def main(argv: list[str] | None = None) -> None:
         ms = 1000 * (time.perf_counter() - began) / len(held)
         table.add(
             name,
-            "shipped" if args.from_shipped else "fresh",
+            start if not args.hidden else f"{start}, hidden {args.hidden}",
             f"{100 * trained['kept']:.1f}",
             f"{100 * mine['kept']:.1f} ± {100 * mine['kept_se']:.1f}",
             f"{mine['seeds_lost']:.2f}",
