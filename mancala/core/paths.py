@@ -7,6 +7,7 @@ so that a module can move without its paths going wrong.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]  # the project: mancala/, webapi/, training/, ...
@@ -16,3 +17,14 @@ DATA_DIR = PACKAGE_DIR / "data"  # shipped data sets (the solved whole-game set)
 TRAINING_DIR = ROOT / "training"  # recorded games (JSONL)
 RUNS_DIR = ROOT / "runs"  # the main job's runs
 CACHE_DIR = ROOT / "cache"  # the solver's endgame databases (git-ignored)
+
+
+def recorded(path: str | os.PathLike) -> str:
+    """`path` as a record keeps it: relative to the project where it lies inside it, so
+    that the record reads the same on every machine; else as it is.
+
+    >>> recorded(ROOT / "mancala" / "models" / "replaced"), recorded("/tmp/x")
+    ('mancala/models/replaced', '/tmp/x')
+    """
+    absolute = Path(path).resolve()
+    return str(absolute.relative_to(ROOT)) if absolute.is_relative_to(ROOT) else str(path)

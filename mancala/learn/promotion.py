@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from mancala.arena.records import append_games
+from mancala.core.paths import recorded
 
 Record = Callable[[str, dict[str, Any]], None]  # (network, decision) -> written down
 
@@ -62,11 +63,12 @@ def gate_and_promote_dqn(
     candidate.name = incumbent.name = "dqn"
     start = GameState.new(variant)
     result = gate(candidate, incumbent, DQN_OPPONENTS, start, openings=openings, plies=2, seed=seed)
-    decision = {"variant": variant, **result.to_dict(), "folder": str(folder)}
+    decision = {"variant": variant, **result.to_dict(), "folder": recorded(folder)}
     if result.promoted:
         keep = models / "replaced" / variant
         for new, old in paths:
-            decision.setdefault("kept", []).append(str(promote(new, old, keep)))
+            kept = promote(new, old, keep)
+            decision.setdefault("kept", []).append(recorded(kept) if kept else None)
             for suffix in DQN_CURVES:
                 if new.with_suffix(suffix).is_file():
                     promote(new.with_suffix(suffix), old.with_suffix(suffix), keep)
@@ -138,7 +140,7 @@ def gate_and_promote(
         decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
     if decision["promoted"]:
         kept = promote(net.path, target, keep)
-        decision["kept"] = str(kept) if kept else None
+        decision["kept"] = recorded(kept) if kept else None
     record(net.name, decision)
     verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
     return f"gate {net.name}: {verdict}: {decision['reason']}"
@@ -211,10 +213,10 @@ def gate_and_promote_az(
         decision = {"variant": variant, "player": player, **result.to_dict()}
     else:
         decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
-    decision["folder"] = str(folder)
+    decision["folder"] = recorded(folder)
     if decision["promoted"]:
         kept = promote(path, target, models / "replaced" / net.board)
-        decision["kept"] = str(kept) if kept else None
+        decision["kept"] = recorded(kept) if kept else None
     record(NAME, decision)
     verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
     return f"gate {NAME} ({player}): {verdict}: {decision['reason']}"
