@@ -231,7 +231,7 @@ def test_player_move_with_evaluation_field(client):
     assert body["player"] == "greedy" and body["mover"] == 0
     assert body["move"] in range(6)
     assert body["state"] == GameState.new().play(body["move"]).to_dict()
-    assert "evaluation" in body and body["think_ms"] >= 0
+    assert "evaluation" in body and isinstance(body["think_ms"], float)  # ms, measured
 
 
 def test_player_evaluation_is_returned_when_the_player_has_one(client, monkeypatch):

@@ -78,7 +78,7 @@ def test_a_whole_tak_game_against_greedy(client):
 def test_search_players_move_within_the_limits(client, spec):
     mid = post(client, "/api/move", {"state": TAK4, "move": "b2"})
     body = post(client, "/api/play", {"state": mid["state"], "player": spec})
-    assert body["move"] in mid["legal_moves"] and body["think_ms"] >= 0
+    assert body["move"] in mid["legal_moves"] and isinstance(body["think_ms"], float)
 
 
 def test_analyse_a_tak_position(client):
