@@ -87,6 +87,7 @@ def main(argv: list[str] | None = None) -> None:
             "held-out keeps %",
             "seeds lost",
             "vs shipped (points)",
+            "by stage: keeps % at 0-24 / 25-30 / 31-36 / 37-42 / 43+ seeds",
             "ms / move",
         ]
     )
@@ -126,6 +127,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{100 * mine['kept']:.1f} ± {100 * mine['kept_se']:.1f}",
             f"{mine['seeds_lost']:.2f}",
             f"{100 * diff['kept']:+.1f} ± {100 * diff['kept_se']:.1f}",
+            " / ".join(f"{100 * q['kept']:.0f}" for q in mine["by_stage"].values()),
             f"{ms:.3f}",
         )
         print(f"{name}: fitted in {fitted:.0f} s; shipped keeps {100 * base['kept']:.1f}%")
