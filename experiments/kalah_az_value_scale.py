@@ -7,11 +7,12 @@ value's scale").
 
 For each scale: a fresh az-net (or the shipped one, `--from-shipped`) fitted on the
 labelled games (the held-out set's positions left out, as every fit leaves them; the
-exact labels alone with `--exact-only`: policy a soft choice of the move values at one
-seed, value the best move's margin on the scale; the rate settling to a tenth), saved to OUT/SCALE/az-net.keras; then the
-share of the held-out set where az-net (the policy head alone) and az-solo:N (its search,
-without the solver's help) keep the value, seeds lost a move, and az-solo's difference
-from the shipped az-net's az-solo:N on the same positions, paired.
+exact labels alone with `--exact-only`): policy a soft choice of the move values at one
+seed, value the best move's margin on the scale, the rate settling to a tenth; saved to
+OUT/SCALE/az-net.keras. Then the share of the held-out set where az-net (the policy head
+alone) and az-solo:N (its search, without the solver's help) keep the value, seeds lost
+a move, and az-solo's difference from the shipped az-net's az-solo:N on the same
+positions, paired.
 """
 
 from __future__ import annotations
