@@ -32,6 +32,7 @@ FORMAT = "mancala-solved-set"
 POOL = ("luck", "greedy", "exact", "minimax:2", "minimax:6")  # the players of the games
 WHOLE_GAME = DATA_DIR / "kalah-h6-s4-whole-game.jsonl"  # the shipped set
 HELD_OUT = DATA_DIR / "kalah-h6-s4-held-out.jsonl"  # read by no fit and no gate
+GATE_SET = DATA_DIR / "kalah-h6-s4-gate.jsonl"  # what the promotion gate meets candidates on
 
 
 @dataclass(frozen=True)
@@ -216,19 +217,20 @@ def load(path: Path = WHOLE_GAME) -> tuple[dict[str, Any], list[SolvedPosition]]
     return head, [positions[i] for i in sorted(positions)]
 
 
-def shipped_path(start: Any) -> Path | None:
-    """The whole-game set shipped in mancala/data/ for `start`'s game and rules, or None
-    when none ships for them (the set's header names its game and rules)."""
-    for path in sorted(DATA_DIR.glob("*-whole-game.jsonl")):
+def shipped_path(start: Any, kind: str = "whole-game") -> Path | None:
+    """The set of `kind` ("whole-game", "gate", "held-out") shipped in mancala/data/ for
+    `start`'s game and rules, or None when none ships for them (the set's header names
+    its game and rules)."""
+    for path in sorted(DATA_DIR.glob(f"*-{kind}.jsonl")):
         head = next(read_lines(path), {})
         if head.get("variant") == start.game and head.get("options") == start.options:
             return path
     return None
 
 
-def shipped_set(start: Any) -> list[SolvedPosition]:
-    """The positions of the whole-game set shipped for `start`'s game and rules, or []."""
-    path = shipped_path(start)
+def shipped_set(start: Any, kind: str = "whole-game") -> list[SolvedPosition]:
+    """The positions of the set of `kind` shipped for `start`'s game and rules, or []."""
+    path = shipped_path(start, kind)
     try:
         return [] if path is None else load(path)[1]
     except ValueError:

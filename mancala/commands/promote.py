@@ -68,8 +68,8 @@ def _promote(args: argparse.Namespace) -> int:
         gate_and_promote,
         gate_and_promote_az,
         gate_and_promote_dqn,
+        gate_positions,
         record_to,
-        whole_game_set,
     )
     from mancala.nn_lib.boards import board_rules
     from mancala.nn_lib.zoo import network
@@ -89,7 +89,7 @@ def _promote(args: argparse.Namespace) -> int:
             args.folder, args.models, args.variant, args.gate_openings, args.seed, record
         )
         print("\n".join(lines), flush=True)
-    solved = whole_game_set(args.variant) if nets or AZ_NET in args.names else []
+    solved = gate_positions(args.variant) if nets or AZ_NET in args.names else []
     if AZ_NET in args.names:
         line = gate_and_promote_az(
             args.folder,

@@ -45,7 +45,7 @@ from mancala.games import game, new_game
 from mancala.games.options import add_game_options, game_options
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
-from mancala.learn.promotion import gate_and_promote, value_kept, whole_game_set
+from mancala.learn.promotion import gate_and_promote, gate_positions, value_kept
 from mancala.learn.runs import Run
 from mancala.learn.scalars import Scalars, flatten
 from mancala.nn_lib.base import LEARNING_RATE, ZOO_GAMES
@@ -190,7 +190,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     rng = random.Random(args.seed)
     # the fixed opponents every network's win rate is measured against, batch after batch
     yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
-    solved = whole_game_set(args.variant, args.rules)
+    solved = gate_positions(args.variant, args.rules)
     batch = 0
     while args.batches is None or batch < args.batches:
         stop_if_asked()

@@ -1,9 +1,10 @@
 """One network's promotion: a candidate's weights replace the shipped ones in a weights
 folder only through the gate (`mancala.learn.gate`), and the decision is recorded.
 
-On Kalah(6,4) the gate also meets the candidate against perfect play, on the solved
-whole-game set (mancala/data/): one not shown to keep the value more often than the
-weights it would replace is refused at once, without the gate's games.
+On Kalah(6,4) the gate also meets the candidate against perfect play, on the gate's set
+of solved positions (mancala/data/kalah-h6-s4-gate.jsonl; the whole-game set on a board
+without one): one not shown to keep the value more often than the weights it would
+replace is refused at once, without the gate's games.
 `mancala train` puts every refit candidate through this; `mancala promote` a network
 trained by hand, the DQN's pair of nets (one a seat), which meet the Sungka paper's
 fixed opponents, or a policy-value network (az-net), which is judged by its search
@@ -82,14 +83,17 @@ def gate_and_promote_dqn(
     return lines
 
 
-def whole_game_set(game: str, options: dict | None = None) -> list:
-    """The solved whole-game positions of a board of `game` (its default board unless
-    `options` say otherwise; [] if no set ships for it)."""
+def gate_positions(game: str, options: dict | None = None) -> list:
+    """The solved positions the gate meets candidates on, of a board of `game` (its
+    default board unless `options` say otherwise): the gate's set where one ships for the
+    board (2,000 positions: a gain of a point or two shows), else its whole-game set
+    ([] if neither ships). Never the held-out set, which judges what the gate let pass."""
     from mancala.arena.solved_set import shipped_set
     from mancala.games import new_game
     from mancala.nn_lib.boards import board_rules
 
-    return shipped_set(new_game(game, **board_rules(game, options)))
+    start = new_game(game, **board_rules(game, options))
+    return shipped_set(start, "gate") or shipped_set(start)
 
 
 def value_kept(net, positions: list) -> float:

@@ -105,7 +105,7 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
     from mancala.commands import train as main_job
 
     solved = load()[1][:100] if screened else []  # the shipped whole-game set, or none
-    monkeypatch.setattr(main_job, "whole_game_set", lambda game, rules=None: solved)
+    monkeypatch.setattr(main_job, "gate_positions", lambda game, rules=None: solved)
     models = tmp_path / "models"
     models.mkdir()
     shipped = models / "kalah" / "nn1h128.keras"
