@@ -263,6 +263,18 @@ def test_the_shipped_set_is_found_by_its_game_and_rules():
         assert solved_set.shipped_set(other) == []
 
 
+def test_the_gate_meets_candidates_on_its_own_set_never_the_held_out_one():
+    from mancala.learn.promotion import gate_positions
+
+    gate = gate_positions("kalah")
+    head, held = solved_set.load(solved_set.HELD_OUT)
+    assert len(gate) == 2000 == head["positions"] == len(held)
+    assert solved_set.load(solved_set.GATE_SET)[0]["seed"] not in (0, head["seed"])
+    assert [p.moves for p in gate] != [p.moves for p in held]
+    assert len(gate_positions("kalah", {"seeds": 5})) == 500  # no gate set: the whole-game set
+    assert gate_positions("sungka") == []
+
+
 def test_no_fit_reads_a_position_of_the_held_out_set():
     from mancala.learn.data import record_positions, visit_targets
 
