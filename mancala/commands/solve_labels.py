@@ -107,8 +107,8 @@ def _label(args: argparse.Namespace, start, max_seeds: int, command: str) -> int
     if not todo:
         print(f"all {args.games} games are labelled in {args.out}")
         return 0
-    if not done:
-        teacher.solver(start)  # the endgame database, built or loaded before the games
+    teacher.solver(start)  # the endgame database, built or loaded before the games (and
+    # before the first position's clock starts)
     jobs = [labelling.job(i) for i in todo]
     bar = tqdm(total=args.games, initial=len(done), desc="labelling", unit="game", file=sys.stderr)
     counts = {"positions": 0, "exact": 0}
