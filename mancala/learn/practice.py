@@ -58,7 +58,7 @@ class Practice:
             exact_nodes,
             game=self.start.game,
             simulations=teacher_simulations,
-            max_seeds=teacher_database(self.start, exact_nodes),
+            max_seeds=teacher_database(self.start, exact_nodes, self.workers.count),
         )
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
@@ -138,15 +138,24 @@ class Practice:
         return describe_data(self.sources, self.store.games, len(self.store))
 
 
-def teacher_database(start: GameState, exact_nodes: int) -> int:
+TEACHER_DB_BYTES = 8 << 30  # the teachers' endgame databases together, one a process
+
+
+def teacher_database(start: GameState, exact_nodes: int, processes: int = 1) -> int:
     """The endgame database the teacher's proofs read: the largest of `start`'s rules
-    already cached (`mancala solve database --max-seeds 24` makes proofs far cheaper), at
-    least the players' size; 0 (the players' shared solver) when it gives no proofs."""
+    already cached (`mancala solve database --max-seeds 24` makes proofs far cheaper) when
+    its copies, one a process (a byte a board), fit in TEACHER_DB_BYTES; else 0, the
+    players' shared solver (its default size), as when the teacher gives no proofs."""
     if not exact_nodes or not offers(start.game, "solver"):
         return 0
+    from mancala.games.sowing.solver.database import default_max_seeds
     from mancala.games.sowing.solver.options import database_seeds
+    from mancala.games.sowing.solver.ranking import entries
 
-    return database_seeds(start, None)
+    seeds = database_seeds(start, None)
+    if seeds <= default_max_seeds(start.houses, 2 * start.houses * start.seeds):
+        return 0
+    return seeds if processes * entries(seeds, start.houses) <= TEACHER_DB_BYTES else 0
 
 
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
