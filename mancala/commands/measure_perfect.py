@@ -209,12 +209,17 @@ def stage_table(result: dict[str, Any]) -> str:
     players = [(spec, r) for spec, r in result["players"].items() if "error" not in r]
     present = [s for s in stages if any(s in r["by_stage"] for _, r in players)]
     head = [f"{s} ({players[0][1]['by_stage'][s]['positions']})" for s in present]
-    table = Table(["player (keeps % / seeds lost)", *head])
+    table = Table(["player (keeps % ± its error / seeds lost)", *head])
     for spec, r in players:
         cells = []
         for stage in present:
             q = r["by_stage"].get(stage)
-            cells.append(f"{100 * q['kept']:.1f} / {q['seeds_lost']:.2f}" if q else "")
+            if q is None:
+                cells.append("")
+                continue
+            cells.append(
+                f"{100 * q['kept']:.1f} ± {100 * q['kept_se']:.1f} / {q['seeds_lost']:.2f}"
+            )
         table.add(spec, *cells)
     return table.markdown()
 
