@@ -49,12 +49,15 @@ def _database_seeds(state: GameState) -> int:
     return default_max_seeds(state.houses, 2 * state.houses * state.seeds)
 
 
-def shared_solver(state: GameState) -> Solver:
-    """The process's solver for the board size, capture rule and seeds of `state`."""
-    n = _database_seeds(state)
+def shared_solver(state: GameState, max_seeds: int = 0) -> Solver:
+    """The process's solver for the board size, capture rule and seeds of `state`, its
+    endgame database the players' size, or `max_seeds` seeds when given (a teacher's:
+    quiet, since its proofs are many and short)."""
+    n = min(max_seeds, 2 * state.houses * state.seeds) if max_seeds else _database_seeds(state)
     key = (state.houses, state.empty_capture, n)
     if key not in _SOLVERS:
-        _SOLVERS[key] = Solver(state.houses, state.empty_capture, n)
+        _SOLVERS[key] = Solver(state.houses, state.empty_capture, n)  # a build says how far
+        _SOLVERS[key].progress = not max_seeds
     return _SOLVERS[key]
 
 

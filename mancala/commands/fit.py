@@ -91,9 +91,8 @@ def _train(args: argparse.Namespace) -> int:
         raise ValueError("--value-scale is az-net's; a zoo network learns seeds as they are")
     path = weights_path(args.name, args.variant, args.models) if args.models else None
     if args.init is not None:
-        start = network(args.name, args.init, args.variant).load()
-        start.path = path or network(args.name, None, args.variant).path
-        net = start
+        net = network(args.name, args.init, args.variant).load()
+        net.path = path or network(args.name, None, args.variant).path
     else:
         net = network(args.name, path, args.variant)
     net.objective = net.view.objective or args.objective

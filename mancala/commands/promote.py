@@ -18,8 +18,8 @@ random 2-ply openings; both nets and their learning curves move together, the re
 ones kept in mancala/models/replaced/. Either way the decision is appended to
 DIR/gates.jsonl. The name `az-net` stands for the policy-value network
 (DIR/GAME/az-net.keras), which plays its gate by its search without the solver's help
-(az-solo:1000): on Kalah(6,4) against perfect play on the whole-game set first, then the
-same games.
+(az-solo:1000): on Kalah(6,4) against perfect play on the gate's set of solved positions
+first, then the same games.
 """
 
 from __future__ import annotations

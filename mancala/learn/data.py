@@ -85,19 +85,17 @@ def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays
 
 
 @cache
-def _held_out_of(variant: str, options: tuple) -> frozenset:
-    from mancala.arena.solved_set import HELD_OUT, load
+def _held_out_of(game: str, options: tuple) -> frozenset:
+    from mancala.arena.solved_set import shipped_set
+    from mancala.games import new_game
 
-    head, positions = load(HELD_OUT)
-    if head["variant"] != variant or tuple(sorted(head["options"].items())) != options:
-        return frozenset()
-    return frozenset(p.state for p in positions)
+    return frozenset(p.state for p in shipped_set(new_game(game, **dict(options)), "held-out"))
 
 
 def not_held_out(states: list) -> np.ndarray:
     """Which of `states` (positions of one game) are not in the held-out set of solved
-    positions (`mancala.arena.solved_set.HELD_OUT`), which no fit reads: every one, for
-    other rules than the set's."""
+    positions of their rules (`mancala.arena.solved_set.HELD_OUT` for Kalah(6,4)), which
+    no fit reads: every one, for rules without such a set."""
     held = _held_out_of(states[0].game, tuple(sorted(states[0].options.items())))
     return np.array([state not in held for state in states], bool)
 

@@ -98,16 +98,32 @@ def gate_positions(game: str, options: dict | None = None) -> list:
 
 def value_kept(net, positions: list) -> float:
     """% of `positions` where the network alone plays a move that keeps the value."""
-    kept = kept_each(net, positions)
+    from mancala.ai.network import NetworkPlayer
+
+    kept = kept_each(NetworkPlayer(net=net), positions)
     return 100.0 * sum(kept) / len(kept)
 
 
-def kept_each(net, positions: list) -> list[float]:
-    """1.0 for each of `positions` where the network alone keeps the value, else 0.0."""
-    from mancala.ai.network import NetworkPlayer
+def kept_each(player, positions: list) -> list[float]:
+    """1.0 for each of `positions` where `player`'s move keeps the value, else 0.0."""
+    from mancala.arena.solved_set import move_losses
 
-    moves = NetworkPlayer(net=net).choose_moves([p.state for p in positions])
-    return [float(p.loss(move) == 0) for p, move in zip(positions, moves)]
+    return [float(loss == 0) for loss in move_losses(player.choose_moves, positions)]
+
+
+def _installed(
+    name: str, decision: dict, path: Path, target: Path, keep: Path, record: Record, shown: str
+) -> str:
+    """Promote `path` onto `target` (the replaced file kept in `keep`) when `decision`
+    says so, record the decision; the line saying what was decided."""
+    from mancala.learn.gate import promote
+
+    if decision["promoted"]:
+        kept = promote(path, target, keep)
+        decision["kept"] = recorded(kept) if kept else None
+    record(name, decision)
+    verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
+    return f"gate {shown}: {verdict}: {decision['reason']}"
 
 
 def gate_and_promote(
@@ -125,7 +141,6 @@ def gate_and_promote(
     promote it when it passes, keeping the replaced file in `models`/replaced/GAME/.
     With `solved` positions, against perfect play first. A line saying what was decided."""
     from mancala.ai.network import NetworkPlayer
-    from mancala.learn.gate import promote
     from mancala.nn_lib.base import WeightsError, weights_path
     from mancala.nn_lib.zoo import network
 
@@ -142,12 +157,7 @@ def gate_and_promote(
             decision = _gated(net, incumbent, opponents, openings, seed, solved, start)
     else:
         decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
-    if decision["promoted"]:
-        kept = promote(net.path, target, keep)
-        decision["kept"] = recorded(kept) if kept else None
-    record(net.name, decision)
-    verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
-    return f"gate {net.name}: {verdict}: {decision['reason']}"
+    return _installed(net.name, decision, net.path, target, keep, record, net.name)
 
 
 def _gated(net, incumbent, opponents, openings: int, seed: int, solved: list, start=None) -> dict:
@@ -157,14 +167,15 @@ def _gated(net, incumbent, opponents, openings: int, seed: int, solved: list, st
     from mancala.game_state import GameState
     from mancala.learn.gate import gate
 
+    candidate = NetworkPlayer(net=net)
     result = gate(
-        NetworkPlayer(net=net),
+        candidate,
         incumbent,
         opponents,
         start or GameState.new(),
         openings=openings,
         seed=seed,
-        exact=(kept_each(net, solved), kept_each(incumbent.net, solved)) if solved else None,
+        exact=(kept_each(candidate, solved), kept_each(incumbent, solved)) if solved else None,
     )
     return result.to_dict()
 
@@ -186,9 +197,8 @@ def gate_and_promote_az(
     the replaced file in `models`/replaced/GAME/. A line saying what was decided;
     ValueError when the candidate has no weights file."""
     from mancala.ai.az import AZ
-    from mancala.arena.solved_set import move_losses
     from mancala.games import new_game
-    from mancala.learn.gate import gate, promote
+    from mancala.learn.gate import gate
     from mancala.nn_lib.policy_value import NAME, PolicyValue, weights_file
 
     path, target = weights_file(variant, folder), weights_file(variant, models)
@@ -204,12 +214,7 @@ def gate_and_promote_az(
 
     if target.is_file():
         candidate, incumbent = searching(net), searching(PolicyValue(variant, target).load())
-        exact = None
-        if solved:
-            exact = tuple(
-                [float(loss == 0) for loss in move_losses(az.choose_moves, solved)]
-                for az in (candidate, incumbent)
-            )
+        exact = (kept_each(candidate, solved), kept_each(incumbent, solved)) if solved else None
         start = new_game(variant)
         result = gate(
             candidate, incumbent, opponents, start, openings=openings, seed=seed, exact=exact
@@ -218,9 +223,5 @@ def gate_and_promote_az(
     else:
         decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
     decision["folder"] = recorded(folder)
-    if decision["promoted"]:
-        kept = promote(path, target, models / "replaced" / net.board)
-        decision["kept"] = recorded(kept) if kept else None
-    record(NAME, decision)
-    verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
-    return f"gate {NAME} ({player}): {verdict}: {decision['reason']}"
+    keep = models / "replaced" / net.board
+    return _installed(NAME, decision, path, target, keep, record, f"{NAME} ({player})")

@@ -43,8 +43,6 @@ from mancala.arena.records import replay
 from mancala.game_state import GameState
 from mancala.games import capabilities, offers
 
-_SOLVERS: dict[tuple, Any] = {}  # the teachers' solvers with a database of their own size
-
 
 class Teacher:
     """Annotates records with the value of every legal move for the mover: the solver's
@@ -157,20 +155,12 @@ class Teacher:
             return None
 
     def solver(self, state: GameState) -> Any:
-        """The solver of `state`'s rules: the players' shared one, or with `max_seeds` one
-        whose endgame database holds that many seeds (one a process, shared by its
-        teachers: a database is a gigabyte or more)."""
+        """The process's shared solver of `state`'s rules, with the players' endgame
+        database or, with `max_seeds`, one of that many seeds (a database is a gigabyte or
+        more: one a process, shared by its teachers)."""
         from mancala.ai.solver import shared_solver
-        from mancala.games.sowing.solver import Solver
 
-        if not self.max_seeds:
-            return shared_solver(state)
-        seeds = min(self.max_seeds, 2 * state.houses * state.seeds)
-        key = (state.houses, state.empty_capture, seeds)
-        if key not in _SOLVERS:
-            _SOLVERS[key] = Solver(state.houses, state.empty_capture, seeds)
-            _SOLVERS[key].progress = False
-        return _SOLVERS[key]
+        return shared_solver(state, self.max_seeds)
 
 
 def _number(value: float) -> float:
