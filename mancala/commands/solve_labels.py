@@ -2,6 +2,7 @@
 
     mancala solve labels --games 1000                # runs/labels/kalah-h6-s4-seed0.jsonl
     mancala solve labels --games 1000 --workers 2    # two games at once (Ray)
+    mancala solve labels --games 1000 --up-to 36     # label the cheap stages only
     mancala solve labels --report mancala/data/kalah/*.jsonl.xz   # labels by stage
 
 The games pair players of the strong pool (deep alpha-beta, the best networks) and of the
@@ -9,11 +10,13 @@ main job's mixed pool after a few random plies (mancala/learn/labels.py). Every 
 is valued from the game's end back to its start: the exact value of every legal move
 where the solver proves it within --nodes nodes (with the largest endgame database
 cached, or --max-seeds), else alpha-beta's value to --depth plies, and the record's
-"exact" says which. Each game is appended whole the moment it is labelled; Ctrl+C or
-SIGTERM keep every finished game, and the same command continues with the games not yet
-written (a damaged line is skipped and counted, and its game labelled again). The end,
-and --report, print the labels by stage of the game (seeds left in the houses): how many,
-the share exact and labels per core-hour.
+"exact" says which. --up-to S labels only the positions with at most S seeds in the
+houses (the stages where proofs take milliseconds: docs/perfect_play.md); the fuller
+positions of each game are recorded unlabelled. Each game is appended whole the moment
+it is labelled; Ctrl+C or SIGTERM keep every finished game, and the same command
+continues with the games not yet written (a damaged line is skipped and counted, and its
+game labelled again). The end, and --report, print the labels by stage of the game
+(seeds left in the houses): how many, the share exact and labels per core-hour.
 """
 
 from __future__ import annotations
@@ -58,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
         "--max-seeds", type=int_in(0, 28), help="endgame database (default: the largest cached)"
     )
     parser.add_argument(
+        "--up-to", type=int_in(0, 1000), metavar="SEEDS", help="label these stages only"
+    )
+    parser.add_argument(
         "--report", nargs="+", type=Path, metavar="FILE", help="only print the stage table"
     )
     add_game_options(parser, games_with("solver"))
@@ -90,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _label(args: argparse.Namespace, start, max_seeds: int, command: str) -> int:
     labelling = Labelling(args.seed, start)
-    teaching = Teaching(args.depth, args.nodes, start.game, max_seeds=max_seeds)
+    teaching = Teaching(args.depth, args.nodes, start.game, max_seeds=max_seeds, up_to=args.up_to)
     teacher = teaching.make()
     wanted = header(labelling, command, teacher.name)
     wanted["max_seeds"] = max_seeds
@@ -120,7 +126,7 @@ def _label(args: argparse.Namespace, start, max_seeds: int, command: str) -> int
                 record = finished.record
                 record["label"] = todo[finished.index]
                 records.append(record)
-                counts["positions"] += len(record["values"])
+                counts["positions"] += sum(row is not None for row in record["values"])
                 counts["exact"] += sum(record["exact"])
             append_games(args.out, records)  # whole lines, Ctrl+C and SIGTERM held off
             bar.update(len(records))

@@ -48,9 +48,11 @@ def moves_a_row(game: str) -> int:
 
 def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays | None:
     """The training examples of one annotated record; None when it has no "values" or is
-    of another game than Kalah, Sungka and Tak. Positions of the held-out set are left out
-    (`not_held_out`; None when none is left), and with `exact_only` those whose values the
-    record does not say are exact (its "exact"; Kalah and Sungka).
+    of another game than Kalah, Sungka and Tak. A position whose row of values is None
+    was not labelled (`mancala solve labels --up-to`) and is left out, and so are the
+    positions of the held-out set (`not_held_out`; None when none is left) and, with
+    `exact_only`, those whose values the record does not say are exact (its "exact";
+    Kalah and Sungka).
     ValueError when the values do not fit the game (wrong length, illegal moves)."""
     values = record.get("values")
     variant = record.get("variant", "kalah")
@@ -63,17 +65,21 @@ def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays
         return None
     rel = mover_views(states)
     h = states[0].houses
+    labelled = np.array([row is not None for row in values], bool)  # None: unlabelled
     try:
-        v = np.array([[np.nan if x is None else x for x in row] for row in values], np.float64)
+        v = np.array(
+            [[np.nan if x is None else x for x in row or [None] * h] for row in values],
+            np.float64,
+        )
     except (TypeError, ValueError):
         raise ValueError("values are not lists of numbers") from None
     if v.shape != (len(states), h):
         raise ValueError("values are not one number a house")
     mask = ~np.isnan(v)
-    if not (mask == legal_mask(states)).all():
+    if not (mask == legal_mask(states))[labelled].all():
         raise ValueError("values given for illegal moves, or missing for legal ones")
     gains = np.where(mask, v - (rel[:, h] - rel[:, 2 * h + 1])[:, None], 0.0)
-    kept = not_held_out(states)
+    kept = not_held_out(states) & labelled
     if exact_only:
         exact = record.get("exact")
         kept &= (

@@ -105,12 +105,14 @@ def done_indices(path: Path) -> set[int]:
 
 
 def positions(records: Iterable[dict[str, Any]]) -> Iterator[tuple[Any, list, bool, float]]:
-    """(state, values, exact, milliseconds) of every labelled position of `records`."""
+    """(state, values, exact, milliseconds) of every labelled position of `records` (a
+    row of values None: not labelled)."""
     for record in records:
         states = replay(record)[:-1]
         exact = record.get("exact") or [False] * len(states)
         ms = record.get("label_ms") or [0.0] * len(states)
-        yield from zip(states, record["values"], exact, ms, strict=True)
+        rows = zip(states, record["values"], exact, ms, strict=True)
+        yield from (row for row in rows if row[1] is not None)
 
 
 def stage_report(records: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -40,6 +40,7 @@ from mancala.ai.base import is_sowing
 from mancala.ai.gumbel import mixed_value
 from mancala.ai.minimax import TT_ENTRY_BYTES
 from mancala.arena.records import replay
+from mancala.arena.solved_set import seeds_in_houses
 from mancala.game_state import GameState
 from mancala.games import capabilities, offers
 
@@ -70,6 +71,7 @@ class Teacher:
         game: str = "kalah",
         simulations: int = 0,
         max_seeds: int = 0,
+        up_to: int | None = None,
     ) -> None:
         from mancala.ai.limits import REGISTRY_LIMITS, Limits
         from mancala.ai.minimax import Minimax
@@ -78,9 +80,10 @@ class Teacher:
             raise ValueError(f"exact_nodes must be at least 0, not {exact_nodes}")
         exact_nodes = exact_nodes if offers(game, "solver") else 0
         self.depth, self.exact_nodes, self.chain = depth, exact_nodes, chain
-        self.simulations, self.max_seeds = simulations, max_seeds
+        self.simulations, self.max_seeds, self.up_to = simulations, max_seeds, up_to
         searcher = f"az:{simulations}" if simulations else f"minimax:{depth}"
         self.name = searcher + (f"+solver:n={exact_nodes}" if exact_nodes else "")
+        self.name += "" if up_to is None else f"+up-to:{up_to}"
         limits = Limits(memory=self.TABLE_BYTES) if chain else REGISTRY_LIMITS
         self.game = game
         self.search: Any = (
@@ -96,12 +99,15 @@ class Teacher:
 
     def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
         """`record` with "values" (one list a move), "exact", "label_ms" and "teacher"
-        added."""
+        added. With `up_to`, a sowing game's positions with more seeds in the houses are
+        left unlabelled: their row of values is None."""
         states = replay(record)[:-1]
         values: list = [None] * len(states)
         exact, ms = [False] * len(states), [0.0] * len(states)
         guess: float | None = 0.0  # chained: None once a proof has failed in this game
         for i in reversed(range(len(states))) if self.chain else range(len(states)):
+            if not self._labels(states[i]):
+                continue
             began = time.perf_counter()
             if self.chain:
                 values[i], exact[i] = self._recalled(states[i], guess)
@@ -117,6 +123,10 @@ class Teacher:
                 guess = best if states[i - 1].player == states[i].player else -best
         record.update(values=values, exact=exact, label_ms=ms, teacher=self.name)
         return record
+
+    def _labels(self, state: GameState) -> bool:
+        """Whether `state` is labelled (`up_to`)."""
+        return self.up_to is None or not is_sowing(state) or seeds_in_houses(state) <= self.up_to
 
     def _recalled(self, state: GameState, guess: float | None) -> tuple[list, bool]:
         """(values, exact) of `state`: kept from before, or valued now and kept."""
@@ -213,6 +223,7 @@ class Teaching:
     game: str = "kalah"
     simulations: int = 0  # az's; 0: alpha-beta to `depth`
     max_seeds: int = 0  # the solver's endgame database; 0: the players' size
+    up_to: int | None = None  # positions with more seeds in the houses left unlabelled
 
     def make(self) -> Teacher:
         return Teacher(
@@ -221,4 +232,5 @@ class Teaching:
             game=self.game,
             simulations=self.simulations,
             max_seeds=self.max_seeds,
+            up_to=self.up_to,
         )
