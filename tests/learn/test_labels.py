@@ -57,6 +57,36 @@ def test_a_proof_out_of_budget_is_labelled_by_search_and_says_so(lab_main, tmp_p
     assert report[-1]["positions"] == len(flags) and report[-1]["exact"] == sum(flags)
 
 
+def test_up_to_labels_the_emptier_positions_only_and_the_fits_skip_the_rest(
+    lab_main, tmp_path, monkeypatch
+):
+    from mancala.arena.solved_set import seeds_in_houses
+    from mancala.learn.data import record_positions
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "labels.jsonl"
+    args = ("--games", "6", "--max-seeds", "6", "--up-to", "10", "--out", str(out))
+    assert lab_main("solve", "labels", *SMALL, *args).returncode == 0
+    full = Solver(3, max_seeds=18, cache_dir=None, progress=False)
+    skipped = labelled_rows = 0
+    for record in records_of(out):
+        states = replay(record)[:-1]
+        for state, values, exact in zip(states, record["values"], record["exact"]):
+            if seeds_in_houses(state) > 10:
+                assert values is None and not exact
+                skipped += 1
+            else:
+                assert exact and {m: v for m, v in enumerate(values) if v is not None} == (
+                    full.solve(state)["moves"]
+                )
+                labelled_rows += 1
+        rows = record_positions(record)
+        assert (rows[0].shape[0] if rows else 0) == sum(v is not None for v in record["values"])
+    assert skipped and labelled_rows  # both kinds were met
+    report = stage_report(records_of(out))
+    assert report[-1]["positions"] == labelled_rows
+
+
 def test_a_labelling_continues_where_it_stopped(lab_main, tmp_path, monkeypatch):
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
     whole, parts = tmp_path / "whole.jsonl", tmp_path / "parts.jsonl"
