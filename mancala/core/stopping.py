@@ -4,7 +4,8 @@ A long-running command runs its body through `run_command`: Ctrl+C stops it with
 code 130, SIGTERM (a `kill`, a container stop) with 143, each with one line saying how
 long it ran and what was kept; bad input (ValueError) is `prog: message` and 2. Code that
 must not be cut halfway (appending a game, saving weights) runs inside `signals_held()`,
-which delivers a Ctrl+C or SIGTERM that arrives meanwhile when the block ends.
+which delivers a Ctrl+C or SIGTERM that arrives meanwhile when the block ends; a long
+step inside it (a fit) asks whether one came and ends at its next safe point.
 """
 
 from __future__ import annotations
@@ -68,16 +69,17 @@ def sigterm_as_interrupt() -> Iterator[None]:
 
 
 @contextmanager
-def signals_held() -> Iterator[None]:
+def signals_held() -> Iterator[Callable[[], bool]]:
     """Delay Ctrl+C and SIGTERM until the block ends (only possible in the main thread);
-    the first one that arrived is then raised again as usual."""
+    the first one that arrived is then raised again as usual. The block gets a function
+    saying whether one has arrived, so a long step can end early at a safe point."""
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield lambda: False
         return
     caught: list[int] = []
     previous = {sig: signal.signal(sig, lambda signum, _: caught.append(signum)) for sig in HELD}
     try:
-        yield
+        yield lambda: bool(caught)
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)

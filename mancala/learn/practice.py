@@ -116,12 +116,20 @@ class Practice:
         learning_rate: float | None = None,
         missed_weight: float = 1.0,
     ) -> float:
-        """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM wait
-        until the network is saved (interrupting TensorFlow mid-fit can hang the exit).
+        """Fit `net` on `sample` recorded examples, save it; the loss. Ctrl+C and SIGTERM end
+        the fit after its current batch and leave the saved weights as they were, then go
+        on as usual (interrupting TensorFlow inside a batch can hang the exit). A sample
+        larger than the store takes each example once, and `progress` says so.
         `progress` gets the fit's lines on how far it is, `learning_rate` sets Adam's and
         `missed_weight` weighs the positions it gets wrong (`Network.fit`)."""
-        examples = self.store.sample(max(1, sample // self.row), self.np_rng)
-        with signals_held():
+        rows = max(1, sample // self.row)
+        if rows > len(self.store) and progress:
+            progress(
+                f"takes all {len(self.store) * self.row:,} examples recorded, fewer than "
+                f"--sample's {sample:,}"
+            )
+        examples = self.store.sample(min(rows, len(self.store)), self.np_rng)
+        with signals_held() as stopped:
             loss = net.fit(
                 *examples,
                 epochs=epochs,
@@ -129,8 +137,10 @@ class Practice:
                 progress=progress,
                 learning_rate=learning_rate,
                 missed_weight=missed_weight,
+                stop=stopped,
             )
-            net.save(teacher=self.teacher.name, data=self.described())
+            if not stopped():  # a fit cut short is not saved
+                net.save(teacher=self.teacher.name, data=self.described())
         return loss
 
     def described(self) -> str:

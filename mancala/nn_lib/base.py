@@ -36,7 +36,13 @@ from mancala.nn_lib.boards import (
     board_rules,
 )
 from mancala.nn_lib.choice import masked_argmax, soft_choice
-from mancala.nn_lib.keras_io import import_keras, over_groups, save_keras, widen_inputs
+from mancala.nn_lib.keras_io import (
+    import_keras,
+    over_groups,
+    save_keras,
+    stopping_callbacks,
+    widen_inputs,
+)
 from mancala.nn_lib.losses import (
     masked_mse,
     masked_policy_loss,
@@ -273,6 +279,7 @@ class Network(SavedModel):
         progress: Callable[[str], None] | None = None,
         learning_rate: float | None = None,
         missed_weight: float = 1.0,
+        stop: Callable[[], bool] | None = None,
     ) -> float:
         """Fit the outputs to `gains` (the teacher's units, (N, outputs)) where `mask` is
         set (the legal moves), as the view makes its examples of them; the last loss.
@@ -282,7 +289,8 @@ class Network(SavedModel):
         them first); a view that augments its examples (Tak's) gets them anew each epoch.
         `progress` gets a line on how far a sliced fit is, every FIT_PROGRESS_SECONDS.
         `learning_rate` sets Adam's (kept from one fit to the next; LEARNING_RATE at first),
-        `missed_weight` the weight of a position the network gets wrong (`compile`)."""
+        `missed_weight` the weight of a position the network gets wrong (`compile`).
+        `stop`, asked after every batch: when it says True the fit ends there."""
         if self.model is None:
             raise ValueError(f"network {self.name} has no weights: call load() or fresh()")
         trainer = self.trainer()
@@ -294,6 +302,7 @@ class Network(SavedModel):
             trainer.optimizer.learning_rate.assign(learning_rate)
         group = gains.shape[1] if self.objective == "ranked" else 1
         options = {"batch_size": max(1, batch_size // group), "verbose": verbose}
+        options["callbacks"] = stopping_callbacks(stop)
         chunk = max(1, FIT_CHUNK // group)
         augment = getattr(self.view, "augment", None)
         if len(rel) <= chunk and augment is None:  # one slice: Keras runs the epochs
@@ -303,6 +312,8 @@ class Network(SavedModel):
             shown = time.monotonic()
             for epoch in range(epochs):
                 for lo in range(0, len(rel), chunk):
+                    if stop is not None and stop():
+                        break
                     part = slice(lo, lo + chunk)
                     seen = rel[part] if augment is None else augment(rel[part], rng)
                     x, y = self.examples(seen, gains[part], mask[part])

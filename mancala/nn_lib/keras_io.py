@@ -35,6 +35,21 @@ def save_keras(model: Any, path: str | os.PathLike) -> None:
         model.save(temp)
 
 
+def stopping_callbacks(stop: Callable[[], bool] | None) -> list[Any]:
+    """Keras callbacks that end a fit after the batch during which `stop()` became true
+    (none when `stop` is None)."""
+    if stop is None:
+        return []
+    keras = import_keras()
+
+    class StopWhenAsked(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch: int, logs: Any = None) -> None:
+            if stop():
+                self.model.stop_training = True
+
+    return [StopWhenAsked()]
+
+
 def batches(
     size: int, make: Callable[[np.ndarray], tuple[Any, Any]], batch_size: int, seed: int = 0
 ) -> Any:

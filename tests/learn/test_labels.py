@@ -76,8 +76,10 @@ def test_up_to_labels_the_emptier_positions_only_and_the_fits_skip_the_rest(
                 assert values is None and not exact
                 skipped += 1
             else:
-                assert exact and {m: v for m, v in enumerate(values) if v is not None} == (
-                    full.solve(state)["moves"]
+                assert (
+                    exact
+                    and {m: v for m, v in enumerate(values) if v is not None}
+                    == (full.solve(state)["moves"])
                 )
                 labelled_rows += 1
         rows = record_positions(record)
