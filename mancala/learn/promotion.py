@@ -4,7 +4,8 @@ folder only through the gate (`mancala.learn.gate`), and the decision is recorde
 On Kalah(6,4) the gate also meets the candidate against perfect play, on the gate's set
 of solved positions (mancala/data/kalah-h6-s4-gate.jsonl; the whole-game set on a board
 without one): one not shown to keep the value more often than the weights it would
-replace is refused at once, without the gate's games.
+replace is refused at once, without the gate's games. First weights, where there are
+none to replace, go through the same gate against random play (`luck`).
 `mancala train` puts every refit candidate through this; `mancala promote` a network
 trained by hand, the DQN's pair of nets (one a seat), which meet the Sungka paper's
 fixed opponents, or a policy-value network (az-net), which is judged by its search
@@ -156,8 +157,21 @@ def gate_and_promote(
         else:
             decision = _gated(net, incumbent, opponents, openings, seed, solved, start)
     else:
-        decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
+        decision = _gated(net, first_bar(seed), opponents, openings, seed, solved, start)
+        decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"
     return _installed(net.name, decision, net.path, target, keep, record, net.name)
+
+
+def first_bar(seed: int):
+    """What first weights must beat where there are none to replace: random play (`luck`),
+    through the same gate (a fit that learnt nothing is refused)."""
+    from mancala.ai.registry import make_player
+
+    return make_player("luck", seed=seed)
+
+
+def nothing_to_replace(models: Path) -> str:
+    return f"no weights in {recorded(models)} to replace, so gated against random play (luck)"
 
 
 def _gated(net, incumbent, opponents, openings: int, seed: int, solved: list, start=None) -> dict:
@@ -212,16 +226,15 @@ def gate_and_promote_az(
         az.name = player
         return az
 
-    if target.is_file():
-        candidate, incumbent = searching(net), searching(PolicyValue(variant, target).load())
-        exact = (kept_each(candidate, solved), kept_each(incumbent, solved)) if solved else None
-        start = new_game(variant)
-        result = gate(
-            candidate, incumbent, opponents, start, openings=openings, seed=seed, exact=exact
-        )
-        decision = {"variant": variant, "player": player, **result.to_dict()}
-    else:
-        decision = {"promoted": True, "reason": f"no weights in {models} to replace"}
+    candidate = searching(net)
+    incumbent = searching(PolicyValue(variant, target).load()) if target.is_file() else None
+    against = incumbent or first_bar(seed)
+    exact = (kept_each(candidate, solved), kept_each(against, solved)) if solved else None
+    start = new_game(variant)
+    result = gate(candidate, against, opponents, start, openings=openings, seed=seed, exact=exact)
+    decision = {"variant": variant, "player": player, **result.to_dict()}
+    if incumbent is None:
+        decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"
     decision["folder"] = recorded(folder)
     keep = models / "replaced" / net.board
     return _installed(NAME, decision, path, target, keep, record, f"{NAME} ({player})")

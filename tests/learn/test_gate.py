@@ -127,18 +127,21 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
         assert decision["games"] == 40 and decision["head_to_head"] < 0.5
 
 
-def test_random_train_promotes_where_there_is_nothing_to_replace(tmp_path, capsys, caplog):
+def test_random_train_gates_first_weights_against_random_play(tmp_path, capsys, caplog):
+    """Nothing to replace: the refit of four games meets random play on the solved set,
+    which it does not beat by two standard errors, so nothing is installed."""
     assert _train(tmp_path) == 0
-    assert "gate nn1h128: promoted to" in capsys.readouterr().out
-    network("nn1h128", tmp_path / "models" / "kalah" / "nn1h128.keras").load()
+    assert "gate nn1h128: kept the current weights" in capsys.readouterr().out
+    assert not (tmp_path / "models" / "kalah" / "nn1h128.keras").exists()
     (decision,) = _gates(tmp_path)
-    assert decision["promoted"] and decision["kept"] is None
+    assert not decision["promoted"] and "against random play (luck)" in decision["reason"]
+    network("nn1h128", tmp_path / "run" / "candidates" / "nn1h128.keras").load()
     assert (tmp_path / "run" / "curve.json").is_file()
     assert (tmp_path / "run" / "log.txt").read_text().count("batch 1:") == 1
     scalars = {
         (step, tag): value for step, tag, value in read_scalars(tmp_path / "run" / "tensorboard")
     }
-    assert scalars[(1, "gate/nn1h128/promoted")] == 1.0
+    assert scalars[(1, "gate/nn1h128/promoted")] == 0.0
     assert scalars[(1, "games")] == 4 and (1, "rates/greedy/nn1h128") in scalars
     assert _train(tmp_path, "--resume") == 0  # reads the run's games, not its gate records
     assert "4 annotated game(s)" in capsys.readouterr().out
@@ -175,26 +178,28 @@ def test_random_train_reports_a_damaged_weights_file_and_does_not_use_it(tmp_pat
 
 
 def test_random_train_trains_and_gates_sungka_networks(tmp_path, capsys):
-    """--variant sungka: the first candidate fills models/sungka/, the next one meets it
-    in Sungka games; Kalah's weights are left alone."""
+    """--variant sungka: each candidate meets the Sungka weights in Sungka games; Kalah's
+    weights are left alone."""
     from mancala.commands import train as main_job
 
     argv = ["nn1h128", "greedy", "--variant", "sungka", "--run", str(tmp_path / "run")]
     argv += ["--models", str(tmp_path / "models"), "--batches", "2", "--games", "4"]
     argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "2", "--gate-openings", "3"]
     argv += ["--gate-opponents", "greedy"]
+    shipped = tmp_path / "models" / "sungka" / "nn1h128.keras"
+    shipped.parent.mkdir(parents=True)
+    shipped.write_bytes(network("nn1h128", game="sungka").path.read_bytes())
     assert main_job.main(argv) == 0
     first, second = _gates(tmp_path)
-    assert first["promoted"] and "no weights" in first["reason"]
-    assert second["games"] == 6  # 3 openings, both seats, against the Sungka weights
-    network("nn1h128", tmp_path / "models" / "sungka" / "nn1h128.keras", "sungka").load()
+    assert first["games"] == second["games"] == 6  # 3 openings, both seats, Sungka games
+    network("nn1h128", shipped, "sungka").load()
     assert not (tmp_path / "models" / "kalah").exists()
     assert "teacher minimax:2" in capsys.readouterr().out
 
 
 def test_random_train_trains_and_gates_a_tak_network(tmp_path, capsys):
-    """--variant tak: Tak games recorded and valued by the Tak teacher, the first
-    candidate fills models/tak/, the next meets it in 5x5 games; a network without a Tak
+    """--variant tak: Tak games recorded and valued by the Tak teacher, each candidate
+    meets the Tak weights in 5x5 games; a network without a Tak
     encoder is refused before anything runs. (Each encoder of a Tak network trains, saves
     and plays in tests/nn_lib/test_networks.py.)"""
     from mancala.arena.records import GameLog
@@ -203,6 +208,9 @@ def test_random_train_trains_and_gates_a_tak_network(tmp_path, capsys):
     argv = ["nn2h80", "greedy", "--variant", "tak", "--run", str(tmp_path / "run")]
     argv += ["--models", str(tmp_path / "models"), "--batches", "1", "--games", "4"]
     argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "2", "--gate-openings", "2"]
+    shipped = tmp_path / "models" / "tak" / "nn2h80.keras"
+    shipped.parent.mkdir(parents=True)
+    shipped.write_bytes(network("nn2h80", game="tak").path.read_bytes())
     assert main_job.main(argv) == 0
     games = list(GameLog([tmp_path / "run" / "games.jsonl"]))
     assert len(games) == 4 and all(g["variant"] == "tak" and g["values"] for g in games)
@@ -213,8 +221,7 @@ def test_random_train_trains_and_gates_a_tak_network(tmp_path, capsys):
     assert "4 annotated game(s)" in out and "batch 1: 4 games recorded (8 in all" in out
     decisions = _gates(tmp_path)
     assert [d["network"] for d in decisions] == ["nn2h80"] * 2
-    assert decisions[0]["promoted"] and "no weights" in decisions[0]["reason"]
-    assert decisions[1]["games"] == 4  # 2 openings, both seats
+    assert decisions[0]["games"] == decisions[1]["games"] == 4  # 2 openings, both seats
     assert set(decisions[1]["against"]) == {"greedy", "minimax:2"}  # Tak's gate opponents
     network("nn2h80", tmp_path / "models" / "tak" / "nn2h80.keras", "tak").load()
     assert main_job.main(["nnx2h256", "greedy", "--variant", "tak"]) == 2
@@ -249,6 +256,31 @@ def test_promote_gates_a_network_trained_by_hand(tmp_path, capsys):
     assert "promote: no weights at" in capsys.readouterr().err
 
 
+def test_first_weights_are_gated_against_random_play(tmp_path):
+    """Where there are no weights to replace, untrained weights are refused (they keep the
+    value no more often than random play) and trained ones installed."""
+    from mancala.learn.promotion import gate_and_promote, gate_positions
+
+    models, decisions = tmp_path / "models", []
+    solved = gate_positions("kalah")[:600]
+
+    def gated(net) -> str:
+        return gate_and_promote(
+            net, models, ["greedy"], 4, 0, lambda _, d: decisions.append(d), solved
+        )
+
+    untrained = network("nn1h128", tmp_path / "mine" / "nn1h128.keras").fresh(seed=3)
+    untrained.save()
+    assert "kept the current weights" in gated(untrained)
+    assert not decisions[0]["promoted"] and "against random play (luck)" in decisions[0]["reason"]
+    assert not (models / "kalah" / "nn1h128.keras").exists()
+    trained = network("nn1h128", tmp_path / "mine" / "nn1h128.keras")
+    trained.path.write_bytes(network("nn1h128").path.read_bytes())
+    assert "promoted to" in gated(trained.load())
+    assert decisions[1]["promoted"] and decisions[1]["games"] == 8  # both seats of 4
+    network("nn1h128", models / "kalah" / "nn1h128.keras").load()
+
+
 def test_promote_gates_an_az_net_by_its_search(tmp_path, capsys):
     """An untrained policy-value network is refused on the whole-game set, searched by
     az-solo, before any game; where nothing is to be replaced it is installed."""
@@ -270,6 +302,9 @@ def test_promote_gates_an_az_net_by_its_search(tmp_path, capsys):
     [decision] = [json.loads(line) for line in (mine / "gates.jsonl").read_text().splitlines()]
     assert decision["network"] == "az-net" and not decision["promoted"]
     empty = tmp_path / "empty"
-    assert promote.main([str(mine), "az-net", "--models", str(empty)]) == 0
-    assert "promoted to" in capsys.readouterr().out
+    weights_file("kalah", mine).write_bytes(shipped)  # trained weights: ahead of random play
+    argv = [str(mine), "az-net", "--models", str(empty), "--gate-openings", "2"]
+    assert promote.main([*argv, "--gate-opponents", "greedy"]) == 0
+    out = capsys.readouterr().out
+    assert "promoted to" in out and "gated against random play (luck)" in out
     assert weights_file("kalah", empty).read_bytes() == weights_file("kalah", mine).read_bytes()
