@@ -23,10 +23,10 @@ import numpy as np
 
 from mancala.ai.network import NetworkPlayer
 from mancala.arena.solved_set import HELD_OUT, SolvedPosition, load, move_quality, paired
+from mancala.core.paths import MODELS_DIR
 from mancala.core.report import Table
 from mancala.learn.data import concat_examples, record_positions
 from mancala.learn.labels import labelled, positions
-from mancala.nn_lib.base import MODELS_DIR
 from mancala.nn_lib.training import fit_settling, settling_rate
 from mancala.nn_lib.zoo import ZOO, network
 

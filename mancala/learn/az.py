@@ -54,7 +54,7 @@ from mancala.learn.data import (
 from mancala.learn.gate import gate_openings, promote
 from mancala.learn.runs import Run
 from mancala.learn.teacher import Teacher
-from mancala.nn_lib.base import soft_choice
+from mancala.nn_lib.choice import soft_choice
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import (
     NAME,

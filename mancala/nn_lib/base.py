@@ -35,11 +35,10 @@ from mancala.nn_lib.boards import (
     board_name,
     board_rules,
 )
-from mancala.nn_lib.choice import masked_argmax, soft_choice
+from mancala.nn_lib.choice import soft_choice
 from mancala.nn_lib.keras_io import (
     import_keras,
     over_groups,
-    save_keras,
     stopping_callbacks,
     widen_inputs,
 )
@@ -51,21 +50,7 @@ from mancala.nn_lib.losses import (
 )
 from mancala.nn_lib.numpy_forward import NumpyForward
 from mancala.nn_lib.saved import SavedModel, WeightsError
-from mancala.nn_lib.views import TARGET_SCALE, view_for  # TARGET_SCALE: still importable here
-
-__all__ = [  # import_keras, save_keras, masked_argmax, soft_choice: still importable here
-    "NET_GAMES",
-    "POLICY_TEMPERATURE",
-    "TARGET_SCALE",
-    "Network",
-    "WeightsError",
-    "ZOO_GAMES",
-    "import_keras",
-    "masked_argmax",
-    "save_keras",
-    "soft_choice",
-    "weights_path",
-]
+from mancala.nn_lib.views import view_for
 
 ZOO_GAMES = DEFAULT_BOARDS  # the boards the zoo's networks are trained for
 

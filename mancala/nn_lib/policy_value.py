@@ -30,20 +30,14 @@ from typing import Any
 
 import numpy as np
 
+from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
 from mancala.games import describe, feature_planes, new_game
 from mancala.games import game as game_entry
 from mancala.games import planes as planes_of
 from mancala.games.sowing.view import mover_views
 from mancala.nn_lib import encoders
-from mancala.nn_lib.base import (
-    LEARNING_RATE,
-    MODELS_DIR,
-    import_keras,
-    masked_policy_loss,
-    soft_choice,
-    weights_path,
-)
+from mancala.nn_lib.base import LEARNING_RATE, weights_path
 from mancala.nn_lib.boards import (
     DEFAULT_BOARDS,
     board_flags,
@@ -52,7 +46,9 @@ from mancala.nn_lib.boards import (
     file_rules,
     trained_boards,
 )
-from mancala.nn_lib.keras_io import batches
+from mancala.nn_lib.choice import soft_choice
+from mancala.nn_lib.keras_io import batches, import_keras
+from mancala.nn_lib.losses import masked_policy_loss
 from mancala.nn_lib.meta import read_number
 from mancala.nn_lib.saved import SavedModel, WeightsError
 
@@ -322,7 +318,7 @@ class PolicyValue(SavedModel):
 def teacher_targets(
     rel: np.ndarray, gains: np.ndarray, mask: np.ndarray, value_scale: float
 ) -> Arrays:
-    """Targets from a teacher's move values (`mancala.nn_lib.data.record_positions`), the
+    """Targets from a teacher's move values (`mancala.learn.data.record_positions`), the
     value on the scale `value_scale` (seeds), the policy a soft choice at a temperature of
     POLICY_TEMPERATURE seeds."""
     h = mask.shape[1]

@@ -1,6 +1,8 @@
-"""A fast Tak engine: the rules of `state.py` compiled with numba on int arrays, for perft
-and random playouts. It agrees with `state.py` move for move (tests/games/test_tak.py replays
-random games through both); the action ids are those of `actions`.
+"""A fast Tak engine: the rules of `state.py` compiled with numba on int arrays (perft,
+playouts, the searches' moves) and the board facts the evaluation reads (flats, roads,
+squares held, roads in one). It agrees with `state.py` move for move
+(tests/games/test_tak.py replays random games through both); the action ids are those of
+`actions`.
 
 A position is two arrays made by `to_arrays(state)`:
 

@@ -36,7 +36,7 @@ FORMAT = "mancala-kalah-endgame-db"
 VERSION = 1
 HEADER_BYTES = 512
 UNKNOWN = -128  # not yet computed, in the database while it is built
-DEFAULT_MAX_SEEDS = {6: 20}  # measured: see the README section on the solver
+DEFAULT_MAX_SEEDS = {6: 20}  # measured: docs/solver.md
 CHUNK = 1_000_000  # boards a thread builds at a time
 DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this many boards
 
