@@ -32,7 +32,13 @@ import numpy as np
 
 from mancala.ai import puct
 from mancala.ai.base import Player, require_moves
-from mancala.ai.gumbel import CONSIDERED, chosen_move, considered_visits, improved_policy
+from mancala.ai.gumbel import (
+    CONSIDERED,
+    chosen_move,
+    considered_visits,
+    improved_policy,
+    search_value,
+)
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.solver import check_fits, database_ready, proved, shared_solver
 from mancala.core.deadline import Deadline
@@ -277,7 +283,7 @@ class AZ(AZNet):
         self, state: GameState, rng: np.random.Generator, simulations: int | None = None
     ) -> tuple[int, np.ndarray, np.ndarray, float]:
         """(the move to play, the improved policy, the visits, the search's value of the
-        position for the mover: the mean of its simulations and the network's value), one
+        position for the mover: `mancala.ai.gumbel.search_value`), one
         entry a move id, of a search whose root is Gumbel AlphaZero's (`mancala.ai.gumbel`)
         of `simulations` (default: the player's)."""
         moves = require_moves(state)
@@ -292,7 +298,7 @@ class AZ(AZNet):
         gumbel = np.zeros(state.num_actions)
         gumbel[moves] = noise
         move = chosen_move(gumbel, value, priors, visits, means, legal)
-        searched = (value + sums.sum()) / (1.0 + visits.sum())
+        searched = search_value(value, priors, visits, means, legal)
         return move, improved_policy(value, priors, visits, means, legal), visits, searched
 
     def best(

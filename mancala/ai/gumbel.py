@@ -117,6 +117,18 @@ def improved_policy(
     return policy / policy.sum()
 
 
+def search_value(
+    value: float, priors: np.ndarray, visits: np.ndarray, means: np.ndarray, legal: np.ndarray
+) -> float:
+    """The root's value as the search finds it: the improved policy's expectation of the
+    completed values (a move's mean, the mixed value where unvisited), so the visits
+    sequential halving spent on moves it then dropped do not pull it down."""
+    policy = improved_policy(value, priors, visits, means, legal)
+    mixed = mixed_value(float(value), priors, visits.astype(np.float64), means, legal)
+    completed = np.where(visits > 0, means, mixed)
+    return float(policy[legal] @ completed[legal])
+
+
 def chosen_move(
     gumbel: np.ndarray,
     value: float,

@@ -16,6 +16,7 @@ from mancala.ai.gumbel import (
     considered_visits,
     improved_policy,
     mixed_value,
+    search_value,
 )
 from mancala.arena.records import replay
 from mancala.game_state import GameState
@@ -91,6 +92,20 @@ def test_the_improved_policy_moves_towards_the_better_values():
     assert chosen_move(gumbel, 0.0, priors, visits, means, legal) in (0, 1)
 
 
+def test_the_search_value_follows_the_improved_policy_not_the_dropped_moves_visits():
+    """Sequential halving spent 30 simulations on a move it dropped (mean -0.9) and 10 on
+    the one it keeps (0.7): the average of the simulations says about -0.5, the search
+    value is near the kept move's."""
+    priors = np.array([0.5, 0.5])
+    legal = np.array([True, True])
+    visits, means = np.array([30.0, 10.0]), np.array([-0.9, 0.7])
+    averaged = (0.0 + (visits * means).sum()) / (1 + visits.sum())
+    value = search_value(0.0, priors, visits, means, legal)
+    assert averaged < -0.4 and value > 0.69
+    policy = improved_policy(0.0, priors, visits, means, legal)
+    assert value == pytest.approx(policy @ means)
+
+
 def test_a_gumbel_search_spends_its_simulations_on_legal_moves(sungka_net):
     az = AZ(0, simulations=48, net=sungka_net, endgame=False)
     rng = np.random.default_rng(3)
@@ -143,6 +158,7 @@ def test_a_tak_gumbel_game_keeps_one_probability_a_legal_move(tmp_path):
     assert np.abs(value).max() <= 1
 
 
+@pytest.mark.slow
 def test_selfplay_learns_from_scratch_by_gumbel_self_play(tmp_path, lab_main):
     models = tmp_path / "models"
     where = ["--runs", str(tmp_path / "runs"), "--models", str(models)]
@@ -169,6 +185,7 @@ def test_selfplay_learns_from_scratch_by_gumbel_self_play(tmp_path, lab_main):
     assert result.returncode == 2 and "one way to start a run" in result.stderr
 
 
+@pytest.mark.slow
 def test_the_generations_of_a_run_are_measured_against_anchors_and_the_first(tmp_path, lab_main):
     models = tmp_path / "models"
     where = ["--runs", str(tmp_path / "runs"), "--models", str(models), "--variant", "sungka"]
