@@ -75,6 +75,7 @@ def random_positions(game: str, count: int, seed: int, **options) -> list[GameSt
     return positions
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", list(NET_GAMES))
 def test_the_numba_forward_pass_equals_keras(nets, game):
     net = nets[1][game]
@@ -272,6 +273,7 @@ def test_a_self_play_record_carries_visits_that_train(nets):
         visit_targets(bad, 16.0)
 
 
+@pytest.mark.slow
 def test_selfplay_refuses_bad_input(tmp_path, lab_main):
     runs = ["--runs", str(tmp_path / "runs"), "--models", str(tmp_path / "models")]
     result = lab_main("selfplay", "--resume", "--from", "x.jsonl", *runs)
@@ -290,6 +292,7 @@ def test_selfplay_refuses_bad_input(tmp_path, lab_main):
     assert result.returncode == 2 and "--value-scale: must be 0.5..100.0, not 0" in result.stderr
 
 
+@pytest.mark.slow
 def test_selfplay_stops_cleanly_on_sigterm_and_resumes(nets, tmp_path, lab_main):
     models = tmp_path / "models"
     net = nets[1]["kalah"]
@@ -386,6 +389,7 @@ def assert_kernel_equals_keras(net, size):
         assert value == pytest.approx(want_value, abs=1e-4)
 
 
+@pytest.mark.slow
 def test_tak_az_and_az_net_play_legal_moves_only(nets):
     net = nets[1][TAK]
     start = new_game(TAK, size=5)
@@ -465,6 +469,7 @@ def test_a_tak_self_play_record_keeps_visits_of_legal_moves_that_train(nets):
         visit_targets(bad, 1.0)
 
 
+@pytest.mark.slow
 def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path, lab_main):
     models = tmp_path / "models"
     where = ["--runs", str(tmp_path / "runs"), "--models", str(models)]
@@ -490,6 +495,7 @@ def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path,
     assert AZNet(net=net).choose_move(start) in start.legal_moves()
 
 
+@pytest.mark.slow
 def test_selfplay_learns_tak_from_the_main_jobs_annotated_games(tmp_path, lab_main):
     start = new_game(TAK, size=3)
     teacher = Teacher(2, game=TAK)
@@ -548,6 +554,7 @@ def test_a_network_keeps_the_value_scale_it_learnt(tmp_path):
         PolicyValue("sungka", path).load()
 
 
+@pytest.mark.slow
 def test_selfplay_pretrains_a_network_on_the_value_scale_asked(tmp_path, lab_main):
     models = tmp_path / "models"
     sample = ROOT / "training" / "sample_kalah.jsonl"

@@ -47,6 +47,7 @@ def checked_games(spec: str, variant: str, games: int = 2):
     return seen
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", game_names())
 def test_every_player_plays_only_legal_moves(variant):
     """Every player of the game that can play these rules (a network is made for one

@@ -77,6 +77,7 @@ def test_the_opponents_road_in_one_is_blocked(spec):
     assert all(after.play(m).winner() != 0 for m in after.legal_moves())
 
 
+@pytest.mark.slow
 def test_alpha_beta_values_a_sooner_win_higher():
     values = AlphaBeta(depth=3).evaluate(from_tps(ROAD_IN_ONE))["moves"]
     wins = [v for v in values.values() if v > 1000]

@@ -13,6 +13,7 @@ from mancala.arena.results import Tally
 from mancala.commands.tournament import main as tournament
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", sorted(RECIPES))
 def test_a_set_is_distinct_contested_and_repeatable(game):
     made = make_set(game, 4, seed=3)

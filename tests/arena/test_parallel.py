@@ -61,6 +61,8 @@ def dies(actor) -> bool:
     return False
 
 
+@pytest.mark.ray
+@pytest.mark.slow
 def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game():
     import ray
 
@@ -94,6 +96,8 @@ def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game(
     assert not ray.is_initialized()
 
 
+@pytest.mark.ray
+@pytest.mark.slow
 def test_sigterm_stops_the_workers_and_keeps_every_finished_game(tmp_path):
     out = tmp_path / "games.jsonl"
     command = [sys.executable, "mancala/random_train.py", "luck", "greedy", "--record-only"]
@@ -116,6 +120,8 @@ def test_sigterm_stops_the_workers_and_keeps_every_finished_game(tmp_path):
     assert all(len(game["values"]) == len(game["moves"]) for game in games)
 
 
+@pytest.mark.ray
+@pytest.mark.slow
 def test_a_two_node_cluster_plays_a_tournament_through_address(tmp_path, capsys):
     from ray.cluster_utils import Cluster
 

@@ -92,6 +92,7 @@ def test_runs_as_a_file_and_as_a_module():
         assert "| luck |" in done.stdout
 
 
+@pytest.mark.slow
 def test_balanced_openings_are_judged_even_and_bad_bounds_refused():
     from mancala.ai.minimax import Minimax
     from mancala.arena.openings import opening_value

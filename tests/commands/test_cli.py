@@ -150,6 +150,7 @@ def test_the_networks_bench_times_the_tak_networks_of_a_board(capsys):
     assert "--size is not a rule of kalah" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_measure_weights_reads_a_folder_and_refuses_a_missing_one(tmp_path, capsys):
     import json
 
@@ -319,6 +320,7 @@ def test_a_sigterm_python_swallows_still_stops_the_loop(capsys, monkeypatch):
     stop_if_asked()  # outside a command: nothing to stop
 
 
+@pytest.mark.slow
 def test_sigterm_stops_random_train_with_143_and_keeps_every_game(tmp_path):
     out = tmp_path / "games.jsonl"
     command = [sys.executable, "mancala/random_train.py", "luck", "greedy", "--record-only"]
@@ -388,6 +390,7 @@ def test_the_prompt_goes_to_stdout_even_on_a_terminal():
     assert b"Your move (a, b, c, d, e, f, or q to quit):" in seen
 
 
+@pytest.mark.slow
 def test_no_tensorflow_start_up_lines():
     env = {key: value for key, value in ENV.items() if key != "TF_CPP_MIN_LOG_LEVEL"}
     done = subprocess.run(
@@ -405,6 +408,7 @@ def test_no_tensorflow_start_up_lines():
         assert noise not in done.stderr, done.stderr
 
 
+@pytest.mark.slow
 def test_bench_teachers_scores_each_teacher_by_stage_and_refuses_a_bad_spec(
     tmp_path, monkeypatch, capsys
 ):

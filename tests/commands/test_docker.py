@@ -13,7 +13,11 @@ import shutil
 import subprocess
 import warnings
 
+import pytest
+
 from mancala.core.paths import ROOT
+
+pytestmark = [pytest.mark.docker, pytest.mark.slow]
 
 SCRIPT = ROOT / "deploy" / "docker-check.sh"
 

@@ -41,6 +41,8 @@ from packaging.requirements import Requirement
 
 from mancala.core.paths import ROOT
 
+pytestmark = [pytest.mark.docker, pytest.mark.slow]
+
 DOCKERFILE = ROOT / "deploy" / "Dockerfile.api"
 DOCKERIGNORE = ROOT / "deploy" / "Dockerfile.api.dockerignore"
 PROJECT = "mancala-lab"  # the project's distribution (pyproject.toml)

@@ -32,6 +32,7 @@ def talk(lines: list[str], player: str = "minimax") -> list[str]:
     return done.stdout.splitlines()
 
 
+@pytest.mark.slow
 def test_the_engine_answers_the_protocol_and_survives_bad_lines():
     out = talk(
         [
@@ -92,6 +93,7 @@ def lab_engine(tmp_path):
     return program
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seat", [0, 1])
 def test_the_lab_engine_plays_whole_games_against_the_tei_player(lab_engine, seat):
     outside = make_player(f"tei:{lab_engine},movetime=50")

@@ -240,6 +240,7 @@ def test_late_positions_of_bigger_boards_equal_plain_minimax(houses, seeds, left
         checked += 1
 
 
+@pytest.mark.slow
 def test_kalah_6_3_opening_search_agrees_across_database_sizes():
     state = GameState.new(houses=6, seeds=3)
     a = solver_for(6, False, 8).solve(state, all_moves=False)
@@ -247,6 +248,7 @@ def test_kalah_6_3_opening_search_agrees_across_database_sizes():
     assert a["value"] == b["value"] and a["best"] == b["best"]
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(
     houses=st.sampled_from([2, 3]),

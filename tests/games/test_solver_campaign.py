@@ -80,6 +80,7 @@ def test_a_record_of_another_position_is_refused_and_kept(tmp_path):
     assert path.read_text() == before
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_the_search_at_once_and_keeps_the_record(tmp_path):
     record = tmp_path / "k54.json"
     command = [sys.executable, "-m", "mancala", "solve", "--houses", "5", "--seeds", "4"]

@@ -2,6 +2,7 @@
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,7 @@ def test_random_games_conserve_pieces_and_end(size, komi, rng):
     assert outcome.flats == state.flat_counts()
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(positions(), st.lists(st.integers(0, 65_471), max_size=40))
 def test_play_takes_every_legal_move_and_refuses_the_others(state, tries):

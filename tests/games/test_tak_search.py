@@ -168,6 +168,7 @@ def test_the_numba_roads_in_one_and_value_are_the_readable_ones(size, data):
     assert search.value(meta, colours) == evaluate.value(state), state.to_tps()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("depth, count", [(1, 30), (2, 30), (3, 4)])
 def test_move_values_equal_the_generic_alpha_beta(depth, count):
     for state in random_positions(depth, count):

@@ -58,6 +58,7 @@ def test_a_seeded_run_gives_the_same_moves_curve_and_weights(trained):
     assert sums == pytest.approx([179.525, 0.638, 2062.169, 1.013, 137.989, 0.0335], rel=1e-3)
 
 
+@pytest.mark.slow
 def test_training_from_random_openings_measures_them_too(tmp_path):
     out = tmp_path / "dqn-kalah-second.keras"
     lines = []
@@ -223,6 +224,7 @@ def test_evaluation_prints_the_papers_tables(trained, tmp_path, capsys):
     assert stop.value.code == 2
 
 
+@pytest.mark.slow
 def test_a_run_can_start_from_saved_weights_and_keeps_them_unless_beaten(trained, tmp_path):
     """--init: the run starts from the file's net, measures it at episode 0, and keeps
     an evaluation's weights only when they score at least as high."""

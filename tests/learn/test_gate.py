@@ -95,6 +95,7 @@ def _gates(tmp_path):
     return [json.loads(line) for line in lines]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("screened", [False, True])
 def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
     tmp_path, capsys, monkeypatch, screened
@@ -127,6 +128,7 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
         assert decision["games"] == 40 and decision["head_to_head"] < 0.5
 
 
+@pytest.mark.slow
 def test_random_train_gates_first_weights_against_random_play(tmp_path, capsys, caplog):
     """Nothing to replace: the refit of four games meets random play on the solved set,
     which it does not beat by two standard errors, so nothing is installed."""
@@ -157,6 +159,7 @@ def test_runs_are_not_overwritten_and_resume_needs_a_run(tmp_path, capsys):
     assert "found no run" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_random_train_reports_a_damaged_weights_file_and_does_not_use_it(tmp_path, capsys):
     """A damaged candidate in the run and damaged shipped weights: each is named as
     damaged and passed over (the network starts fresh), and the run goes on."""
@@ -177,6 +180,7 @@ def test_random_train_reports_a_damaged_weights_file_and_does_not_use_it(tmp_pat
     assert list((models / "replaced" / "kalah").iterdir())  # the damaged file is kept
 
 
+@pytest.mark.slow
 def test_random_train_trains_and_gates_sungka_networks(tmp_path, capsys):
     """--variant sungka: each candidate meets the Sungka weights in Sungka games; Kalah's
     weights are left alone."""
@@ -197,6 +201,7 @@ def test_random_train_trains_and_gates_sungka_networks(tmp_path, capsys):
     assert "teacher minimax:2" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_random_train_trains_and_gates_a_tak_network(tmp_path, capsys):
     """--variant tak: Tak games recorded and valued by the Tak teacher, each candidate
     meets the Tak weights in 5x5 games; a network without a Tak

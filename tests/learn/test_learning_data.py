@@ -42,6 +42,7 @@ def _games(count: int, seed: int) -> list[dict]:
     return records
 
 
+@pytest.mark.slow
 def test_chained_teacher_gives_the_solvers_values_where_it_proves_them(small_solver):
     """Valued from the end back, the teacher's exact values are the solver's; where its
     budget runs out it gives alpha-beta's values, as valuing each position alone does."""
@@ -99,6 +100,7 @@ def test_store_keeps_a_bounded_uniform_sample_of_everything_seen():
         PositionStore(capacity=0)
 
 
+@pytest.mark.slow
 def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
     start = GameState.new(houses=4, seeds=3)
     path = tmp_path / "set.jsonl"

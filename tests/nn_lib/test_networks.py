@@ -104,6 +104,7 @@ def test_the_az_teacher_refuses_a_game_without_margins():
         Teacher(game="tak", simulations=50)
 
 
+@pytest.mark.slow
 def test_exact_teacher_gives_solver_values_and_falls_back_to_minimax(monkeypatch):
     """Teacher(exact_nodes=N): the solver's exact values where it proves them within N
     nodes, minimax's where it does not; the record names both."""
@@ -168,6 +169,7 @@ def test_each_network_trains_saves_loads_and_numpy_matches_keras(tmp_path, sampl
     assert not list(tmp_path.glob(".*"))  # no temp file left
 
 
+@pytest.mark.slow
 def test_training_on_the_sample_learns_the_teacher(tmp_path, sample):
     from mancala.nn_lib.training import agreement
 
@@ -239,6 +241,7 @@ def test_train_py_reports_skipped_lines_and_saves(tmp_path, capsys):
     assert not (tmp_path / "sungka").exists()
 
 
+@pytest.mark.slow
 def test_random_train_survives_ctrl_c(tmp_path):
     """A real SIGINT in the middle of training: every recorded line stays a valid game,
     no weights file is half written, the process says so and exits 130."""
@@ -390,6 +393,7 @@ def test_the_tak_teacher_gives_the_tak_search_values_of_every_legal_move(tmp_pat
     assert max(back["values"][-1]) > 900_000
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["nn2h80", "cnns1h128", "cnn2x64h128"])
 def test_a_tak_network_trains_saves_loads_and_plays_legal_moves_only(tmp_path, tak_records, name):
     from mancala.ai.network import NetworkPlayer

@@ -37,6 +37,8 @@ from webapi.api import LIMITS
 from webapi.loadtest import run_saturation
 from webapi.serving import running_server
 
+pytestmark = [pytest.mark.slow]
+
 LIMIT = 64 * 1024  # the app's MAX_CONTENT_LENGTH
 DRAIN = 1 << 20  # the app's DRAIN_BYTES
 

@@ -43,6 +43,8 @@ from webapi import create_app
 from webapi.ratings import load_ratings
 from webapi.serving import running_server
 
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
 CHROMIUM, DRIVER = "/usr/bin/chromium", "/usr/bin/chromedriver"
 WAIT = 30  # seconds, the bound of every wait
 

@@ -206,6 +206,7 @@ def test_analysis_values_every_legal_move(client):
     assert all(m["kind"] in ("exact", "estimate") for m in analysis["moves"])
 
 
+@pytest.mark.slow
 def test_analysis_estimates_where_the_solver_does_not_go(client):
     sungka, small = GameState.new("sungka"), GameState.new(houses=4, seeds=3).play(0)
     assert not solver_ready(sungka)
@@ -372,6 +373,7 @@ def test_a_player_that_crashes_is_a_422_not_a_500(monkeypatch):
     error(response, 422, "cannot move in this position", "IndexError")
 
 
+@pytest.mark.slow
 def test_network_players_listed_by_the_registry_answer(client):
     """Every network the registry can make here plays a legal move through the API."""
     networks = [
@@ -420,6 +422,7 @@ def test_pool_keeps_players_and_lends_each_to_one_caller_at_a_time():
     assert len(shared) == 200 and not any(shared)
 
 
+@pytest.mark.slow
 def test_mancala_serve_prints_the_address_and_serves(tmp_path):
     """`./deploy/dev.sh --api` runs `mancala serve`: gunicorn on --port, address printed."""
     import os
@@ -451,6 +454,7 @@ def test_mancala_serve_prints_the_address_and_serves(tmp_path):
     assert f"http://127.0.0.1:{port}/" in log.read_text().splitlines()[0]
 
 
+@pytest.mark.slow
 def test_network_players_first_made_by_threads_at_once_all_work():
     """The first network player of a process imports Keras; four threads asking for one at
     once (four requests to a fresh worker) must each get a working player."""
