@@ -37,7 +37,14 @@ from mancala.core.report import Table
 from mancala.core.stopping import run_command
 from mancala.games import games_with, new_game
 from mancala.games.options import add_game_options, game_options
-from mancala.learn.labels import Labelling, done_indices, header, read_header, stage_report
+from mancala.learn.labels import (
+    Labelling,
+    done_indices,
+    header,
+    labels_stem,
+    read_header,
+    stage_report,
+)
 from mancala.learn.teacher import Teaching
 
 MAX_GAMES = 10_000_000
@@ -84,8 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         max_seeds = database_seeds(start, args.max_seeds)
     except ValueError as error:
         return fail("mancala solve labels", str(error))
-    size = f"h{start.houses}-s{start.seeds}" + ("-ec" if start.empty_capture else "")
-    args.out = args.out or RUNS_DIR / "labels" / f"{start.game}-{size}-seed{args.seed}.jsonl"
+    args.out = args.out or RUNS_DIR / "labels" / f"{labels_stem(start)}-seed{args.seed}.jsonl"
     argv = sys.argv[1:] if argv is None else argv
     command = shlex.join(["mancala", "solve", "labels", *argv])
     kept = f"every game labelled so far is in {args.out}; run the same command to continue"

@@ -14,8 +14,9 @@ pairings of the players (each move a random legal one with probability --explore
 annotates every game with the teacher's value of each legal move (alpha-beta to
 --teacher plies, or with --teacher az:N az's search of N simulations guided by the shipped
 network) and appends it to the run's games the moment it ends. Then every
-network is refit on the examples recorded so far (a sample of at most --sample of them,
-the run's games and those beside --out) and saved as the run's candidate. Every
+network is refit on the examples recorded so far (a sample of at most --sample of them:
+the exact labels that ship for the board, the run's games and those beside --out) and
+saved as the run's candidate. Every
 --gate-every batches each candidate meets the promotion gate (mancala/learn/gate.py):
 only a candidate shown stronger than the weights in mancala/models/ replaces them,
 and the replaced file is kept in mancala/models/replaced/. So a run can only make the
@@ -36,6 +37,7 @@ import random
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from mancala.ai.registry import check_can_play, check_names, split_names
 from mancala.arena.records import record_files
@@ -43,6 +45,7 @@ from mancala.core.cli import add_alias, command_parser, fail, float_in, int_in
 from mancala.core.stopping import run_command, stop_if_asked
 from mancala.games import game, new_game
 from mancala.games.options import add_game_options, game_options
+from mancala.learn.labels import shipped_labels
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
 from mancala.learn.promotion import gate_and_promote, gate_positions, value_kept
@@ -89,6 +92,14 @@ def main(argv: list[str] | None = None) -> int:
         tuple(ZOO_GAMES),
         "the game the networks learn, on its default board unless its rules are given "
         "(--size 6): Kalah(6,4), Sungka(7,7) or Tak 5x5, komi 0 (kalah)",
+    )
+    parser.add_argument(
+        "--labels",
+        nargs="*",
+        type=Path,
+        metavar="FILE",
+        help="exact labels the refits learn from beside the games (default: those shipped "
+        "for the board, mancala/data/GAME/; --labels alone: none)",
     )
     parser.add_argument("--run", help="the run's name in runs/, or a folder (default: the time)")
     parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
@@ -168,6 +179,9 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     beside = [] if args.out == run.games else record_files(args.out.parent)
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
     depth, simulations = args.teacher or (TEACHER_DEPTH[args.variant], 0)
+    labels = shipped_labels(game_start) if args.labels is None else args.labels
+    if nets and labels:
+        run.log(f"reading the exact labels of {len(labels)} file(s) for the refits")
     practice = Practice(
         args.out,
         depth,
@@ -178,11 +192,15 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         game_start,
         workers=workers,
         teacher_simulations=simulations,
+        labels=labels if nets else (),
     )
     if nets:
+        games, seen = practice.labelled
+        exact = f"{seen:,} exactly labelled positions of {games:,} games; " if labels else ""
         run.log(
-            f"{practice.store.games} annotated game(s) ({practice.store.seen} positions) "
-            f"already recorded; teacher {practice.teacher.name}"
+            f"{exact}{practice.store.games - games} annotated game(s) "
+            f"({practice.store.seen - seen} positions) already recorded; "
+            f"teacher {practice.teacher.name}"
         )
     curve = LearningCurve(run.curve)
     scalars = Scalars(run.folder / "tensorboard")

@@ -23,11 +23,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mancala.ai.base import is_sowing
 from mancala.arena.match import ply_limit
 from mancala.arena.openings import random_opening
 from mancala.arena.parallel import GameJob, Seat
 from mancala.arena.records import GameLog, replay
 from mancala.arena.solved_set import STAGES, seeds_in_houses, stage_of
+from mancala.core.paths import DATA_DIR
 from mancala.games import game
 
 STRONG = ("minimax:8", "minimax:12", "nnxat2h512", "nnxa2h512")  # strong players
@@ -67,6 +69,20 @@ class Labelling:
         _, opening = random_opening(self.start, rng.randint(0, OPENING_PLIES), rng)
         seed, limit = rng.getrandbits(30), ply_limit(self.start)
         return GameJob(seats, self.start, tuple(opening), seed, limit)
+
+
+def labels_stem(start: Any) -> str:
+    """The name of a sowing board's labels: kalah-h6-s4 (-ec with the empty capture)."""
+    size = f"h{start.houses}-s{start.seeds}" + ("-ec" if start.empty_capture else "")
+    return f"{start.game}-{size}"
+
+
+def shipped_labels(start: Any) -> list[Path]:
+    """The labels that ship for the board of `start` (mancala/data/GAME/STEM-labels-seed*
+    .jsonl.xz): the exact labels behind its shipped weights; [] for a board without."""
+    if not is_sowing(start):
+        return []
+    return sorted((DATA_DIR / start.game).glob(f"{labels_stem(start)}-labels-seed*.jsonl.xz"))
 
 
 def header(labelling: Labelling, command: str, teacher: str) -> dict[str, Any]:

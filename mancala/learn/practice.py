@@ -35,7 +35,8 @@ KEEP = 2_000_000  # examples kept in memory for the refits (a uniform sample of 
 
 class Practice:
     """Records annotated games to `out` and keeps a uniform sample of at most `keep` of
-    the examples in memory for refits."""
+    the examples in memory for refits: those of the exact `labels` (the positions whose
+    every move is exact), of the recorded games `read`, and of the games it plays."""
 
     def __init__(
         self,
@@ -48,11 +49,12 @@ class Practice:
         start: GameState | None = None,
         workers: Workers | None = None,
         teacher_simulations: int = 0,
+        labels: Sequence[Path] = (),
     ) -> None:
         self.out = Path(out)
         self.start = start or GameState.new()
         self.workers = workers or Workers(1)
-        self.sources = list(dict.fromkeys([*(read or []), self.out]))
+        self.sources = list(dict.fromkeys([*labels, *(read or []), self.out]))
         self.teacher = Teacher(
             teacher_depth,
             exact_nodes,
@@ -65,10 +67,16 @@ class Practice:
         self.row = moves_a_row(self.start.game)  # a Tak row is a position's moves: keep and
         self.store = PositionStore(max(1, keep // self.row), seed)  # sample count the moves
         self.recorded = 0
+        self.skipped = 0
+        if labels:  # the positions whose every move is exact alone (docs/perfect_play.md)
+            reader = PositionReader(labels, exact_only=True)
+            self.store.add_reader(reader)
+            self.skipped += reader.skipped
+        self.labelled = self.store.games, self.store.seen  # of the labels: (games, positions)
         if read:
             reader = PositionReader(read)
             self.store.add_reader(reader)
-            self.skipped = reader.skipped
+            self.skipped += reader.skipped
 
     def play(self, pairings: Sequence[tuple[Seat, Seat]], games: int) -> list[dict[str, Any]]:
         """`games` games of each pairing (its first seat moves first) from random openings,

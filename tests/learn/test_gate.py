@@ -86,8 +86,31 @@ def _train(tmp_path, *extra):
     argv = ["nn1h128", "greedy", "--run", str(tmp_path / "run"), "--models"]
     argv += [str(tmp_path / "models"), "--batches", "1", "--games", "4", "--per-pairing", "2"]
     argv += ["--teacher", "2", "--eval-games", "2", "--sample", "2000", "--gate-openings", "20"]
-    argv += ["--gate-opponents", "greedy", "--exact-nodes", "0", *extra]
+    argv += ["--gate-opponents", "greedy", "--exact-nodes", "0", "--labels", *extra]
     return main_job.main(argv)
+
+
+def test_the_refits_learn_from_the_exact_labels_that_ship(tmp_path, capsys):
+    """The store starts with the exact positions of the labels (by default those shipped
+    for the board: mancala/data/kalah/), then the run's games."""
+    import itertools
+
+    from mancala.games import new_game
+    from mancala.learn.data import record_positions
+    from mancala.learn.labels import labelled, shipped_labels
+
+    shipped = shipped_labels(new_game("kalah"))
+    assert shipped and all(p.name.startswith("kalah-h6-s4-labels-seed") for p in shipped)
+    assert shipped_labels(new_game("kalah", seeds=5)) == shipped_labels(new_game("tak")) == []
+    records = list(itertools.islice(labelled(shipped[:1]), 30))
+    small = tmp_path / "labels.jsonl"
+    small.write_text("".join(json.dumps(r) + "\n" for r in records))
+    exact = sum(len(p[0]) for r in records if (p := record_positions(r, exact_only=True)))
+    assert 0 < exact < sum(len(r["values"]) for r in records)  # searched ones left out
+    assert _train(tmp_path, "--labels", str(small)) == 0
+    out = capsys.readouterr().out
+    assert "reading the exact labels of 1 file(s)" in out
+    assert f"{exact:,} exactly labelled positions of 30 games; 0 annotated game(s)" in out
 
 
 def _gates(tmp_path):

@@ -270,6 +270,7 @@ def test_random_train_survives_ctrl_c(tmp_path):
         str(tmp_path / "run"),
         "--exact-nodes",
         "0",
+        "--labels",
     ]
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1", TF_CPP_MIN_LOG_LEVEL="2")
     process = subprocess.Popen(
