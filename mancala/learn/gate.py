@@ -6,7 +6,9 @@ each other from `openings` random openings of `plies` plies, each opening once i
 seat, and each of them plays every fixed opponent over the same games. The candidate is
 promoted when
 
-1. it scores at least half against the incumbent (a win counts 1, a draw 1/2),
+1. against the incumbent it scores at least half (a win counts 1, a draw 1/2), or less
+   by at most `lead` standard errors of its score over the opening pairs (noise alone,
+   where it is ahead by the main measure below),
 2. against the fixed opponents together its mean score per game is above the
    incumbent's by at least two standard errors of the paired differences (the same
    opening and seat for both; `lead` standard errors in general); or, where the solver
@@ -14,8 +16,8 @@ promoted when
    exact value in more of the set's positions than the incumbent, by the same two
    standard errors of the paired differences (checked first: a candidate that fails it
    plays no game), and
-3. against no fixed opponent is it significantly worse than the incumbent: its mean
-   may fall below the incumbent's by at most `z` standard errors, one-sided.
+3. against no fixed opponent is it worse than the incumbent beyond noise: its mean may
+   fall below the incumbent's by at most `z` (two) standard errors.
 
 Noise alone seldom passes the second test (about one time in 44 for weights exactly as
 strong, far less for weaker ones), so promotions need evidence of a gain. A long run
@@ -55,7 +57,7 @@ from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.nn_lib.meta import meta_path
 
-Z_ONE_SIDED_95 = 1.645
+BEHIND = 2.0  # standard errors a candidate may be behind on a measure that is not the main one
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,16 @@ def paired(candidate: list[float], incumbent: list[float]) -> tuple[float, float
     return mean_se([c - i for c, i in zip(candidate, incumbent)])
 
 
+def _perfect(exact: tuple[list[float], list[float]]) -> tuple[list[float], str]:
+    """(% kept by each of the two, the words saying so) on a solved set."""
+    shares = [100.0 * sum(kept) / len(kept) for kept in exact]
+    error = paired(*exact)[1]
+    return shares, (
+        f"keeps the exact value in {shares[0]:.1f}% of the solved positions, the weights "
+        f"it would replace in {shares[1]:.1f}% (standard error {100 * error:.1f})"
+    )
+
+
 def gate(
     candidate: Player,
     incumbent: Player,
@@ -106,7 +118,7 @@ def gate(
     openings: int = 100,
     plies: int = 4,
     seed: int = 0,
-    z: float = Z_ONE_SIDED_95,
+    z: float = BEHIND,
     lead: float = 2.0,
     exact: tuple[list[float], list[float]] | None = None,
 ) -> GateResult:
@@ -115,14 +127,9 @@ def gate(
     `exact`: the candidate's and the incumbent's 1 (kept) or 0 in each solved position."""
     if openings < 1:
         raise ValueError(f"the gate needs at least 1 opening, not {openings}")
-    shares = None
     if exact is not None:
-        shares = [100.0 * sum(kept) / len(kept) for kept in exact]
+        shares, perfect = _perfect(exact)
         gain, error = paired(*exact)
-        perfect = (
-            f"keeps the exact value in {shares[0]:.1f}% of the solved positions, the weights "
-            f"it would replace in {shares[1]:.1f}% (standard error {100 * error:.1f})"
-        )
         if gain < lead * error:
             reason = f"not {lead:g} standard errors ahead of them against perfect play: {perfect}"
             return GateResult(False, reason, 0, None, kept_share=shares)
@@ -137,7 +144,24 @@ def gate(
             ]
             for spec in opponents
         }
-    head_to_head = sum(head) / len(head)
+    return verdict(head, sides, exact, z, lead)
+
+
+def verdict(
+    head: list[float],
+    sides: dict[str, list[list[float]]],
+    exact: tuple[list[float], list[float]] | None = None,
+    z: float = BEHIND,
+    lead: float = 2.0,
+) -> GateResult:
+    """The gate's rule (the module's docstring) on what its games gave: `head`, the
+    candidate's score in each game against the incumbent (each opening in the first seat,
+    then in the second); `sides`, for each fixed opponent, the candidate's and the
+    incumbent's scores in the same games; `exact`, both players' 1 or 0 in each solved
+    position (already found `lead` standard errors ahead)."""
+    shares, perfect = _perfect(exact) if exact is not None else (None, "")
+    half = len(head) // 2  # each opening in the first seat, then in the second
+    head_to_head, head_error = mean_se([(a + b) / 2 for a, b in zip(head[:half], head[half:])])
     against, weaker, mine_all, theirs_all = {}, [], [], []
     for spec, (mine, theirs) in sides.items():
         mean, error = paired(mine, theirs)
@@ -149,17 +173,21 @@ def gate(
         }
         if mean < -z * error:
             weaker.append(spec)
-    gain, error = paired(mine_all, theirs_all) if opponents else (0.0, 0.0)
-    versus = f"{gain:+.3f} a game against {', '.join(opponents)} (standard error {error:.3f})"
-    if head_to_head < 0.5:
-        promoted, reason = False, f"scored {head_to_head:.1%} against the weights it would replace"
+    gain, error = paired(mine_all, theirs_all) if sides else (0.0, 0.0)
+    versus = f"{gain:+.3f} a game against {', '.join(sides)} (standard error {error:.3f})"
+    if head_to_head < 0.5 - z * head_error:
+        promoted, reason = (
+            False,
+            f"scored {head_to_head:.1%} ± {head_error:.1%} against the weights it would replace",
+        )
     elif exact is None and gain < lead * error:
         promoted, reason = False, f"not {lead:g} standard errors ahead of them: {versus}"
     elif weaker:
         promoted, reason = False, f"significantly weaker than them against {', '.join(weaker)}"
     else:
         ahead = f"{perfect}; {versus}" if exact is not None else versus
-        promoted, reason = True, f"scored {head_to_head:.1%} against them and {ahead}"
+        scored = f"{head_to_head:.1%} ± {head_error:.1%}"
+        promoted, reason = True, f"scored {scored} against them and {ahead}"
     return GateResult(promoted, reason, len(head), head_to_head, against, shares)
 
 

@@ -65,6 +65,24 @@ def test_against_perfect_play_a_gain_on_the_solved_set_is_the_evidence():
     assert "against perfect play" in refused.reason
 
 
+def test_a_head_to_head_within_noise_of_even_does_not_refuse_a_gain():
+    """Ahead on perfect play by two standard errors: 49.5% against the incumbent over 200
+    pairs is noise and passes; 40% is refused. The head-to-head's error is over pairs."""
+    from mancala.learn.gate import verdict
+
+    exact = ([1.0] * 900 + [0.0] * 100, [1.0] * 850 + [0.0] * 150)
+    sides = {"greedy": [[1.0] * 400, [1.0] * 400]}
+    near = [1.0] * 100 + [0.0] * 100 + [1.0] * 98 + [0.0] * 102  # first seat, then second
+    result = verdict(near, sides, exact)
+    assert result.promoted and result.head_to_head == pytest.approx(0.495)
+    assert "49.5% ± " in result.reason and "keeps the exact value in 90.0%" in result.reason
+    far = [1.0] * 80 + [0.0] * 120
+    refused = verdict(far + far, sides, exact)
+    assert not refused.promoted and "40.0% ± 3.5% against the weights" in refused.reason
+    behind = {"greedy": [[1.0] * 380 + [0.0] * 20, [1.0] * 400]}  # 20 games lost more
+    assert "weaker than them against greedy" in verdict(near, behind, exact).reason
+
+
 def test_promote_keeps_the_replaced_file(tmp_path):
     target, candidate = tmp_path / "models" / "n.keras", tmp_path / "run" / "n.keras"
     target.parent.mkdir()
