@@ -13,10 +13,12 @@ The examples are the games' positions with the teacher's value of every legal mo
 "values" key that mancala train and mancala adversary record); games without it are
 counted and left out. Files are streamed in chunks of --chunk positions, so they need not
 fit in memory (one chunk is kept between epochs). Corrupt lines are skipped and counted.
-The network starts from its weights file when there is one (unless --fresh, or --init
-FILE: that file's weights) and is saved atomically to mancala/models/GAME/NAME.keras (or
-DIR/GAME/ with --models DIR), GAME the --variant (kalah); `mancala promote DIR NAME` then
-puts a network fitted in DIR in place of the shipped one through the gate. The name
+The network starts from its weights in the output folder when there are some, else from
+the shipped ones (unless --fresh, or --init FILE: that file's weights), and is saved
+atomically to runs/fit/GAME/NAME.keras (or DIR/GAME/ with --models DIR), GAME the
+--variant (kalah): never over the shipped weights unless asked to with --models
+mancala/models. `mancala promote DIR NAME` then puts a network fitted in DIR in place of
+the shipped one through the gate. The name
 `az-net` fits the policy-value network of the sowing games (docs/az.md) on the same
 records: its policy a soft choice among the teacher's move values (a move one seed worse
 gets 1/e the weight), its value the best move's final margin m as tanh(m / --value-scale)
@@ -31,11 +33,15 @@ import time
 from pathlib import Path
 
 from mancala.core.cli import command_parser, float_in, int_in
+from mancala.core.paths import RUNS_DIR
 from mancala.core.stopping import run_command
 from mancala.nn_lib.base import LEARNING_RATE, NET_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO, network
 
 AZ_NET = "az-net"  # the policy-value network (mancala/nn_lib/policy_value.py)
+
+
+FIT_DIR = RUNS_DIR / "fit"  # where a fit saves, away from the shipped weights
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,7 +53,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--chunk", type=int_in(1), default=500_000, help="positions held at once")
     parser.add_argument("--fresh", action="store_true", help="start from untrained weights")
     parser.add_argument("--init", type=Path, metavar="FILE", help="start from these weights")
-    parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
+    parser.add_argument(
+        "--models", type=Path, default=FIT_DIR, help="the fitted weights' folder (runs/fit)"
+    )
     parser.add_argument(
         "--learning-rate",
         type=float_in(1e-6, 1.0),
@@ -89,10 +97,13 @@ def _train(args: argparse.Namespace) -> int:
         return _train_policy_value(args)
     if args.value_scale is not None:
         raise ValueError("--value-scale is az-net's; a zoo network learns seeds as they are")
-    path = weights_path(args.name, args.variant, args.models) if args.models else None
+    path = weights_path(args.name, args.variant, args.models)
+    if args.init is None and not args.fresh and not path.is_file():
+        shipped = weights_path(args.name, args.variant)
+        args.init = shipped if shipped.is_file() else None  # the shipped weights, refitted
     if args.init is not None:
         net = network(args.name, args.init, args.variant).load()
-        net.path = path or network(args.name, None, args.variant).path
+        net.path = path
     else:
         net = network(args.name, path, args.variant)
     net.objective = net.view.objective or args.objective
@@ -174,6 +185,9 @@ def _train_policy_value(args: argparse.Namespace) -> int:
     from mancala.nn_lib.training import settling_rate
 
     target = weights_file(args.variant, args.models)
+    if args.init is None and not args.fresh and not target.is_file():
+        shipped = weights_file(args.variant)
+        args.init = shipped if shipped.is_file() else None  # the shipped weights, refitted
     if args.init is not None:
         net = PolicyValue(args.variant, args.init).load()
         net.path = target
@@ -215,6 +229,11 @@ def _saved(net, args: argparse.Namespace, reader, positions: int) -> int:
 
     data = describe_data(args.paths, reader.games, positions)
     print(f"saved {net.save(teacher=' + '.join(reader.teachers), data=data)}")
+    name, variant = (AZ_NET if args.name == AZ_NET else net.name), args.variant
+    gate = ["mancala", "promote", str(args.models), name] + (
+        ["--variant", variant] if variant != "kalah" else []
+    )
+    print(f"`{' '.join(gate)}` puts it through the gate in place of the shipped weights")
     return 0
 
 

@@ -148,6 +148,29 @@ def test_a_fit_from_the_shipped_weights_leaves_them_as_they_were(lab_main, tmp_p
     assert missing.returncode == 2 and "no weights file" in missing.stderr
 
 
+def test_a_fit_starts_from_the_shipped_weights_and_saves_beside_them(tmp_path, monkeypatch, capsys):
+    """Without --models a fit saves to runs/fit/, never over the shipped file, starting
+    from the shipped weights, and says how to gate it."""
+    from mancala.ai.registry import make_player
+    from mancala.arena.match import play_games
+    from mancala.arena.records import append_games
+    from mancala.commands import fit
+    from mancala.core.paths import MODELS_DIR
+    from mancala.game_state import GameState
+    from mancala.learn.teacher import Teacher
+
+    monkeypatch.setattr(fit, "FIT_DIR", tmp_path / "fit")
+    records = play_games([make_player("greedy", 1), make_player("luck", 2)], [GameState.new()] * 2)
+    append_games(tmp_path / "games.jsonl", [Teacher(2).annotate(r) for r in records])
+    shipped = MODELS_DIR / "kalah" / "nn1h128.keras"
+    before = shipped.read_bytes()
+    assert fit.main(["nn1h128", str(tmp_path / "games.jsonl"), "--epochs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert f"weights from {shipped}" in out and shipped.read_bytes() == before
+    assert (tmp_path / "fit" / "kalah" / "nn1h128.keras").is_file()
+    assert f"`mancala promote {tmp_path / 'fit'} nn1h128` puts it through the gate" in out
+
+
 def test_az_net_is_fitted_on_the_same_records_at_its_value_scale(lab_main, tmp_path):
     from mancala.ai.registry import make_player
     from mancala.arena.match import play_games
