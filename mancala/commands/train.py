@@ -45,6 +45,7 @@ from mancala.core.cli import add_alias, command_parser, fail, float_in, int_in
 from mancala.core.stopping import run_command, stop_if_asked
 from mancala.games import game, new_game
 from mancala.games.options import add_game_options, game_options
+from mancala.learn.gate import lead_for
 from mancala.learn.labels import shipped_labels
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
@@ -281,6 +282,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
                         gate_recorder(run, scalars, batch),
                         solved,
                         game_start,
+                        lead_for(run.tries(net.name)),
                     )  # fmt: skip
                 )
     return 0

@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from statistics import NormalDist
 from typing import Any
 
 from tqdm import tqdm
@@ -90,6 +91,18 @@ def _both_seats(
     return play_pairs(player, other, starts, moves, on_game=lambda _: bar.update()).games()
 
 
+def lead_for(tries: int, false_share: float = 0.05) -> float:
+    """The standard errors a candidate must be ahead at a network's `tries`-th gate since
+    it was last promoted: at least two, and more the more often it has been tried, so
+    that weights no better pass one of all those tries about `false_share` of the time
+    (Bonferroni) rather than once in every 44 tries.
+
+    >>> [round(lead_for(n), 2) for n in (1, 5, 20, 100)]
+    [2.0, 2.33, 2.81, 3.29]
+    """
+    return max(2.0, NormalDist().inv_cdf(1 - false_share / max(1, tries)))
+
+
 def paired(candidate: list[float], incumbent: list[float]) -> tuple[float, float]:
     """(mean, standard error) of the paired differences candidate - incumbent.
 
@@ -131,7 +144,7 @@ def gate(
         shares, perfect = _perfect(exact)
         gain, error = paired(*exact)
         if gain < lead * error:
-            reason = f"not {lead:g} standard errors ahead of them against perfect play: {perfect}"
+            reason = f"not {lead:.3g} standard errors ahead of them against perfect play: {perfect}"
             return GateResult(False, reason, 0, None, kept_share=shares)
     starts, moves = gate_openings(start, openings, plies, seed)
     games = 2 * len(starts) * (1 + 2 * len(opponents))
@@ -181,7 +194,7 @@ def verdict(
             f"scored {head_to_head:.1%} ± {head_error:.1%} against the weights it would replace",
         )
     elif exact is None and gain < lead * error:
-        promoted, reason = False, f"not {lead:g} standard errors ahead of them: {versus}"
+        promoted, reason = False, f"not {lead:.3g} standard errors ahead of them: {versus}"
     elif weaker:
         promoted, reason = False, f"significantly weaker than them against {', '.join(weaker)}"
     else:

@@ -136,11 +136,13 @@ def gate_and_promote(
     record: Record,
     solved: list = (),
     start=None,
+    lead: float = 2.0,
 ) -> str:
     """Put the candidate `net` (its file at `net.path`) through the gate against the
     weights of its name in `models`, with the fixed `opponents` over `openings` openings;
-    promote it when it passes, keeping the replaced file in `models`/replaced/GAME/.
-    With `solved` positions, against perfect play first. A line saying what was decided."""
+    promote it when it passes (`lead` standard errors ahead), keeping the replaced file in
+    `models`/replaced/GAME/. With `solved` positions, against perfect play first. A line
+    saying what was decided."""
     from mancala.ai.network import NetworkPlayer
     from mancala.nn_lib.base import WeightsError, weights_path
     from mancala.nn_lib.zoo import network
@@ -155,9 +157,9 @@ def gate_and_promote(
         except WeightsError as error:
             decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
         else:
-            decision = _gated(net, incumbent, opponents, openings, seed, solved, start)
+            decision = _gated(net, incumbent, opponents, openings, seed, solved, start, lead)
     else:
-        decision = _gated(net, first_bar(seed), opponents, openings, seed, solved, start)
+        decision = _gated(net, first_bar(seed), opponents, openings, seed, solved, start, lead)
         decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"
     return _installed(net.name, decision, net.path, target, keep, record, net.name)
 
@@ -174,7 +176,9 @@ def nothing_to_replace(models: Path) -> str:
     return f"no weights in {recorded(models)} to replace, so gated against random play (luck)"
 
 
-def _gated(net, incumbent, opponents, openings: int, seed: int, solved: list, start=None) -> dict:
+def _gated(
+    net, incumbent, opponents, openings: int, seed: int, solved: list, start=None, lead=2.0
+) -> dict:
     """The gate's decision on `net` against `incumbent`, from openings of `start`
     (Kalah(6,4) by default); against perfect play too, with `solved` positions."""
     from mancala.ai.network import NetworkPlayer
@@ -190,8 +194,9 @@ def _gated(net, incumbent, opponents, openings: int, seed: int, solved: list, st
         openings=openings,
         seed=seed,
         exact=(kept_each(candidate, solved), kept_each(incumbent, solved)) if solved else None,
+        lead=lead,
     )
-    return result.to_dict()
+    return result.to_dict() | {"lead": lead}
 
 
 def gate_and_promote_az(

@@ -86,6 +86,17 @@ class Run:
 
         record_to(self.gates)(network, decision)
 
+    def tries(self, network: str) -> int:
+        """Which gate this is for `network` since its last promotion in the run (1 for the
+        first): the gate asks more of a network the more often it has been tried."""
+        from mancala.arena.records import GameLog
+
+        tried = 0
+        for decision in GameLog([self.gates], validate=False) if self.gates.is_file() else []:
+            if decision.get("network") == network:
+                tried = 0 if decision.get("promoted") else tried + 1
+        return tried + 1
+
 
 def _latest(root: Path) -> Path | None:
     runs = [p for p in root.glob("*/games.jsonl")] if root.is_dir() else []

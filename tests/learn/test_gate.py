@@ -83,6 +83,34 @@ def test_a_head_to_head_within_noise_of_even_does_not_refuse_a_gain():
     assert "weaker than them against greedy" in verdict(near, behind, exact).reason
 
 
+def test_a_network_tried_often_must_be_further_ahead(tmp_path):
+    """The n-th gate of a network since its last promotion in a run asks lead_for(n)
+    standard errors: a gain of 2.6 passes the first try and not the twentieth."""
+    from mancala.learn.gate import lead_for, verdict
+
+    run = Run.open(str(tmp_path / "run"), resume=False)
+    assert run.tries("nn1h128") == 1
+    for promoted in (False, False, True, False):
+        run.record_gate("nn1h128", {"promoted": promoted})
+    run.record_gate("nn2h80", {"promoted": False})
+    assert run.tries("nn1h128") == 2 and run.tries("nn2h80") == 2
+    rest = [1.0] * 800 + [0.0] * 100  # ahead in 63 positions, behind in 37: +2.6 SE
+    exact = ([1.0] * 63 + [0.0] * 37 + rest, [0.0] * 63 + [1.0] * 37 + rest)
+    near = [1.0] * 100 + [0.0] * 100 + [1.0] * 100 + [0.0] * 100
+    first = verdict(near, {}, exact, lead=lead_for(1))
+    assert first.promoted
+    many = gate(
+        make_player("greedy", seed=1),
+        make_player("greedy", seed=1),
+        [],
+        GameState.new(),
+        openings=2,
+        lead=lead_for(20),
+        exact=exact,
+    )
+    assert not many.promoted and "not 2.81 standard errors ahead" in many.reason
+
+
 def test_promote_keeps_the_replaced_file(tmp_path):
     target, candidate = tmp_path / "models" / "n.keras", tmp_path / "run" / "n.keras"
     target.parent.mkdir()
