@@ -229,10 +229,8 @@ def _saved(net, args: argparse.Namespace, reader, positions: int) -> int:
 
     data = describe_data(args.paths, reader.games, positions)
     print(f"saved {net.save(teacher=' + '.join(reader.teachers), data=data)}")
-    name, variant = (AZ_NET if args.name == AZ_NET else net.name), args.variant
-    gate = ["mancala", "promote", str(args.models), name] + (
-        ["--variant", variant] if variant != "kalah" else []
-    )
+    name = AZ_NET if args.name == AZ_NET else net.name
+    gate = ["mancala", "promote", str(args.models), name, "--variant", args.variant]
     print(f"`{' '.join(gate)}` puts it through the gate in place of the shipped weights")
     return 0
 

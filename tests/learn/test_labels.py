@@ -168,7 +168,8 @@ def test_a_fit_starts_from_the_shipped_weights_and_saves_beside_them(tmp_path, m
     out = capsys.readouterr().out
     assert f"weights from {shipped}" in out and shipped.read_bytes() == before
     assert (tmp_path / "fit" / "kalah" / "nn1h128.keras").is_file()
-    assert f"`mancala promote {tmp_path / 'fit'} nn1h128` puts it through the gate" in out
+    promote = f"`mancala promote {tmp_path / 'fit'} nn1h128 --variant kalah` puts it through"
+    assert promote in out
 
 
 def test_az_net_is_fitted_on_the_same_records_at_its_value_scale(lab_main, tmp_path):
