@@ -98,9 +98,7 @@ def _train(args: argparse.Namespace) -> int:
     if args.value_scale is not None:
         raise ValueError("--value-scale is az-net's; a zoo network learns seeds as they are")
     path = weights_path(args.name, args.variant, args.models)
-    if args.init is None and not args.fresh and not path.is_file():
-        shipped = weights_path(args.name, args.variant)
-        args.init = shipped if shipped.is_file() else None  # the shipped weights, refitted
+    _start_from_shipped(args, path, weights_path(args.name, args.variant))
     if args.init is not None:
         net = network(args.name, args.init, args.variant).load()
         net.path = path
@@ -185,9 +183,7 @@ def _train_policy_value(args: argparse.Namespace) -> int:
     from mancala.nn_lib.training import settling_rate
 
     target = weights_file(args.variant, args.models)
-    if args.init is None and not args.fresh and not target.is_file():
-        shipped = weights_file(args.variant)
-        args.init = shipped if shipped.is_file() else None  # the shipped weights, refitted
+    _start_from_shipped(args, target, weights_file(args.variant))
     if args.init is not None:
         net = PolicyValue(args.variant, args.init).load()
         net.path = target
@@ -221,6 +217,13 @@ def _train_policy_value(args: argparse.Namespace) -> int:
             flush=True,
         )
     return _saved(net, args, reader, positions)
+
+
+def _start_from_shipped(args: argparse.Namespace, target: Path, shipped: Path) -> None:
+    """With neither --init nor --fresh and no weights at `target` yet, the fit starts from
+    the `shipped` ones (when they exist): it refits them, and saves to `target`."""
+    if args.init is None and not args.fresh and not target.is_file() and shipped.is_file():
+        args.init = shipped
 
 
 def _saved(net, args: argparse.Namespace, reader, positions: int) -> int:
