@@ -46,7 +46,7 @@ from mancala.game_state import GameState
 from mancala.games import capabilities, describe, kernel_adapter, new_game
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.sowing.kernel import NO_ENDGAME, EndgameTable
-from mancala.games.sowing.solver import Solver, default_max_seeds, relative_board
+from mancala.games.sowing.solver import Solver, relative_board
 from mancala.games.sowing.solver.ranking import binomial_table
 from mancala.nn_lib.base import WeightsError
 from mancala.nn_lib.policy_value import (
@@ -70,23 +70,22 @@ PROOF_SECONDS = 0.05  # the most a move gives the solver's proof of its position
 PROOF_SEEDS = 40  # no proof is tried with more seeds than this in the houses
 
 
-_ENDGAMES: dict[tuple[int, bool], EndgameTable] = {}
+_ENDGAMES: dict[tuple[int, bool, int], EndgameTable] = {}
 _LOADING = threading.Lock()
 
 
 def endgame_table(state: GameState) -> EndgameTable:
     """(values, binomials, most seeds) of the endgame database of `state`'s Kalah board,
-    the one the process's `solver` uses, when it is cached; else NO_ENDGAME."""
-    if "solver" not in capabilities(state) or not database_ready(state.houses, state.empty_capture):
+    the one the process's `solver` uses (the largest cached), when it is cached; else
+    NO_ENDGAME."""
+    if "solver" not in capabilities(state) or not database_ready(state):
         return NO_ENDGAME
-    most = default_max_seeds(state.houses)
-    if default_max_seeds(state.houses, sum(state.board)) != most:  # a smaller game's own
-        return NO_ENDGAME
-    key = (state.houses, state.empty_capture)
     with _LOADING:
+        solver = shared_solver(state)
+        key = (state.houses, state.empty_capture, solver.max_seeds)
         if key not in _ENDGAMES:
-            db = shared_solver(state).db
-            _ENDGAMES[key] = (db, binomial_table(most, 2 * state.houses), most)
+            most = solver.max_seeds
+            _ENDGAMES[key] = (solver.db, binomial_table(most, 2 * state.houses), most)
     return _ENDGAMES[key]
 
 

@@ -11,9 +11,11 @@ is perfect wherever it can prove a value in time. `solver:t=0.25` gives the exac
 each half of its limits' seconds (`mancala.ai.limits`: an hour a move by default, so in
 practice as long as it takes). A move never takes longer than the limits' seconds.
 
-Kalah only. The endgame database of the board size and capture rule is loaded from the
-cache (<repo>/cache/, or $MANCALA_CACHE_DIR), or built there on first use (Kalah(6,*):
-about two minutes, with a progress line) unless the limits forbid building. One `Solver`
+Kalah only. The endgame database of the board size and capture rule is the largest of
+those rules in the cache (<repo>/cache/, or $MANCALA_CACHE_DIR; `mancala solve database
+--max-seeds 24` makes a bigger one), mapped from its file so that the processes of a
+machine share it, or built there on first use at the default size (Kalah(6,*): about
+two minutes, with a progress line) unless the limits forbid building. One `Solver`
 per rule set is shared by every solver player of the process, transposition table
 included, and one search runs at a time (a lock). A board whose search scratch would
 not fit in the limits' memory is refused with a ValueError.
@@ -39,21 +41,30 @@ from mancala.games.sowing.solver import (
     scratch_bytes,
 )
 from mancala.games.sowing.solver.book import GUESS_DEPTH, book_key, first_guess, load_book
+from mancala.games.sowing.solver.database import largest_cached
 
 _SOLVERS: dict[tuple[int, bool, int], Solver] = {}
 _BOOKS: dict[tuple[int, int, bool], dict] = {}
+_LARGEST: dict[tuple[int, bool, str], int] = {}  # the players' database size of these rules
 SEARCHING = threading.Lock()  # the shared solvers' tables and scratch: one search at a time
 
 
-def _database_seeds(state: GameState) -> int:
-    return default_max_seeds(state.houses, 2 * state.houses * state.seeds)
+def players_database(state: GameState) -> int:
+    """The seeds of the endgame database the players use: the largest of `state`'s rules
+    in the cache (`mancala solve database --max-seeds 24` makes one), at least the
+    default size; looked for once a process and cache folder."""
+    key = (state.houses, state.empty_capture, str(default_cache_dir()))
+    if key not in _LARGEST:
+        cached = largest_cached(state.houses, state.empty_capture)
+        _LARGEST[key] = max(default_max_seeds(state.houses), cached)
+    return min(_LARGEST[key], 2 * state.houses * state.seeds)
 
 
 def shared_solver(state: GameState, max_seeds: int = 0) -> Solver:
     """The process's solver for the board size, capture rule and seeds of `state`, its
     endgame database the players' size, or `max_seeds` seeds when given (a teacher's:
     quiet, since its proofs are many and short)."""
-    n = min(max_seeds, 2 * state.houses * state.seeds) if max_seeds else _database_seeds(state)
+    n = min(max_seeds, 2 * state.houses * state.seeds) if max_seeds else players_database(state)
     key = (state.houses, state.empty_capture, n)
     if key not in _SOLVERS:
         _SOLVERS[key] = Solver(state.houses, state.empty_capture, n)  # a build says how far
@@ -70,11 +81,13 @@ def shared_book(state: GameState) -> dict:
     return _BOOKS[key]
 
 
-def database_ready(houses: int = 6, empty_capture: bool = False) -> bool:
-    """True when the endgame database of Kalah(houses) is already cached (header check)."""
-    n = default_max_seeds(houses)
-    path = cache_path(default_cache_dir(), houses, n, empty_capture)
-    return header_matches(path, houses, n, empty_capture)
+def database_ready(state: GameState | None = None) -> bool:
+    """True when the endgame database the players use for `state` (Kalah(6,4) by default)
+    is already cached (header check)."""
+    state = state or GameState.new("kalah")
+    n = players_database(state)
+    path = cache_path(default_cache_dir(), state.houses, n, state.empty_capture)
+    return header_matches(path, state.houses, n, state.empty_capture)
 
 
 def proved(
@@ -92,7 +105,7 @@ def proved(
 def check_fits(state: GameState, limits: Limits) -> None:
     """ValueError unless the shared solver of `state` can search it within `limits`:
     its search scratch fits in the memory, and its database is built or may be."""
-    n = _database_seeds(state)
+    n = players_database(state)
     total = 2 * state.houses * state.seeds
     need = scratch_bytes(state.houses, total, n)
     if need > limits.memory:

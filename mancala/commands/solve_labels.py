@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     try:
         from mancala.games.sowing.solver import check_solvable
-        from mancala.games.sowing.solver.options import database_seeds
+        from mancala.games.sowing.solver.database import database_seeds
 
         start = new_game(args.variant, **game_options(args))
         check_solvable(start)

@@ -23,7 +23,6 @@ from mancala.arena.records import append_games
 from mancala.core.cli import float_in, int_in
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
-from mancala.games import offers
 from mancala.learn.data import PositionReader, PositionStore, moves_a_row
 from mancala.learn.teacher import Teacher, Teaching
 from mancala.nn_lib.base import Network
@@ -60,7 +59,6 @@ class Practice:
             exact_nodes,
             game=self.start.game,
             simulations=teacher_simulations,
-            max_seeds=teacher_database(self.start, exact_nodes, self.workers.count),
         )
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
@@ -154,26 +152,6 @@ class Practice:
     def described(self) -> str:
         """What the refits learn from, in words (for the weights' metadata)."""
         return describe_data(self.sources, self.store.games, len(self.store))
-
-
-TEACHER_DB_BYTES = 8 << 30  # the teachers' endgame databases together, one a process
-
-
-def teacher_database(start: GameState, exact_nodes: int, processes: int = 1) -> int:
-    """The endgame database the teacher's proofs read: the largest of `start`'s rules
-    already cached (`mancala solve database --max-seeds 24` makes proofs far cheaper) when
-    its copies, one a process (a byte a board), fit in TEACHER_DB_BYTES; else 0, the
-    players' shared solver (its default size), as when the teacher gives no proofs."""
-    if not exact_nodes or not offers(start.game, "solver"):
-        return 0
-    from mancala.games.sowing.solver.database import default_max_seeds
-    from mancala.games.sowing.solver.options import database_seeds
-    from mancala.games.sowing.solver.ranking import entries
-
-    seeds = database_seeds(start, None)
-    if seeds <= default_max_seeds(start.houses, 2 * start.houses * start.seeds):
-        return 0
-    return seeds if processes * entries(seeds, start.houses) <= TEACHER_DB_BYTES else 0
 
 
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch

@@ -3,6 +3,7 @@ Ctrl+C), and the database size the offline commands choose."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import signal
@@ -13,14 +14,14 @@ import time
 import pytest
 
 from mancala.game_state import GameState
-from mancala.games.sowing.solver import Solver, cache_path, database, options
+from mancala.games.sowing.solver import Solver, cache_path, database
 from mancala.games.sowing.solver.campaign import (
     _bounds_in_progress,
     _Campaign,
     load_record,
     solve_every_move,
 )
-from mancala.games.sowing.solver.options import database_seeds, largest_cached
+from mancala.games.sowing.solver.database import database_seeds, largest_cached
 
 
 def small_solver() -> Solver:
@@ -116,8 +117,15 @@ def test_commands_use_the_largest_valid_database_cached(tmp_path, monkeypatch):
     kalah_3_3 = GameState.new(houses=3, seeds=3)  # 18 seeds in all
     assert database_seeds(kalah_3_3, None) == 18  # the default (45) capped
     assert database_seeds(kalah_3_3, 4) == 4
-    monkeypatch.setattr(options, "default_max_seeds", lambda houses: 4)  # below the cached
+    databases = importlib.import_module("mancala.games.sowing.solver.database")
+    monkeypatch.setattr(databases, "default_max_seeds", lambda houses: 4)  # below the cached
     assert database_seeds(kalah_3_3, None) == 5
+    from mancala.ai import solver as players
+
+    monkeypatch.setattr(players, "default_max_seeds", lambda houses: 4)
+    assert players.players_database(kalah_3_3) == 5  # the players' too
+    assert players.database_ready(kalah_3_3)
+    assert players.shared_solver(kalah_3_3).max_seeds == 5
 
 
 def test_the_value_is_known_once_every_other_move_is_bounded_below_the_best(tmp_path):

@@ -317,19 +317,3 @@ def test_exact_only_learns_the_positions_a_record_says_are_exact(tmp_path):
     append_games(tmp_path / "g.jsonl", [record])
     [chunk] = list(PositionReader([tmp_path / "g.jsonl"], exact_only=True))
     assert len(chunk[0]) == n
-
-
-def test_the_teacher_reads_a_bigger_database_only_where_its_copies_fit(monkeypatch):
-    from mancala.games import new_game
-    from mancala.games.sowing.solver import options
-    from mancala.learn.practice import teacher_database
-
-    monkeypatch.setattr(options, "database_seeds", lambda state, seeds: 24)  # cached here
-    kalah = new_game("kalah")
-    assert teacher_database(kalah, 20_000) == 24  # 1.25 GB
-    assert teacher_database(kalah, 20_000, processes=6) == 24
-    assert teacher_database(kalah, 20_000, processes=8) == 0  # 10 GB: the players' size
-    assert teacher_database(kalah, 0) == 0  # no proofs, no database
-    assert teacher_database(new_game("sungka"), 20_000) == 0
-    monkeypatch.setattr(options, "database_seeds", lambda state, seeds: 20)
-    assert teacher_database(kalah, 20_000) == 0  # the players' own size: their solver

@@ -17,6 +17,7 @@ import time
 import zlib
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -32,12 +33,16 @@ from mancala.games.sowing.solver.ranking import (
 )
 from mancala.games.sowing.solver.rules import INF, apply_move, sides, swap_into
 
+if TYPE_CHECKING:
+    from mancala.game_state import GameState
+
 FORMAT = "mancala-kalah-endgame-db"
 VERSION = 1
 HEADER_BYTES = 512
 UNKNOWN = -128  # not yet computed, in the database while it is built
 DEFAULT_MAX_SEEDS = {6: 20}  # measured: docs/solver.md
 CHUNK = 1_000_000  # boards a thread builds at a time
+MAX_DB_SEEDS = 28  # Kalah(6,*) with 28 seeds left: 5.6e9 boards of a byte
 DB_ENTRY_BUDGET = 20_000_000  # other board sizes: the most seeds that fit this many boards
 
 
@@ -211,10 +216,11 @@ def header_matches(path: Path, houses: int, max_seeds: int, empty_capture: bool)
 
 def load_database(path: Path, houses: int, max_seeds: int, empty_capture: bool):
     """The values stored at `path`, or None if the file is missing, foreign, truncated
-    or corrupt (its checksum is checked)."""
+    or corrupt (its checksum is checked). The file is mapped copy-on-write, so the
+    processes of a machine share one copy in memory."""
     if not header_matches(path, houses, max_seeds, empty_capture):
         return None
-    db = np.fromfile(path, dtype=np.int8, offset=HEADER_BYTES)
+    db = np.asarray(np.memmap(path, dtype=np.int8, mode="c", offset=HEADER_BYTES))
     head = read_header(path)
     if len(db) != head["entries"] or zlib.crc32(db) != head["crc32"]:
         return None
@@ -297,3 +303,23 @@ def default_max_seeds(houses: int, total: int | None = None) -> int:
         while entries(n + 1, houses) <= DB_ENTRY_BUDGET and n < 96:
             n += 1
     return n if total is None else min(n, total)
+
+
+def largest_cached(houses: int, empty_capture: bool, cache_dir: Path | None = None) -> int:
+    """The most seeds (up to MAX_DB_SEEDS) of a cached database of these rules whose
+    header checks out (-1 if none)."""
+    folder = Path(cache_dir or default_cache_dir())
+    for n in range(MAX_DB_SEEDS, -1, -1):
+        if header_matches(cache_path(folder, houses, n, empty_capture), houses, n, empty_capture):
+            return n
+    return -1
+
+
+def database_seeds(state: GameState, max_seeds: int | None) -> int:
+    """The database size for solving `state`: `max_seeds` if given, else the largest
+    cached (at least the default), never more than the seeds in the game."""
+    total = 2 * state.houses * state.seeds
+    if max_seeds is None:
+        cached = largest_cached(state.houses, state.empty_capture)
+        max_seeds = max(default_max_seeds(state.houses), cached)
+    return min(max_seeds, total)

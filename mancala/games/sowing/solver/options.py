@@ -4,26 +4,25 @@ database (seeds left) and the transposition table (log2 entries).
 Without --max-seeds a command uses the largest database of its rules already cached
 (`mancala solve database --max-seeds 24` builds a bigger one once), never
 less than the default, so a bigger database speeds every later solve without a flag.
-The players keep the default size: each process of a server holds its own copy.
+The players do the same (`mancala.ai.solver`).
 """
 
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
 from mancala.core.cli import int_in
 from mancala.game_state import GameState
 from mancala.games.sowing.solver.database import (
+    MAX_DB_SEEDS,
     cache_path,
+    database_seeds,
     default_cache_dir,
-    default_max_seeds,
     header_matches,
 )
 from mancala.games.sowing.solver.solver import Solver
 from mancala.games.sowing.solver.table import TT_BITS
 
-MAX_DB_SEEDS = 28  # Kalah(6,*) with 28 seeds left: 5.6e9 boards of a byte
 MAX_TT_BITS = 30  # 2**30 table entries take 16 GiB
 
 
@@ -41,26 +40,6 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
         default=TT_BITS + 1,
         help=f"log2 table entries (10..{MAX_TT_BITS}; {TT_BITS + 1}; 16 bytes each)",
     )
-
-
-def largest_cached(houses: int, empty_capture: bool, cache_dir: Path | None = None) -> int:
-    """The most seeds (up to MAX_DB_SEEDS) of a cached database of these rules whose
-    header checks out (-1 if none)."""
-    folder = Path(cache_dir or default_cache_dir())
-    for n in range(MAX_DB_SEEDS, -1, -1):
-        if header_matches(cache_path(folder, houses, n, empty_capture), houses, n, empty_capture):
-            return n
-    return -1
-
-
-def database_seeds(state: GameState, max_seeds: int | None) -> int:
-    """The database size for solving `state`: `max_seeds` if given, else the largest
-    cached (at least the default), never more than the seeds in the game."""
-    total = 2 * state.houses * state.seeds
-    if max_seeds is None:
-        cached = largest_cached(state.houses, state.empty_capture)
-        max_seeds = max(default_max_seeds(state.houses), cached)
-    return min(max_seeds, total)
 
 
 def database_cached(state: GameState, args: argparse.Namespace) -> bool:
