@@ -139,7 +139,9 @@ class AZNet(Player):
         if arrays is not net.arrays:
             arrays, weights = net.arrays, adapter.weights(net.arrays, state)
             self._kernel_weights[net.board] = arrays, weights
-        return adapter.kernel(state, weights, net.value_scale, endgame)
+        return adapter.kernel(
+            state, weights, net.value_scale, endgame, score_weight=net.score_weight
+        )
 
     def net_for(self, state: GameState) -> PolicyValue:
         """The network of `state`'s board; ValueError when there are no weights for it."""

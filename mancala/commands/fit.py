@@ -22,7 +22,8 @@ the shipped one through the gate. The name
 `az-net` fits the policy-value network of the sowing games (docs/az.md) on the same
 records: its policy a soft choice among the teacher's move values (a move one seed worse
 gets 1/e the weight), its value the best move's final margin m as tanh(m / --value-scale)
-(the network's own scale unless given; a fresh one's 2 seeds).
+plus a score utility weighted by --score-weight (`mancala.games.sowing.margin_value`; the
+network's own unless given; a fresh one's 2 seeds and 0).
 """
 
 from __future__ import annotations
@@ -80,6 +81,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SEEDS",
         help="az-net: its value of a final margin m is tanh(m / SEEDS)",
     )
+    parser.add_argument(
+        "--score-weight",
+        type=float_in(0.0, 0.9),
+        metavar="W",
+        help="az-net: the share of a score utility in its value (0: none)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     return run_command("mancala fit", lambda: _train(args), "the weights file is left as it was")
@@ -95,8 +102,10 @@ def _train(args: argparse.Namespace) -> int:
         raise ValueError(f"no weights file {args.init}")
     if args.name == AZ_NET:
         return _train_policy_value(args)
-    if args.value_scale is not None:
-        raise ValueError("--value-scale is az-net's; a zoo network learns seeds as they are")
+    if args.value_scale is not None or args.score_weight is not None:
+        raise ValueError(
+            "--value-scale and --score-weight are az-net's; a zoo network learns seeds as they are"
+        )
     path = weights_path(args.name, args.variant, args.models)
     _start_from_shipped(args, path, weights_path(args.name, args.variant))
     if args.init is not None:
@@ -194,6 +203,8 @@ def _train_policy_value(args: argparse.Namespace) -> int:
         print(f"{AZ_NET}: {'weights from ' + str(target) if loaded else 'fresh weights'}")
     if args.value_scale is not None:
         net.value_scale = args.value_scale
+    if args.score_weight is not None:
+        net.score_weight = args.score_weight
     reader = PositionReader(args.paths or None, chunk=args.chunk, exact_only=args.exact_only)
     began, positions = time.perf_counter(), 0
     for epoch in range(1, args.epochs + 1):
@@ -202,7 +213,7 @@ def _train_policy_value(args: argparse.Namespace) -> int:
             rate = settling_rate(args.learning_rate, (epoch - 1) / max(1, args.epochs - 1))
         losses, positions = [], 0
         for rel, gains, mask in reader:
-            targets = teacher_targets(rel, gains, mask, net.value_scale)
+            targets = teacher_targets(rel, gains, mask, net.value_scale, net.score_weight)
             losses.append(net.fit(targets, batch_size=args.batch_size, learning_rate=rate))
             positions += len(rel)
         if not positions:
@@ -212,7 +223,8 @@ def _train_policy_value(args: argparse.Namespace) -> int:
             )
         print(
             f"epoch {epoch}/{args.epochs}: loss {np.mean(losses):.4f}, {positions:,} "
-            f"positions, value scale {net.value_scale:g} seeds, rate {rate:.2g}, "
+            f"positions, value scale {net.value_scale:g} seeds, score weight "
+            f"{net.score_weight:g}, rate {rate:.2g}, "
             f"{time.perf_counter() - began:.0f} s",
             flush=True,
         )

@@ -12,9 +12,10 @@ along the path instead). It registers, with `numba.extending.overload`, an imple
 functions below its driver calls, for its kernel type; the driver calls them inside its
 numba loop, so a game's code is compiled into the driver (once per game, and cached on
 disk). In Python the module offers `kernel(state, weights=None, scale=1.0,
-endgame=None, rollout=None)`, the kernel of one search from `state`: for PUCT with a
-network's `weights` (as `weights(arrays, state)` reads its float32 arrays, once per set
-of weights), its value `scale` in the game's units and the solver's `endgame` database
+endgame=None, rollout=None, score_weight=0.0)`, the kernel of one search from `state`:
+for PUCT with a network's `weights` (as `weights(arrays, state)` reads its float32
+arrays, once per set of weights), its value `scale` in the game's units and its
+`score_weight` (the sowing games' `margin_value`) and the solver's `endgame` database
 where the game has one; for UCT with the playout policy `rollout`, one of the module's
 `ROLLOUTS` (a game whose module has none is searched by the generic UCT).
 

@@ -260,6 +260,7 @@ def visit_examples(
     value_scale: float,
     search_value: float = 0.0,
     rules: dict[str, Any] | None = None,
+    score_weight: float = 0.0,
 ) -> tuple[Arrays, int]:
     """(examples, games) of the last `window` self-play games of `game` (on its board
     `rules`, else its default board) in `path`, values on the scale `value_scale`
@@ -270,7 +271,7 @@ def visit_examples(
     parts = []
     for record in records[-window:]:
         try:
-            part = visit_targets(record, value_scale, search_value)
+            part = visit_targets(record, value_scale, search_value, score_weight)
         except ValueError:
             continue
         if part is not None:
@@ -449,7 +450,7 @@ class Loop:
                 f"--init: {source} ({game_text(other.game, other.options)}) has not the shapes "
                 f"of a network of {game_text(self.game, self.rules)}"
             ) from None
-        net.value_scale = other.value_scale
+        net.value_scale, net.score_weight = other.value_scale, other.score_weight
         net.save(
             teacher=f"the teachers of {other.label} (its weights, taken from {source})",
             data=f"games of {game_text(other.game, other.options)}, none of this board",
@@ -505,7 +506,13 @@ class Loop:
                 )
         net = self.trainee()
         data, games = visit_examples(
-            self.run.games, self.game, args.window, net.value_scale, args.search_value, self.rules
+            self.run.games,
+            self.game,
+            args.window,
+            net.value_scale,
+            args.search_value,
+            self.rules,
+            net.score_weight,
         )
         sample = replay_sample(data, args.epochs * min(1.0, args.games / games), args.seed + number)
         loss = net.fit(sample, learning_rate=args.learning_rate)

@@ -15,7 +15,7 @@ much of the middle game, with the endgame database of `mancala.games.sowing.solv
 `Teacher(simulations=N)` values instead by `az`, N simulations of its PUCT search guided
 by the current shipped network (the sowing games): a move's value is its final margin
 where the search found it exact, else the search's mean value of it turned back into
-seeds (value_scale * atanh(q)); a move the search did not visit gets the completed value
+seeds (the network's `seeds`); a move the search did not visit gets the completed value
 of Gumbel AlphaZero (Danihelka et al., 2022), the network's value of the position mixed
 with the mean values of the visited moves, weighted by their priors. As the shipped
 network improves, so do its labels.

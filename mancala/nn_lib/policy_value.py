@@ -16,14 +16,14 @@ weights as float32 arrays (`PolicyValue.arrays`) and run the forward pass in num
 Targets come from two kinds of records (`teacher_targets`,
 `mancala.learn.data.visit_targets`): a teacher's values of every legal move (the policy:
 a sharp softmax of them; the value: the best move's final margin m squashed as
-tanh(m / value_scale)), or a search's visit counts (the policy: the counts normalised) and
-the game's outcome for the mover (the value: the final margin squashed alike on the sowing
-games, the result on Tak). A network's `value_scale` (seeds) is written in its metadata;
-its searches read exact margins on the same scale."""
+`mancala.games.sowing.margin_value` says, tanh(m / value_scale) plus a score utility
+weighted by score_weight), or a search's visit counts (the policy: the counts normalised)
+and the game's outcome for the mover (the value: the final margin squashed alike on the
+sowing games, the result on Tak). A network's `value_scale` (seeds) and `score_weight`
+are written in its metadata; its searches read exact margins on the same scale."""
 
 from __future__ import annotations
 
-import math
 import os
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from mancala.game_state import GameState
 from mancala.games import describe, feature_planes, new_game
 from mancala.games import game as game_entry
 from mancala.games import planes as planes_of
+from mancala.games.sowing.margin_value import margin_of, margin_value
 from mancala.games.sowing.view import mover_views
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import LEARNING_RATE, weights_path
@@ -172,6 +173,7 @@ class PolicyValue(SavedModel):
         self.model: Any = None
         self.arrays: tuple[np.ndarray, ...] = ()
         self.value_scale = VALUE_SCALE  # seeds (the sowing games); unused on Tak
+        self.score_weight = 0.0  # the score utility's share of the value (`margin_value`)
         self.ENCODING = newest_encoding(game)
 
     @property
@@ -181,8 +183,8 @@ class PolicyValue(SavedModel):
 
     def seeds(self, value: float, most: float = MOST_VALUE) -> float:
         """The final margin in seeds that the value `value` (-1..1) stands for, the inverse
-        of the value target: value_scale * atanh(value), the value cut to ±`most` first."""
-        return self.value_scale * math.atanh(max(-most, min(most, value)))
+        of the value target (`margin_of`), the value cut to ±`most` first."""
+        return margin_of(value, self.value_scale, self.score_weight, most)
 
     @property
     def moves(self) -> int:
@@ -218,6 +220,9 @@ class PolicyValue(SavedModel):
             raise WeightsError(
                 f"{self.label}: the value_scale of {self.path} is not a number of seeds"
             )
+        weight = read_number(self.path, "score_weight", 0.0)
+        if weight is None or not 0 <= weight < 1:
+            raise WeightsError(f"{self.label}: the score_weight of {self.path} is not in 0..1")
         try:
             self._use(model)
         except Exception as error:  # another Keras model: its layers are not these
@@ -233,7 +238,7 @@ class PolicyValue(SavedModel):
                 f"but {text} needs {want[0]} -> {want[1]}; {make}"
             )
         self._check_board()
-        self.value_scale = float(scale)
+        self.value_scale, self.score_weight = float(scale), float(weight)
 
     def _check_board(self) -> None:
         """WeightsError unless the file's metadata names this network's board."""
@@ -265,7 +270,9 @@ class PolicyValue(SavedModel):
 
     def _metadata(self) -> dict[str, Any]:
         rules = {"rules": {"variant": self.game, **self.options}}
-        return {"value_scale": self.value_scale, **rules} if self.margins else rules
+        if not self.margins:
+            return rules
+        return {"value_scale": self.value_scale, "score_weight": self.score_weight, **rules}
 
     def check_state(self, state: GameState) -> None:
         """ValueError unless `state` is the game this network was built for."""
@@ -316,12 +323,17 @@ class PolicyValue(SavedModel):
 
 
 def teacher_targets(
-    rel: np.ndarray, gains: np.ndarray, mask: np.ndarray, value_scale: float
+    rel: np.ndarray,
+    gains: np.ndarray,
+    mask: np.ndarray,
+    value_scale: float,
+    score_weight: float = 0.0,
 ) -> Arrays:
     """Targets from a teacher's move values (`mancala.learn.data.record_positions`), the
-    value on the scale `value_scale` (seeds), the policy a soft choice at a temperature of
-    POLICY_TEMPERATURE seeds."""
+    value on the scale `value_scale` (seeds) with the score utility's `score_weight`
+    (`margin_value`), the policy a soft choice at a temperature of POLICY_TEMPERATURE
+    seeds."""
     h = mask.shape[1]
     policy = soft_choice(gains, mask, POLICY_TEMPERATURE)
     margin = np.where(mask, gains, -np.inf).max(axis=1) + (rel[:, h] - rel[:, 2 * h + 1])
-    return rel, policy.astype(np.float32), mask, np.tanh(margin / value_scale)
+    return rel, policy.astype(np.float32), mask, margin_value(margin, value_scale, score_weight)

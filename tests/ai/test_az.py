@@ -30,6 +30,7 @@ from mancala.game_state import GameState
 from mancala.games import new_game
 from mancala.games.sowing import engine
 from mancala.games.sowing.kernel import NO_MARGIN, exact_margin, forward
+from mancala.games.sowing.margin_value import SCORE_SCALE
 from mancala.games.sowing.solver import Solver, relative_board, store_lead
 from mancala.games.sowing.solver.ranking import binomial_table
 from mancala.games.sowing.view import mover_views
@@ -528,14 +529,16 @@ def test_selfplay_learns_tak_from_the_main_jobs_annotated_games(tmp_path, lab_ma
     assert AZNet(net=net).choose_move(start) in start.legal_moves()
 
 
-@pytest.mark.parametrize("scale", [2.0, 16.0])
-def test_az_values_exact_margins_on_its_networks_scale(tmp_path, scale):
+@pytest.mark.parametrize("scale, weight", [(2.0, 0.0), (16.0, 0.0), (2.0, 0.25)])
+def test_az_values_exact_margins_on_its_networks_scale(tmp_path, scale, weight):
     net = PolicyValue("kalah", tmp_path / "az-net.keras").fresh(seed=1)
-    net.value_scale = scale
+    net.value_scale, net.score_weight = scale, weight
     state = GameState.new(board=(0, 0, 0, 0, 0, 1, 20, 1, 0, 0, 0, 0, 0, 26), player=0)
     _, means, _, margins, _ = AZ(0, simulations=50, net=net, endgame=False).search(state)
     assert margins[5] == 21 - 27  # the only move ends the game
-    assert means[5] == pytest.approx(np.tanh(-6 / scale))
+    want = (1 - weight) * np.tanh(-6 / scale) + weight * np.tanh(-6 / SCORE_SCALE)
+    assert means[5] == pytest.approx(want)
+    assert net.seeds(means[5]) == pytest.approx(-6)
 
 
 def test_a_network_keeps_the_value_scale_it_learnt(tmp_path):
@@ -551,6 +554,14 @@ def test_a_network_keeps_the_value_scale_it_learnt(tmp_path):
     assert PolicyValue("sungka", path).load().value_scale == policy_value.VALUE_SCALE == 2.0
     meta_path(path).write_text(json.dumps({**meta, "value_scale": "wide"}))
     with pytest.raises(WeightsError, match="value_scale .* is not a number of seeds"):
+        PolicyValue("sungka", path).load()
+    assert PolicyValue("sungka", path).fresh(seed=1).score_weight == 0.0
+    net.score_weight = 0.25
+    net.save()
+    assert PolicyValue("sungka", path).load().score_weight == 0.25
+    meta = json.loads(meta_path(path).read_text())
+    meta_path(path).write_text(json.dumps({**meta, "score_weight": 1.5}))
+    with pytest.raises(WeightsError, match="score_weight .* is not in 0..1"):
         PolicyValue("sungka", path).load()
 
 

@@ -184,10 +184,13 @@ def test_az_net_is_fitted_on_the_same_records_at_its_value_scale(lab_main, tmp_p
     append_games(tmp_path / "games.jsonl", [Teacher(2).annotate(r) for r in records])
     models = tmp_path / "m"
     args = ("--models", str(models), "--fresh", "--epochs", "2", str(tmp_path / "games.jsonl"))
-    done = lab_main("fit", "az-net", "--value-scale", "24", "--settle", *args)
+    done = lab_main(
+        "fit", "az-net", "--value-scale", "24", "--score-weight", "0.25", "--settle", *args
+    )
     assert done.returncode == 0, done.stderr
     assert "epoch 2/2" in done.stdout and "rate 0.0001" in done.stdout  # settled to a tenth
+    assert "score weight 0.25" in done.stdout
     net = PolicyValue("kalah", weights_file("kalah", models)).load()
-    assert net.value_scale == 24.0
+    assert (net.value_scale, net.score_weight) == (24.0, 0.25)
     zoo = lab_main("fit", "nn1h128", "--value-scale", "24", *args)
-    assert zoo.returncode == 2 and "--value-scale is az-net's" in zoo.stderr
+    assert zoo.returncode == 2 and "--value-scale and --score-weight are az-net's" in zoo.stderr

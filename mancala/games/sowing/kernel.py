@@ -7,8 +7,8 @@ leaf is valued by a playout to the end (`ROLLOUTS`: greedy or random moves,
 `monte_carlo.rollout`), as a win, draw or loss. An exact value is the final margin in
 seeds for the mover: a finished game's, or on Kalah a position's that the solver's
 endgame database holds; the network sees it squashed as its value target is
-(tanh(margin / the value scale)). No margin is "the best there is", so a node is exact
-only when every move is.
+(`mancala.games.sowing.margin_value`: its value scale and score weight). No margin is
+"the best there is", so a node is exact only when every move is.
 
 The forward pass (`forward`) reads the network's one-hot input straight from the board:
 its first layer is a sum of the weight rows of the counts on the board, the second a
@@ -27,6 +27,7 @@ from mancala.game_state import GameState
 from mancala.games import search_kernel
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.sowing import engine
+from mancala.games.sowing.margin_value import margin_value
 from mancala.games.sowing.monte_carlo import ROLLOUTS, rollout
 from mancala.games.sowing.solver.ranking import rank
 from mancala.games.sowing.view import ONE_HOT_BINS, SCALE
@@ -39,9 +40,10 @@ NO_WEIGHTS = tuple(np.zeros((1,) * (2 - i % 2), np.float32) for i in range(8))  
 
 class SowingKernel(NamedTuple):
     """One search's constants: the root (board, player), the rules, the network's arrays,
-    its value scale, the endgame database (values, binomials, most seeds; most -1 for
-    none), the playout policy (`ROLLOUTS`), the edge pool's room per node and the most
-    legal moves (both the houses), and the bytes of a board kept per node."""
+    its value scale and score weight, the endgame database (values, binomials, most
+    seeds; most -1 for none), the playout policy (`ROLLOUTS`), the edge pool's room per
+    node and the most legal moves (both the houses), and the bytes of a board kept per
+    node."""
 
     board: np.ndarray
     player: int
@@ -51,6 +53,7 @@ class SowingKernel(NamedTuple):
     relay_limit: int
     weights: tuple
     scale: float
+    score_weight: float
     endgame: tuple
     policy: int
     edges: int
@@ -69,6 +72,7 @@ def kernel(
     scale: float = 1.0,
     endgame: EndgameTable | None = None,
     rollout: str | None = None,
+    score_weight: float = 0.0,
 ) -> SowingKernel:
     """The kernel of a search from `state`: PUCT's with `weights`, UCT's with `rollout`."""
     board, player, (h, kalah, ec, rl) = engine.to_arrays(state)
@@ -76,7 +80,7 @@ def kernel(
     policy = ROLLOUTS[rollout or "greedy"]
     stored = board.nbytes
     return SowingKernel(
-        board, player, h, kalah, ec, rl, weights, scale, endgame, policy, h, h, stored
+        board, player, h, kalah, ec, rl, weights, scale, score_weight, endgame, policy, h, h, stored
     )
 
 
@@ -162,7 +166,7 @@ def _exact(kernel, state, mover):
 
 
 def _leaf_value(kernel, value):
-    return math.tanh(value / kernel.scale)
+    return margin_value(value, kernel.scale, kernel.score_weight)
 
 
 def _is_top(kernel, value):

@@ -102,9 +102,10 @@ def kernel(
     scale: float = 1.0,
     endgame: tuple | None = None,
     rollout: str | None = None,
+    score_weight: float = 0.0,
 ) -> TakKernel:
     """The kernel of a search from `state`: PUCT's with `weights`, UCT's with `rollout`
-    (Tak has no value scale nor endgame database)."""
+    (Tak has no value scale, score weight nor endgame database)."""
     meta, colours = to_arrays(state)
     table, keys = policies.NO_TABLE, policies.NO_KEYS
     if rollout == "sarsa":
