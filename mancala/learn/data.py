@@ -25,6 +25,7 @@ from mancala.arena.records import GameLog, replay, start_state
 from mancala.games import GAMES, games_with
 from mancala.games.masks import legal_mask
 from mancala.games.sowing import engine
+from mancala.games.sowing.margin_value import margin_value
 from mancala.games.sowing.view import mover_views
 from mancala.games.tak.actions import num_actions
 from mancala.games.tak.fast import is_legal, legal_moves, play, result, to_arrays
@@ -50,7 +51,8 @@ def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays
     """The training examples of one annotated record; None when it has no "values" or is
     of another game than Kalah, Sungka and Tak. A position whose row of values is None
     was not labelled (`mancala solve labels --up-to`) and is left out, and so are the
-    positions of the held-out set (`not_held_out`; None when none is left) and, with
+    positions of the solved sets that measure the networks (`not_measured`; None when
+    none is left) and, with
     `exact_only`, those whose values the record does not say are exact (its "exact";
     Kalah and Sungka).
     ValueError when the values do not fit the game (wrong length, illegal moves)."""
@@ -79,7 +81,7 @@ def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays
     if not (mask == legal_mask(states))[labelled].all():
         raise ValueError("values given for illegal moves, or missing for legal ones")
     gains = np.where(mask, v - (rel[:, h] - rel[:, 2 * h + 1])[:, None], 0.0)
-    kept = not_held_out(states) & labelled
+    kept = not_measured(states) & labelled
     if exact_only:
         exact = record.get("exact")
         kept &= (
@@ -90,20 +92,26 @@ def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays
     return rel[kept].astype(np.int16), gains[kept].astype(np.float32), mask[kept]
 
 
+MEASURED = ("held-out", "gate")  # the solved sets no fit reads
+
+
 @cache
-def _held_out_of(game: str, options: tuple) -> frozenset:
+def _measured_of(game: str, options: tuple) -> frozenset:
     from mancala.arena.solved_set import shipped_set
     from mancala.games import new_game
 
-    return frozenset(p.state for p in shipped_set(new_game(game, **dict(options)), "held-out"))
+    start = new_game(game, **dict(options))
+    return frozenset(p.state for kind in MEASURED for p in shipped_set(start, kind))
 
 
-def not_held_out(states: list) -> np.ndarray:
-    """Which of `states` (positions of one game) are not in the held-out set of solved
-    positions of their rules (`mancala.arena.solved_set.HELD_OUT` for Kalah(6,4)), which
-    no fit reads: every one, for rules without such a set."""
-    held = _held_out_of(states[0].game, tuple(sorted(states[0].options.items())))
-    return np.array([state not in held for state in states], bool)
+def not_measured(states: list) -> np.ndarray:
+    """Which of `states` (positions of one game) are in none of the solved sets that
+    measure the networks of their rules (MEASURED: for Kalah(6,4) the held-out set and
+    the gate's, `mancala.arena.solved_set`), which no fit reads: every one, for rules
+    without such sets. A candidate that had learnt a gate position's exact labels would
+    be judged on what it was told."""
+    measured = _measured_of(states[0].game, tuple(sorted(states[0].options.items())))
+    return np.array([state not in measured for state in states], bool)
 
 
 def annotated_states(record: dict[str, Any]) -> list:
@@ -335,15 +343,15 @@ def _visit_counts(states: list, visits: list, mask: np.ndarray) -> np.ndarray:
 
 
 def visit_targets(
-    record: dict[str, Any], value_scale: float, search_value: float = 0.0
+    record: dict[str, Any], value_scale: float, search_value: float = 0.0, score_weight: float = 0.0
 ) -> Arrays | None:
     """Targets (`policy_value.features`, policy, mask, value) from a self-play record's
-    `visits` and outcome (a sowing game's margin on the scale `value_scale`, seeds); None
-    without visits. Where the record has a `policy` (a Gumbel search's improved policy
-    a position, null where the search was a fast one), only its positions are targets,
-    the policy theirs. With `search_value` w and the search's value of each position (`q`,
-    seeds), where the record has them, the value target is (1 - w) * the outcome's +
-    w * tanh(q / value_scale).
+    `visits` and outcome (a sowing game's margin on the scale `value_scale`, seeds, with the
+    score utility's `score_weight`: `margin_value`); None without visits. Where the record
+    has a `policy` (a Gumbel search's improved policy a position, null where the search
+    was a fast one), only its positions are targets, the policy theirs. With
+    `search_value` w and the search's value of each position (`q`, seeds), where the
+    record has them, the value target is (1 - w) * the outcome's + w * margin_value(q).
     ValueError when the visits, the policy or the values do not fit."""
     visits = record.get("visits")
     if visits is None:
@@ -359,21 +367,21 @@ def visit_targets(
     if (counts < 0).any() or (counts.sum(1) <= 0).any():
         raise ValueError("visits are not counts of legal moves")
     policy = counts / counts.sum(1, keepdims=True)
-    values = outcome_values(record, states, value_scale)
+    values = outcome_values(record, states, value_scale, score_weight)
     if search_value and "q" in record:
         searched = _search_values(record, len(states))
         if states[0].game in SOWN:
-            searched = np.tanh(searched / value_scale)
+            searched = margin_value(searched, value_scale, score_weight)
         values = (1 - search_value) * values + search_value * searched
     if "policy" not in record:
-        kept = np.flatnonzero(not_held_out(states))
+        kept = np.flatnonzero(not_measured(states))
         if not len(kept):
             return None
         return features([states[k] for k in kept]), policy[kept], mask[kept], values[kept]
     rows = record["policy"]
     if not isinstance(rows, list) or len(rows) != len(states):
         raise ValueError("policy does not match the moves")
-    free = not_held_out(states)
+    free = not_measured(states)
     kept = [k for k, row in enumerate(rows) if row is not None and free[k]]
     if not kept:
         return None
@@ -398,11 +406,13 @@ def _search_values(record: dict[str, Any], positions: int) -> np.ndarray:
     return values
 
 
-def outcome_values(record: dict[str, Any], states: list, value_scale: float) -> np.ndarray:
+def outcome_values(
+    record: dict[str, Any], states: list, value_scale: float, score_weight: float = 0.0
+) -> np.ndarray:
     """The value target of each position of a finished game: on the sowing games the
-    final margin for its mover, squashed as the teacher's are (tanh(margin /
-    value_scale)); on the others 1 for the winner's positions, -1 for the loser's, 0 in
-    a draw (or a game stopped unfinished)."""
+    final margin for its mover, squashed as the teacher's are (`margin_value`); on the
+    others 1 for the winner's positions, -1 for the loser's, 0 in a draw (or a game
+    stopped unfinished)."""
     final = replay(record)[-1]
     movers = np.array([state.player for state in states])
     if final.game not in SOWN:
@@ -410,4 +420,4 @@ def outcome_values(record: dict[str, Any], states: list, value_scale: float) -> 
         return np.zeros(len(states)) if winner is None else np.where(movers == winner, 1.0, -1.0)
     board = np.array(final.board, dtype=np.int64)
     margin0 = float(engine.score_diff(board, final.houses))
-    return np.tanh(np.where(movers == 0, margin0, -margin0) / value_scale)
+    return margin_value(np.where(movers == 0, margin0, -margin0), value_scale, score_weight)

@@ -20,7 +20,7 @@ from mancala.core.paths import ROOT
 from mancala.game_state import GameState
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.view import mover_views
-from mancala.learn.data import PositionReader, not_held_out, record_positions
+from mancala.learn.data import PositionReader, not_measured, record_positions
 from mancala.learn.teacher import Teacher
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import WeightsError
@@ -60,7 +60,7 @@ def test_teacher_values_replay_and_fit_the_game(tmp_path):
     [back] = list(GameLog([tmp_path / "t.jsonl"]))
     rel, gains, mask = record_positions(back)
     states = replay(back)[:-1]
-    free = not_held_out(states)  # the opening position is in the held-out set: no fit reads it
+    free = not_measured(states)  # the opening position is in the held-out set: no fit reads it
     assert len(back["moves"]) == len(back["values"]) == len(states) and not free.all()
     assert len(rel) == free.sum()
     assert (mask == legal_mask([s for s, f in zip(states, free) if f])).all()
@@ -96,7 +96,7 @@ def test_the_az_teacher_values_every_legal_move_in_seeds_and_ends_exactly(tmp_pa
     assert any(len(set(v for v in row if v is not None)) > 1 for row in record["values"])
     append_games(tmp_path / "t.jsonl", [record])
     [chunk] = list(PositionReader([tmp_path / "t.jsonl"]))  # the zoo learns from them too
-    assert len(chunk[0]) == not_held_out(states[:-1]).sum()
+    assert len(chunk[0]) == not_measured(states[:-1]).sum()
 
 
 def test_the_az_teacher_refuses_a_game_without_margins():
