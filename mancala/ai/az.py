@@ -10,8 +10,10 @@ has, and once its node pool (`puct.tree_nodes`, within `limits.memory`) is full.
 Exact values: a finished game, and on Kalah a position the solver's endgame database
 holds (when it is cached), is valued exactly and not searched further; a node all of
 whose moves are exact (in Tak, one with a winning move) becomes exact. When every move
-of the root is exact (or a Tak move wins), the best is played. And on Kalah, before it
-searches, az asks the solver to prove the position (`PROOF_SECONDS` at most, half of a
+of the root is exact (or a Tak move wins), the best is played. And on Kalah, a position
+of the solver's opening book (`mancala.games.sowing.solver.book`: the game's first two
+turns) is played from the book; before it searches any other, az asks the solver to
+prove the position (`PROOF_SECONDS` at most, half of a
 timed move's): a move of the proved value is played without search. Proofs are quick
 once the houses hold a few more seeds than the database (`AZ(prove=False)` searches
 every position).
@@ -40,13 +42,14 @@ from mancala.ai.gumbel import (
     search_value,
 )
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
-from mancala.ai.solver import check_fits, database_ready, proved, shared_solver
+from mancala.ai.solver import check_fits, database_ready, proved, shared_book, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games import capabilities, describe, kernel_adapter, new_game
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.sowing.kernel import NO_ENDGAME, EndgameTable
 from mancala.games.sowing.solver import Solver, relative_board
+from mancala.games.sowing.solver.book import book_key
 from mancala.games.sowing.solver.ranking import binomial_table
 from mancala.nn_lib.base import WeightsError
 from mancala.nn_lib.policy_value import (
@@ -345,7 +348,18 @@ class AZ(AZNet):
         found = proved(solver, state, deadline, guess)
         return None if found is None else min(found["best"])
 
+    def book_move(self, state: GameState) -> int | None:
+        """A best move of the solver's opening book where it holds `state` and az has the
+        solver's help (`prove`), else None."""
+        if not self.prove or "solver" not in capabilities(state):
+            return None
+        entry = shared_book(state).get(book_key(state))
+        return None if entry is None else min(entry["best"])
+
     def choose_move(self, state: GameState) -> int:
+        booked = self.book_move(state)
+        if booked is not None:
+            return booked
         move = Deadline(self._move_seconds())
         proof = Deadline(min(PROOF_SECONDS, move.remaining() / 2))
         proved = self.proved_move(state, proof)

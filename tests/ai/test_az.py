@@ -348,6 +348,19 @@ def test_az_plays_a_move_of_the_proved_value_without_searching(nets, small_solve
     assert wrong > 0  # one simulation of an untrained network is not enough: the proof is
 
 
+def test_az_plays_the_opening_book_where_it_holds_the_position(nets, monkeypatch):
+    from mancala.ai import az as az_module
+    from mancala.games.sowing.solver.book import book_key
+
+    start = GameState.new()
+    book = {book_key(start): {"value": 0, "best": [0]}}  # a move the network would not pick
+    monkeypatch.setattr(az_module, "shared_book", lambda state: book)
+    untrained = nets[1]["kalah"]
+    searching = AZ(0, simulations=50, net=untrained, endgame=False, prove=False)
+    assert searching.choose_move(start) != 0  # the book is the solver's help: not az-solo's
+    assert AZ(0, simulations=50, net=untrained, endgame=False).choose_move(start) == 0
+
+
 # ----- Tak: its own kernel on the Tak engine, one prior a legal action id ---------------
 
 TAK = "tak"
