@@ -46,6 +46,7 @@ from mancala.ai.solver import check_fits, database_ready, proved, shared_book, s
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games import capabilities, describe, kernel_adapter, new_game
+from mancala.games import game as game_entry
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.sowing.kernel import NO_ENDGAME, EndgameTable
 from mancala.games.sowing.solver import Solver, relative_board
@@ -67,8 +68,6 @@ MAX_SIMULATIONS = 1_000_000  # the registry's bound
 EXPLORATION = 1.5
 NO_MARGIN = -(1 << 20)  # a position's exact final margin (Tak: its exact value) is not known
 FIRST_PLAY = 0.3  # an unvisited move counts as its node's mean value less this
-# nodes a timed search (`az:t=S`) reserves per second: above its speed
-POOL_PER_SECOND = {"kalah": 2_000_000, "sungka": 2_000_000, "tak": 150_000}
 PROOF_SECONDS = 0.05  # the most a move gives the solver's proof of its position (Kalah)
 PROOF_SEEDS = 40  # no proof is tried with more seeds than this in the houses
 
@@ -181,7 +180,7 @@ def timed_simulations(seconds: float, game: str) -> int:
     >>> timed_simulations(0.1, "kalah"), timed_simulations(3600, "kalah")
     (200000, 1000000)
     """
-    return max(1, min(MAX_SIMULATIONS, math.ceil(seconds * POOL_PER_SECOND[game])))
+    return max(1, min(MAX_SIMULATIONS, math.ceil(seconds * game_entry(game).pool_per_second)))
 
 
 class AZ(AZNet):

@@ -48,7 +48,7 @@ from mancala.games.options import add_game_options, game_options
 from mancala.learn.gate import lead_for
 from mancala.learn.labels import shipped_labels
 from mancala.learn.pool import make_pool
-from mancala.learn.practice import TEACHER_DEPTH, practice_arguments
+from mancala.learn.practice import practice_arguments
 from mancala.learn.promotion import gate_and_promote, gate_positions, value_kept
 from mancala.learn.runs import Run
 from mancala.learn.scalars import Scalars, flatten
@@ -179,7 +179,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         nets = {}
     beside = [] if args.out == run.games else record_files(args.out.parent)
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
-    depth, simulations = args.teacher or (TEACHER_DEPTH[args.variant], 0)
+    depth, simulations = args.teacher or (game(args.variant).teacher_depth, 0)
     labels = shipped_labels(game_start) if args.labels is None else args.labels
     if nets and labels:
         run.log(f"reading the exact labels of {len(labels)} file(s) for the refits")

@@ -38,7 +38,8 @@ A game may offer more, named by its capabilities, which players and commands che
 
 A line also states the rule options its commands take (`options`: `--houses`, `--size`,
 ..., read by `mancala.games.options`), its kernel adapter for the tree searches
-(`kernel`: see `mancala.games.search_kernel`), and the fixed players of its learning runs.
+(`kernel`: see `mancala.games.search_kernel`), the fixed players of its learning runs, the
+depth of the main job's teacher and the node pool a second of az's timed search.
 
 Adding a game is a folder under `mancala/games/` and one line in `GAMES`.
 """
@@ -111,6 +112,8 @@ class Game:
     options: tuple[Option, ...] = ()  # the rule options its commands take
     practice: tuple[str, ...] = ("luck", "greedy")  # the main job's players beside the zoo
     gate: tuple[str, ...] = ("greedy",)  # the fixed opponents of the main job's gate
+    teacher_depth: int = 8  # plies of the main job's alpha-beta teacher
+    pool_per_second: int = 2_000_000  # nodes `az:t=S` reserves a second: above its speed
 
 
 SOWING = frozenset({"sowing", "fast", "encoders", "frames", "margin"})
@@ -131,6 +134,7 @@ GAMES: dict[str, Game] = {
             options=(HOUSES, SEEDS, EMPTY_CAPTURE),
             practice=SOWING_PRACTICE,
             gate=SOWING_GATE,
+            teacher_depth=10,  # where the solver gives up
         ),
         Game(
             "sungka",
@@ -161,6 +165,8 @@ GAMES: dict[str, Game] = {
             options=(SIZE, KOMI),
             practice=("luck", "weighted", "greedy", "minimax:2"),  # minimax:4: most of a batch
             gate=("greedy", "minimax:2"),
+            teacher_depth=3,  # exact windows over every move of a wide tree
+            pool_per_second=150_000,
         ),
     )
 }

@@ -156,8 +156,6 @@ class Practice:
 
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
 MAX_TEACHER_SIMULATIONS = 100_000  # az's, a position
-TEACHER_DEPTH = {"kalah": 10, "sungka": 8, "tak": 3}  # alpha-beta's depth (Kalah: where the
-# solver gives up; Tak: exact windows over every move of a wide tree)
 EXACT_NODES = 20_000  # and the solver's proofs within this many nodes
 
 
