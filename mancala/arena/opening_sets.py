@@ -4,7 +4,8 @@ command that made it.
 
 An opening is a few random plies from the game's start; it is kept when it differs from
 every one kept before and a fixed search (minimax to the recipe's depth, not a player
-being measured) judges it within `within` of even for the first player: seeds for Kalah
+being measured) judges it within `within` of even (the game's `OpeningRecipe`, in its
+registry line) for the first player: seeds for Kalah
 and Sungka, the Tak evaluator's units (flats) for Tak. From random openings one seat
 often decides the game; from these, both seats are in it. A set is chosen once, before
 the work it measures, and never by the players measured on it.
@@ -15,7 +16,6 @@ from __future__ import annotations
 import json
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -23,28 +23,11 @@ from mancala.ai.minimax import Minimax
 from mancala.arena.openings import opening_value, random_opening
 from mancala.core.atomic import write_json
 from mancala.core.paths import DATA_DIR
+from mancala.games import game as game_entry
 from mancala.games import new_game
 from mancala.games.replay import replayed
 
 SETS_DIR = DATA_DIR / "openings"
-
-
-@dataclass(frozen=True)
-class Recipe:
-    """How a game's set is drawn: its rules, random plies, the judge's depth and the
-    largest judged value (either sign) that counts as contested."""
-
-    options: dict[str, Any] = field(default_factory=dict)
-    plies: int = 4
-    depth: int = 8
-    within: float = 4.0
-
-
-RECIPES = {
-    "kalah": Recipe({"houses": 6, "seeds": 4}, plies=4, depth=12, within=4.0),
-    "sungka": Recipe({"houses": 7, "seeds": 7}, plies=6, depth=8, within=6.0),
-    "tak": Recipe({"size": 5, "komi": 0}, plies=4, depth=3, within=2.0),
-}
 
 
 def make_set(
@@ -56,8 +39,8 @@ def make_set(
     """`count` distinct contested openings of `game` by its recipe, drawn from `seed`;
     `tick(kept, tried)` after each opening tried. ValueError when 100 tries an opening
     find too few."""
-    recipe = RECIPES[game]
-    start = new_game(game, **recipe.options)
+    recipe = game_entry(game).openings  # drawn from the game's default board
+    start = new_game(game)
     judge = Minimax(seed=seed, depth=recipe.depth)
     rng = random.Random(seed)
     kept: list[list[int]] = []

@@ -14,16 +14,17 @@ import sys
 
 from tqdm import tqdm
 
-from mancala.arena.opening_sets import RECIPES, make_set, save_set
+from mancala.arena.opening_sets import make_set, save_set
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
+from mancala.games import game_names
 
 MAX_OPENINGS = 5000
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala openings", __doc__)
-    parser.add_argument("game", choices=sorted(RECIPES), help="the game")
+    parser.add_argument("game", choices=sorted(game_names()), help="the game")
     parser.add_argument("--count", type=int_in(1, MAX_OPENINGS), default=200, help="openings (200)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (1)")
     parser.add_argument("--name", default="a", help="the set's name: GAME-NAME.json (a)")

@@ -39,7 +39,8 @@ A game may offer more, named by its capabilities, which players and commands che
 A line also states the rule options its commands take (`options`: `--houses`, `--size`,
 ..., read by `mancala.games.options`), its kernel adapter for the tree searches
 (`kernel`: see `mancala.games.search_kernel`), the fixed players of its learning runs, the
-depth of the main job's teacher and the node pool a second of az's timed search.
+depth of the main job's teacher, the node pool a second of az's timed search and how its
+fixed opening sets are drawn.
 
 Adding a game is a folder under `mancala/games/` and one line in `GAMES`.
 """
@@ -92,6 +93,17 @@ KOMI = Option("komi", "Tak: half points added to black's flats (default 0)", -12
 
 
 @dataclass(frozen=True)
+class OpeningRecipe:
+    """How a game's fixed opening sets are drawn (`mancala.arena.opening_sets`): random
+    plies from its default board, the depth of the minimax that judges them, and the
+    largest judged value (either sign, in the evaluator's units) that counts as contested."""
+
+    plies: int = 4
+    depth: int = 8
+    within: float = 4.0
+
+
+@dataclass(frozen=True)
 class Game:
     """One line of the registry: how to make and read a game's states, its evaluator
     ("module:attr" of `value(state) -> float` for the player to move, exact at the end,
@@ -114,6 +126,7 @@ class Game:
     gate: tuple[str, ...] = ("greedy",)  # the fixed opponents of the main job's gate
     teacher_depth: int = 8  # plies of the main job's alpha-beta teacher
     pool_per_second: int = 2_000_000  # nodes `az:t=S` reserves a second: above its speed
+    openings: OpeningRecipe = OpeningRecipe()  # how its fixed opening sets are drawn
 
 
 SOWING = frozenset({"sowing", "fast", "encoders", "frames", "margin"})
@@ -135,6 +148,7 @@ GAMES: dict[str, Game] = {
             practice=SOWING_PRACTICE,
             gate=SOWING_GATE,
             teacher_depth=10,  # where the solver gives up
+            openings=OpeningRecipe(plies=4, depth=12, within=4.0),
         ),
         Game(
             "sungka",
@@ -148,6 +162,7 @@ GAMES: dict[str, Game] = {
             options=(HOUSES, SEEDS),
             practice=SOWING_PRACTICE,
             gate=SOWING_GATE,
+            openings=OpeningRecipe(plies=6, depth=8, within=6.0),
         ),
         Game(
             "tak",
@@ -167,6 +182,7 @@ GAMES: dict[str, Game] = {
             gate=("greedy", "minimax:2"),
             teacher_depth=3,  # exact windows over every move of a wide tree
             pool_per_second=150_000,
+            openings=OpeningRecipe(plies=4, depth=3, within=2.0),
         ),
     )
 }

@@ -16,14 +16,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mancala.games import new_game
+from mancala.games import game_names, new_game, offers
 from mancala.nn_lib.meta import read_value
 
-NET_GAMES: dict[str, dict[str, Any]] = {  # the sowing rules the networks are trained for
-    "kalah": {"houses": 6, "seeds": 4, "empty_capture": False},
-    "sungka": {"houses": 7, "seeds": 7},
-}
-DEFAULT_BOARDS: dict[str, dict[str, Any]] = {**NET_GAMES, "tak": {"size": 5, "komi": 0}}
+# each game's default board: the rules of its opening position when no option is given
+DEFAULT_BOARDS: dict[str, dict[str, Any]] = {name: new_game(name).options for name in game_names()}
+# the games with network encoders (`encoders`): the ones `mancala fit` and the DQN learn
+NET_GAMES = {name: rules for name, rules in DEFAULT_BOARDS.items() if offers(name, "encoders")}
 
 
 def board_rules(game: str, options: dict[str, Any] | None = None) -> dict[str, Any]:

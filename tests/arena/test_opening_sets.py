@@ -7,36 +7,37 @@ import json
 import pytest
 
 from mancala.ai.minimax import Minimax
-from mancala.arena.opening_sets import RECIPES, load_set, make_set, set_starts
+from mancala.arena.opening_sets import load_set, make_set, set_starts
 from mancala.arena.openings import opening_value
 from mancala.arena.results import Tally
 from mancala.commands.tournament import main as tournament
+from mancala.games import game, game_names, new_game
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("game", sorted(RECIPES))
-def test_a_set_is_distinct_contested_and_repeatable(game):
-    made = make_set(game, 4, seed=3)
-    assert made == make_set(game, 4, seed=3)
+@pytest.mark.parametrize("name", game_names())
+def test_a_set_is_distinct_contested_and_repeatable(name):
+    made = make_set(name, 4, seed=3)
+    assert made == make_set(name, 4, seed=3)
     moves = [tuple(m) for m in made["openings"]]
     assert len(set(moves)) == 4 and made["tried"] >= 4
-    judge = Minimax(seed=0, depth=RECIPES[game].depth)
+    judge = Minimax(seed=0, depth=game(name).openings.depth)
     for state, value in zip(set_starts(made)[0], made["values"], strict=True):
         assert not state.is_over()
-        assert abs(opening_value(judge, state)) <= RECIPES[game].within
+        assert abs(opening_value(judge, state)) <= game(name).openings.within
         assert value == round(opening_value(judge, state), 2)
 
 
-@pytest.mark.parametrize("game", sorted(RECIPES))
-def test_the_shipped_sets_are_whole(game):
-    shipped = load_set(game, "a")
-    assert shipped["command"].startswith(f"mancala openings {game}")
-    assert RECIPES[game].options.items() <= shipped["options"].items()
+@pytest.mark.parametrize("name", game_names())
+def test_the_shipped_sets_are_whole(name):
+    shipped = load_set(name, "a")
+    assert shipped["command"].startswith(f"mancala openings {name}")
+    assert new_game(name).options.items() <= shipped["options"].items()
     assert len({tuple(m) for m in shipped["openings"]}) == len(shipped["openings"]) >= 200
     starts, moves = set_starts(shipped)
     assert len(starts) == len(moves) and not any(state.is_over() for state in starts)
     with pytest.raises(ValueError, match="no opening set 'zz'"):
-        load_set(game, "zz")
+        load_set(name, "zz")
 
 
 def test_the_tournament_plays_a_set_and_scores_its_pairs(capsys):
