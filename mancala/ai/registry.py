@@ -28,7 +28,7 @@ from mancala.ai import limits as bounds
 from mancala.ai.base import Player
 from mancala.ai.limits import REGISTRY_LIMITS, Limits, Param, parse_param
 from mancala.game_state import DEFAULTS, GameState
-from mancala.games import capabilities, describe, game
+from mancala.games import capabilities, describe, game, game_names, new_game, offers
 from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.policy_value import AZ_GAMES
 from mancala.nn_lib.zoo import ZOO
@@ -343,7 +343,7 @@ register(
     Entry(
         "mancala.ai.simple:Weighted",
         summary="Random, placing or moving a stack as often (Tak)",
-        variants=("tak",),
+        needs=frozenset({"stacks"}),
     ),
 )
 register(
@@ -352,7 +352,7 @@ register(
         "mancala.ai.sarsa:SarsaPlayer",
         summary="Tabular SARSA: the best move of its learnt table (Tak)",
         available="mancala.ai.sarsa:has_table",
-        variants=("tak",),
+        needs=frozenset({"stacks"}),
         trained="mancala.ai.sarsa:trained_games",
     ),
 )
@@ -409,7 +409,11 @@ register(
         requires=("pyspiel",),
         quick="openspiel-mcts:5000",
         needs=frozenset({"openspiel"}),
-        games=({"variant": "kalah", "houses": 6, "seeds": 4},),
+        games=tuple(
+            {"variant": name, **new_game(name).options}
+            for name in game_names()
+            if offers(name, "openspiel")
+        ),  # each game's default board
     ),
 )
 for _net in ZOO:

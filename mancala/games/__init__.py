@@ -34,7 +34,9 @@ A game may offer more, named by its capabilities, which players and commands che
 - `frames`: seed-by-seed animation of a move (`mancala.games.sowing.events.trace_move`);
 - `margin`: a finished game has a margin (seeds in the stores) beside its result;
 - `tei`: its moves are spoken over the Tak Engine Interface (`mancala.ai.tei`);
-- `openspiel`: OpenSpiel plays it too (its standard board: `mancala.ai.openspiel_mcts`).
+- `openspiel`: OpenSpiel plays it too (its standard board: `mancala.ai.openspiel_mcts`);
+- `stacks`: a move places a piece or moves a stack (Tak: the `weighted` and `sarsa`
+  players).
 
 A line also states the rule options its commands take (`options`: `--houses`, `--size`,
 ..., read by `mancala.games.options`), its kernel adapter for the tree searches
@@ -169,7 +171,7 @@ GAMES: dict[str, Game] = {
             new_tak,
             tak_from_dict,
             "mancala.games.tak.search:state_value",
-            frozenset({"fast", "tei"}),
+            frozenset({"fast", "tei", "stacks"}),
             rollout="mancala.games.tak.evaluate:random_playout",
             search="mancala.games.tak.search:Search",
             planes="mancala.games.tak.planes:planes",

@@ -45,7 +45,7 @@ def random_game(start, seed: int) -> list:
 def test_every_game_is_in_the_registry_with_its_capabilities():
     assert game_names() == ["kalah", "sungka", "tak"]
     assert "solver" in game("kalah").capabilities and "sowing" in game("sungka").capabilities
-    assert game("tak").capabilities == {"fast", "tei"}
+    assert game("tak").capabilities == {"fast", "tei", "stacks"}
     assert "margin" in game("sungka").capabilities and "openspiel" in game("kalah").capabilities
     with pytest.raises(ValueError, match="unknown game 'chess'; choose one of kalah, sungka, tak"):
         new_game("chess")
