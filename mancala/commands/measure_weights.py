@@ -23,6 +23,7 @@ from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.report import Table, show
 from mancala.core.stopping import run_command
+from mancala.nn_lib.boards import NET_GAMES
 
 
 def measure(
@@ -71,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("folder", nargs="?", type=Path, default=MODELS_DIR, help="weights")
     parser.add_argument("--games", type=int_in(1, 10_000), default=100, help="openings")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--variant", choices=["kalah", "sungka"], default="kalah")
+    parser.add_argument("--variant", choices=list(NET_GAMES), default=next(iter(NET_GAMES)))
     parser.add_argument("--against", default="greedy", help="opponents, comma-separated (greedy)")
     parser.add_argument("--json", action="store_true", help="print the table as JSON")
     args = parser.parse_args(argv)

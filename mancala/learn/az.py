@@ -414,7 +414,7 @@ class Loop:
                 done += int(saved["games"])
         if done:
             self.run.log(f"teacher: {done}/{games} games kept in {folder}")
-        teacher = Teacher(TAK_TEACHER_DEPTH, game="tak")
+        teacher = Teacher(TAK_TEACHER_DEPTH, game=self.game)
         fresh, shown = [], time.perf_counter()
         for k in range(done, games):
             fresh.append(tak_teacher_game(teacher, self.start, self.args.seed * 1_000_003 + k))
