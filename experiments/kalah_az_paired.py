@@ -1,7 +1,8 @@
 """Two Kalah(6,4) policy-value files compared on the held-out set, paired (docs/az.md,
 "A score utility beside the win value").
 
-    python experiments/kalah_az_paired.py mancala/models/kalah/az-net.keras runs/fit/kalah/az-net.keras --simulations 1000
+    python experiments/kalah_az_paired.py mancala/models/kalah/az-net.keras \
+        runs/fit/kalah/az-net.keras --simulations 1000
 
 For each file, az-net (the policy head alone) and az-solo:N (its search without the
 solver's help): the share of the held-out positions where the move keeps the exact
