@@ -350,6 +350,7 @@ class AZ(AZNet):
     def book_move(self, state: GameState) -> int | None:
         """A best move of the solver's opening book where it holds `state` and az has the
         solver's help (`prove`), else None."""
+        self.net_for(state)  # a game it has no weights for is refused, as by a search
         if not self.prove or "solver" not in capabilities(state):
             return None
         entry = shared_book(state).get(book_key(state))
