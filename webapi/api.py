@@ -52,7 +52,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from mancala.ai.limits import Limits
 from mancala.ai.registry import entry_params, is_search, split_spec
 from mancala.game_state import DEFAULTS, IllegalMove
-from mancala.games import capabilities, display, game_names, state_from_dict
+from mancala.games import DEFAULT_GAME, capabilities, display, game_names, state_from_dict
 from mancala.games import new_game as opening  # `new_game` is the endpoint below
 from webapi.admission import Admission
 from webapi.analysis import analyse
@@ -274,7 +274,7 @@ def variants() -> Response:
 @bp.post("/new")
 def new_game() -> Response:
     data = _body(optional=("variant", "options"))
-    variant, options = data.get("variant", "kalah"), data.get("options", {})
+    variant, options = data.get("variant", DEFAULT_GAME), data.get("options", {})
     if not isinstance(variant, str) or variant not in game_names():
         names = ", ".join(game_names())
         abort(400, f"unknown variant {str(variant)[:40]!r}; choose one of {names}")

@@ -45,7 +45,7 @@ from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.solver import check_fits, database_ready, proved, shared_book, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
-from mancala.games import capabilities, describe, kernel_adapter, new_game
+from mancala.games import DEFAULT_GAME, capabilities, describe, kernel_adapter, new_game
 from mancala.games import game as game_entry
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.sowing.kernel import NO_ENDGAME, EndgameTable
@@ -115,7 +115,7 @@ class AZNet(Player):
         self,
         seed: int | None = None,
         path: str | os.PathLike | None = None,
-        game: str = "kalah",
+        game: str = DEFAULT_GAME,
         net: PolicyValue | None = None,
     ) -> None:
         super().__init__(seed)

@@ -28,7 +28,7 @@ from mancala.ai import limits as bounds
 from mancala.ai.base import Player
 from mancala.ai.limits import REGISTRY_LIMITS, Limits, Param, parse_param
 from mancala.game_state import DEFAULTS, GameState
-from mancala.games import capabilities, describe, game, game_names, new_game, offers
+from mancala.games import DEFAULT_GAME, capabilities, describe, game, game_names, new_game, offers
 from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.policy_value import AZ_GAMES
 from mancala.nn_lib.zoo import ZOO
@@ -99,7 +99,7 @@ def available_players(include_interactive: bool = True) -> list[str]:
     ]
 
 
-def tournament_players(variant: str = "kalah", start: GameState | None = None) -> list[str]:
+def tournament_players(variant: str = DEFAULT_GAME, start: GameState | None = None) -> list[str]:
     """The specs a tournament uses when none are named: every available non-human
     player of `variant` (of the board of `start`, when given: a network plays only the
     boards it was trained for), in its quick form where the registry gives one."""

@@ -33,6 +33,7 @@ from mancala.ai.base import Player
 from mancala.core.paths import ROOT
 from mancala.core.stopping import signals_held, stop_if_asked
 from mancala.game_state import GameState
+from mancala.games import DEFAULT_GAME
 from mancala.games.replay import replayed
 
 WORKER_ENV = {"OPENBLAS_NUM_THREADS": "1", "TF_CPP_MIN_LOG_LEVEL": "2", "PYTHONPATH": str(ROOT)}
@@ -61,7 +62,7 @@ class Seat:
     explore: float = 0.0
     layers: list | None = field(default=None, repr=False)
     weights_id: str = ""
-    game: str = "kalah"  # the game a network's weights are for
+    game: str = DEFAULT_GAME  # the game a network's weights are for
     options: dict[str, Any] | None = None  # ... and its board (the default board: None)
 
     @classmethod

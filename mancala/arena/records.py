@@ -28,7 +28,7 @@ import jsonlines
 from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
-from mancala.games import new_game
+from mancala.games import DEFAULT_GAME, new_game
 from mancala.games.replay import positions
 
 FORMAT = 1
@@ -95,7 +95,7 @@ def start_state(record: dict[str, Any]) -> GameState:
     options = record.get("options") or {}
     if not isinstance(options, dict):
         raise ValueError("options must be a JSON object")
-    return new_game(record.get("variant", "kalah"), **options)
+    return new_game(record.get("variant", DEFAULT_GAME), **options)
 
 
 def replay(record: dict[str, Any]) -> list[GameState]:

@@ -36,6 +36,7 @@ from pathlib import Path
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.paths import RUNS_DIR
 from mancala.core.stopping import run_command
+from mancala.games import DEFAULT_GAME
 from mancala.nn_lib.base import LEARNING_RATE, NET_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO, network
 
@@ -73,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--objective", choices=["policy", "values"], default="policy")
     parser.add_argument(
-        "--variant", choices=list(NET_GAMES), default="kalah", help="the game (kalah)"
+        "--variant", choices=list(NET_GAMES), default=DEFAULT_GAME, help="the game (kalah)"
     )
     parser.add_argument(
         "--value-scale",

@@ -23,6 +23,7 @@ from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.report import Table, show
 from mancala.core.stopping import run_command
+from mancala.games import DEFAULT_GAME
 from mancala.nn_lib.boards import NET_GAMES
 
 
@@ -30,7 +31,7 @@ def measure(
     folder: Path,
     games: int,
     seed: int,
-    variant: str = "kalah",
+    variant: str = DEFAULT_GAME,
     against: Sequence[str] = ("greedy",),
 ) -> Table:
     """The table of the networks in `folder/variant/`."""

@@ -31,6 +31,7 @@ from pathlib import Path
 from mancala.core.cli import command_parser, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
+from mancala.games import DEFAULT_GAME
 from mancala.nn_lib.base import NET_GAMES, ZOO_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO
 
@@ -44,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "names", nargs="+", help=f"the networks: {', '.join(ZOO)}, {DQN} or {AZ_NET}"
     )
-    parser.add_argument("--variant", choices=list(ZOO_GAMES), default="kalah")
+    parser.add_argument("--variant", choices=list(ZOO_GAMES), default=DEFAULT_GAME)
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the shipped weights")
     parser.add_argument("--gate-openings", type=int_in(1, 10_000), default=200, help="x2 seats")
     parser.add_argument(

@@ -28,7 +28,7 @@ from mancala.ai.minimax import Minimax
 from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
-from mancala.games import games_with
+from mancala.games import DEFAULT_GAME, games_with
 from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.drawing import house_label
 from mancala.games.sowing.solver import Solver, check_solvable
@@ -61,7 +61,7 @@ def parse_position(text: str | None, options: dict) -> GameState:
     unknown = set(data) - {"board", "player", "empty_capture", "houses", "seeds", "variant"}
     if unknown:
         raise ValueError(f"unknown key(s) in the position: {', '.join(sorted(unknown))}")
-    variant = data.get("variant", "kalah")
+    variant = data.get("variant", DEFAULT_GAME)
     solvable = games_with("solver")
     if variant not in solvable:
         raise ValueError(f"the solver plays {', '.join(solvable)}, not {variant!r}")

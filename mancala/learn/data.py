@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from mancala.arena.records import GameLog, replay, start_state
-from mancala.games import GAMES, games_with
+from mancala.games import DEFAULT_GAME, GAMES, games_with
 from mancala.games.masks import legal_mask
 from mancala.games.sowing import engine
 from mancala.games.sowing.margin_value import margin_value
@@ -57,7 +57,7 @@ def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays
     Kalah and Sungka).
     ValueError when the values do not fit the game (wrong length, illegal moves)."""
     values = record.get("values")
-    variant = record.get("variant", "kalah")
+    variant = record.get("variant", DEFAULT_GAME)
     if values is not None and variant in PLANED:
         return tak_positions(record)
     if values is None or variant not in SOWN:
@@ -220,7 +220,7 @@ class PositionReader:
             if teacher not in self.teachers:
                 self.teachers.append(teacher)
             parts.append(arrays)
-            size += len(arrays[0]) * moves_a_row(record.get("variant", "kalah"))
+            size += len(arrays[0]) * moves_a_row(record.get("variant", DEFAULT_GAME))
             if size >= self.chunk:
                 yield concat_examples(parts)
                 parts, size = [], 0

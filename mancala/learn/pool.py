@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from mancala.games import DEFAULT_GAME
 from mancala.learn.runs import Run
 from mancala.nn_lib.base import weights_path
 from mancala.nn_lib.boards import board_name
@@ -16,7 +17,7 @@ def make_pool(
     models: Path | None,
     seed: int,
     run: Run | None = None,
-    game: str = "kalah",
+    game: str = DEFAULT_GAME,
     options: dict[str, Any] | None = None,
 ) -> tuple[dict, dict]:
     """(networks by name, players by spec): zoo names become networks of a board of `game`

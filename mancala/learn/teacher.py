@@ -42,7 +42,7 @@ from mancala.ai.minimax import TT_ENTRY_BYTES
 from mancala.arena.records import replay
 from mancala.arena.solved_set import seeds_in_houses
 from mancala.game_state import GameState
-from mancala.games import capabilities, offers
+from mancala.games import DEFAULT_GAME, capabilities, offers
 
 
 class Teacher:
@@ -68,7 +68,7 @@ class Teacher:
         depth: int = 8,
         exact_nodes: int = 0,
         chain: bool = True,
-        game: str = "kalah",
+        game: str = DEFAULT_GAME,
         simulations: int = 0,
         max_seeds: int = 0,
         up_to: int | None = None,
@@ -220,7 +220,7 @@ class Teaching:
 
     depth: int
     exact_nodes: int = 0
-    game: str = "kalah"
+    game: str = DEFAULT_GAME
     simulations: int = 0  # az's; 0: alpha-beta to `depth`
     max_seeds: int = 0  # the solver's endgame database; 0: the players' size
     up_to: int | None = None  # positions with more seeds in the houses left unlabelled

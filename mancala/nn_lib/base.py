@@ -27,6 +27,7 @@ import numpy as np
 
 from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
+from mancala.games import DEFAULT_GAME
 from mancala.nn_lib import encoders
 from mancala.nn_lib.boards import (
     DEFAULT_BOARDS,
@@ -55,7 +56,7 @@ from mancala.nn_lib.views import view_for
 ZOO_GAMES = DEFAULT_BOARDS  # the boards the zoo's networks are trained for
 
 
-def weights_path(name: str, game: str = "kalah", models: Path = MODELS_DIR) -> Path:
+def weights_path(name: str, game: str = DEFAULT_GAME, models: Path = MODELS_DIR) -> Path:
     """Where the weights of network `name` for `game` live: models/<game>/<name>.keras
     (`game` being a board's name: 'tak', 'tak-size6')."""
     return Path(models) / game / f"{name}.keras"
@@ -110,7 +111,7 @@ class Network(SavedModel):
     def __init__(
         self,
         path: str | os.PathLike | None = None,
-        game: str = "kalah",
+        game: str = DEFAULT_GAME,
         options: dict[str, Any] | None = None,
     ) -> None:
         self.variant, self.options = game, board_rules(game, options)

@@ -32,7 +32,7 @@ import numpy as np
 
 from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
-from mancala.games import describe, feature_planes, new_game
+from mancala.games import DEFAULT_GAME, describe, feature_planes, new_game
 from mancala.games import game as game_entry
 from mancala.games import planes as planes_of
 from mancala.games.sowing.margin_value import margin_of, margin_value
@@ -164,7 +164,7 @@ class PolicyValue(SavedModel):
 
     def __init__(
         self,
-        game: str = "kalah",
+        game: str = DEFAULT_GAME,
         path: str | os.PathLike | None = None,
         options: dict[str, Any] | None = None,
     ) -> None:

@@ -38,6 +38,7 @@ import os
 from typing import Any
 
 from mancala.core.paths import MODELS_DIR
+from mancala.games import DEFAULT_GAME
 from mancala.nn_lib import encoders
 from mancala.nn_lib.base import ZOO_GAMES, Network
 from mancala.nn_lib.boards import trained_boards
@@ -173,7 +174,7 @@ ZOO: dict[str, type[Network]] = {
 def network(
     name: str,
     path: str | os.PathLike | None = None,
-    game: str = "kalah",
+    game: str = DEFAULT_GAME,
     options: dict[str, Any] | None = None,
 ) -> Network:
     """The zoo network `name` for a board of `game` (its default board unless `options`
