@@ -156,8 +156,9 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-VARIANTS = ("kalah", "sungka")
-DEFAULTS = {"kalah": {"houses": 6, "seeds": 4}, "sungka": {"houses": 7, "seeds": 7}}
+KALAH, SUNGKA = "kalah", "sungka"  # the variants' names, for code that means one of them
+VARIANTS = (KALAH, SUNGKA)
+DEFAULTS = {KALAH: {"houses": 6, "seeds": 4}, SUNGKA: {"houses": 7, "seeds": 7}}
 RELAY_LIMIT = 10_000
 
 

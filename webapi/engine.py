@@ -9,6 +9,7 @@ from mancala.ai.limits import Limits
 from mancala.ai.registry import is_search, make_player, players_for, reads_files
 from mancala.game_state import GameState
 from mancala.games import game_names, new_game
+from mancala.games.tak.state import TakState
 from webapi.catalogue import player_catalogue
 from webapi.frames import MAX_FRAMES, sow_frames
 from webapi.pool import PlayerPool
@@ -34,7 +35,7 @@ def warm_up() -> None:
         player = make_player(spec, seed=0)
         player.choose_move(state)
         player.evaluate(state)
-    tak = new_game("tak", size=3)
+    tak = new_game(TakState.game, size=3)
     for spec in ("minimax:2", "mcts:50"):
         make_player(spec, seed=0).choose_move(tak)
 

@@ -37,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
 
 from mancala.core.report import Table
+from mancala.games import DEFAULT_GAME
 from webapi.serving import running_server
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -98,7 +99,7 @@ class Client:
         a refusal (503 or 429 with Retry-After) is not ok, its error "refused"."""
         started = time.perf_counter()
         if self.game is None or self.game["over"]:
-            what, path, body = "new", "/api/new", {"variant": "kalah"}
+            what, path, body = "new", "/api/new", {"variant": DEFAULT_GAME}
         else:
             what = self.rng.choice(self.players)
             path, body = "/api/play", {"state": self.game["state"], "player": what}
@@ -121,7 +122,7 @@ class Client:
 
 def default_mix(players: list[dict]) -> list[str]:
     """greedy, the quick minimax and the first network, of those the server lists."""
-    specs = {p["name"]: p["spec"] for p in players if "kalah" in p["variants"]}
+    specs = {p["name"]: p["spec"] for p in players if DEFAULT_GAME in p["variants"]}
     mix = [specs["greedy"]] if "greedy" in specs else []
     for prefix in ("minimax", "nn"):
         found = [spec for name, spec in specs.items() if name.startswith(prefix)]
@@ -212,7 +213,7 @@ def run_saturation(
     """`clients` clients asking searches at the caps back to back, each from its own
     loopback address, and one asking greedy every 0.25 s, for `duration` seconds."""
     host, port, listed = _target(url)
-    names = {p["name"] for p in listed if "kalah" in p["variants"]}
+    names = {p["name"] for p in listed if DEFAULT_GAME in p["variants"]}
     heavy = players or [s for s in SEARCHES_AT_THE_CAPS if s.partition(":")[0] in names]
     print(
         f"loadtest: {clients} clients asking {', '.join(heavy)} back to back and one asking "

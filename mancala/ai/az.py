@@ -125,7 +125,7 @@ class AZNet(Player):
         if net is not None:
             nets = [net]
         else:
-            boards = trained_games() or [{"variant": "kalah"}]  # kalah: says how
+            boards = trained_games() or [{"variant": DEFAULT_GAME}]  # says how to make them
             nets = [shipped_network(b["variant"], b) for b in boards]
         # not `nets`: a zoo player's attribute, which the arena sends as numpy weights
         self.networks = {n.board: n for n in nets}

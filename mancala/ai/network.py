@@ -17,7 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from mancala.ai.base import Player, require_moves
-from mancala.game_state import GameState
+from mancala.game_state import KALAH, GameState
 from mancala.nn_lib.boards import board_name, file_rules
 from mancala.nn_lib.choice import masked_argmax, soft_choice
 from mancala.nn_lib.zoo import network as zoo_network
@@ -40,7 +40,7 @@ class NetworkPlayer(Player):
             raise ValueError(f"temperature must be >= 0, not {temperature!r}")
         if net is None:
             # a file that names no board is Kalah's; with no weights at all, loading says how
-            kalah = {"variant": "kalah"}
+            kalah = {"variant": KALAH}
             if path is None:
                 boards = trained_games(network) or [kalah]
             else:

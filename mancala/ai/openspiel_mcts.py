@@ -21,14 +21,14 @@ from collections import OrderedDict
 
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
-from mancala.game_state import GameState
+from mancala.game_state import KALAH, GameState
 from mancala.games import capabilities
 from mancala.games.replay import positions
 
 DEFAULT_SIMULATIONS = 20_000
 MAX_TURNS = 5  # changes of turn searched from the opening
 KEEP = 1024  # positions remembered (more than the games a tournament plays at once)
-OPENING = GameState.new("kalah")
+OPENING = GameState.new(KALAH)
 
 
 def action_of(state: GameState, move: int) -> int:

@@ -21,7 +21,7 @@ from mancala.games.tak.state import TakState
 
 def trained_games() -> list[dict[str, Any]]:
     """The Tak boards a table is shipped for."""
-    return [{"variant": "tak", "size": size} for size in sarsa.shipped_sizes()]
+    return [{"variant": TakState.game, "size": size} for size in sarsa.shipped_sizes()]
 
 
 def has_table() -> bool:

@@ -29,7 +29,7 @@ from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import MAX_SECONDS, REGISTRY_LIMITS, Limits
 from mancala.ai.minimax import Minimax
 from mancala.core.deadline import Deadline
-from mancala.game_state import GameState
+from mancala.game_state import KALAH, GameState
 from mancala.games.sowing.solver import (
     OutOfBudget,
     Solver,
@@ -76,7 +76,7 @@ def shared_book(state: GameState) -> dict:
     """The opening book of `state`'s board, seeds and rule ({} if none ships)."""
     key = (state.houses, state.seeds, state.empty_capture)
     if key not in _BOOKS:
-        start = GameState.new("kalah", houses=key[0], seeds=key[1], empty_capture=key[2])
+        start = GameState.new(KALAH, houses=key[0], seeds=key[1], empty_capture=key[2])
         _BOOKS[key] = load_book(start)
     return _BOOKS[key]
 
@@ -84,7 +84,7 @@ def shared_book(state: GameState) -> dict:
 def database_ready(state: GameState | None = None) -> bool:
     """True when the endgame database the players use for `state` (Kalah(6,4) by default)
     is already cached (header check)."""
-    state = state or GameState.new("kalah")
+    state = state or GameState.new(KALAH)
     n = players_database(state)
     path = cache_path(default_cache_dir(), state.houses, n, state.empty_capture)
     return header_matches(path, state.houses, n, state.empty_capture)

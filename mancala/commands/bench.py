@@ -57,17 +57,18 @@ from mancala.arena.tournament import Timed
 from mancala.core.cli import command_parser, int_in
 from mancala.core.report import Table, show
 from mancala.core.stopping import run_command
-from mancala.game_state import GameState
+from mancala.game_state import KALAH, SUNGKA, GameState
 from mancala.games import capabilities, describe, new_game
 from mancala.games.sowing import engine
+from mancala.games.tak.state import TakState
 from mancala.nn_lib.policy_value import AZ_GAMES
 
 DEFAULT_PLAYERS = ["minimax", "mcts", "nmcts", "greedy", "openspiel-mcts"]
 VERIFY_RULES = [
-    GameState.new("kalah"),
-    GameState.new("kalah", empty_capture=True),
-    GameState.new("kalah", houses=4, seeds=3),
-    GameState.new("sungka"),
+    GameState.new(KALAH),
+    GameState.new(KALAH, empty_capture=True),
+    GameState.new(KALAH, houses=4, seeds=3),
+    GameState.new(SUNGKA),
 ]
 
 
@@ -127,7 +128,7 @@ def search_rates() -> list[tuple[str, str]]:
             f"({minimax.nodes:,} nodes in {took:.2f} s of CPU)",
         )
     ]
-    for start in (opening, new_game("tak", **AZ_GAMES["tak"])):
+    for start in (opening, new_game(TakState.game, **AZ_GAMES[TakState.game])):
         row, rate = mcts_rate(start, 200_000)
         rows += [row, az_rate(start, rate)]
     player = make_player("nmcts:1000", seed=0)
@@ -296,12 +297,12 @@ def solve_rates(opening: bool) -> Table:
     from mancala.games.sowing.solver import TT_BITS, Solver
 
     solver = Solver(6, tt_bits=TT_BITS + 1)  # as `mancala.solve`; the database loaded now
-    solver.solve(GameState.new("kalah", seeds=2), all_moves=False)  # numba compiled
-    cases = [("Kalah(6,3) opening, every move", GameState.new("kalah", seeds=3), True)]
+    solver.solve(GameState.new(KALAH, seeds=2), all_moves=False)  # numba compiled
+    cases = [("Kalah(6,3) opening, every move", GameState.new(KALAH, seeds=3), True)]
     for i, (board, player) in enumerate(SOLVE_POSITIONS):
-        cases.append((f"Kalah(6,4) position {i + 1}", GameState.new("kalah", board, player), False))
+        cases.append((f"Kalah(6,4) position {i + 1}", GameState.new(KALAH, board, player), False))
     if opening:
-        cases.append(("Kalah(6,4) opening", GameState.new("kalah"), False))
+        cases.append(("Kalah(6,4) opening", GameState.new(KALAH), False))
     table = Table(["position", "value", "nodes", "CPU s", "M nodes/CPU s"], title=_title("Kalah"))
     all_nodes, all_seconds = 0, 0.0
     for label, state, all_moves in cases:

@@ -27,12 +27,13 @@ from mancala.ai.dqn import FORMS, SEATS, weights_path
 from mancala.core.cli import command_parser, float_in, int_in, layer_sizes
 from mancala.core.paths import RUNS_DIR
 from mancala.core.stopping import run_command
+from mancala.game_state import KALAH, SUNGKA
 from mancala.learn.dqn import KEEP, PAPER_HIDDEN, train
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala dqn", __doc__)
-    parser.add_argument("--variant", choices=("sungka", "kalah"), default="sungka")
+    parser.add_argument("--variant", choices=(SUNGKA, KALAH), default=SUNGKA)
     parser.add_argument("--seat", choices=SEATS, default="first", help="the seat it learns")
     parser.add_argument("--episodes", type=int_in(1), default=10_000)
     parser.add_argument("--seed", type=int, default=0)

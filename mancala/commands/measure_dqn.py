@@ -31,13 +31,13 @@ from mancala.core.cli import add_alias, command_parser, float_in, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.report import Table
 from mancala.core.stopping import run_command
-from mancala.game_state import GameState
+from mancala.game_state import KALAH, SUNGKA, GameState
 from mancala.learn.dqn import match_stats
 
 MAX_GAMES = 1_000_000  # games a row
 OPPONENTS = {"random": "luck", "max": "max", "exact": "exact", "self": "dqn"}
 # The paper's win % (Tables II and III); None where the paper gives no figure.
-PAPER_GAME = "sungka"  # the game of the paper whose figures stand beside ours
+PAPER_GAME = SUNGKA  # the game of the paper whose figures stand beside ours
 PAPER_WIN = {
     "first": {"random": 99.4, "max": 99.5, "exact": 97.9, "self": 98.6},
     "second": {"random": 73.5, "max": 0.0, "exact": 0.0, "self": None},
@@ -45,7 +45,7 @@ PAPER_WIN = {
 
 
 def evaluate_tables(
-    variant: str = "sungka",
+    variant: str = SUNGKA,
     games: int = 1000,
     epsilon: float = 0.01,
     seed: int = 0,
@@ -102,7 +102,7 @@ def format_tables(tables: dict, variant: str, games: int, epsilon: float, openin
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala measure dqn", __doc__)
-    parser.add_argument("--variant", choices=("sungka", "kalah"), default="sungka")
+    parser.add_argument("--variant", choices=(SUNGKA, KALAH), default=SUNGKA)
     parser.add_argument(
         "--games", type=int_in(1, MAX_GAMES), default=1000, help="games a row (paper: 1000)"
     )

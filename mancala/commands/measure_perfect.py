@@ -176,7 +176,7 @@ def run(
         except ValueError as error:  # e.g. a player that only plays from the opening
             results[spec] = {"error": str(error)}
     return {
-        "variant": "kalah",
+        "variant": start.game,
         "options": start.options,
         "set": described,
         "positions": len(solved),

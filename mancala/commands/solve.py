@@ -27,7 +27,7 @@ from pathlib import Path
 from mancala.ai.minimax import Minimax
 from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
-from mancala.game_state import GameState
+from mancala.game_state import KALAH, GameState
 from mancala.games import DEFAULT_GAME, games_with
 from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.drawing import house_label
@@ -51,7 +51,7 @@ def parse_position(text: str | None, options: dict) -> GameState:
     ValueError: a position is a JSON object like {"board": [...], "player": 0}
     """
     if text is None:
-        return GameState.new("kalah", **options)
+        return GameState.new(KALAH, **options)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:

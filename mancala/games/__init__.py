@@ -55,11 +55,11 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
-from mancala.game_state import GameState, IllegalMove
+from mancala.game_state import KALAH, GameState, IllegalMove
 from mancala.games.tak.state import new_tak
 from mancala.games.tak.state import state_from_dict as tak_from_dict
 
-DEFAULT_GAME = "kalah"  # the game of a command, player or record that names none
+DEFAULT_GAME = KALAH  # the game of a command, player or record that names none
 WIN_VALUE = 1_000_000.0  # an evaluator's value of a won game (searches prefer sooner wins)
 EVALUATOR_SCALE = 10.0  # a tree search counts an evaluator's value v as the result tanh(v / scale)
 # The rules allow any size; the lab stops where the terminal drawing still reads (houses

@@ -61,7 +61,7 @@ from pettingzoo.utils import wrappers
 from mancala.ai.base import Player, is_sowing
 from mancala.ai.registry import make_player
 from mancala.arena.openings import opening_going_on
-from mancala.game_state import IllegalMove
+from mancala.game_state import SUNGKA, IllegalMove
 from mancala.games import new_game, planes
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.view import seat_view
@@ -119,7 +119,7 @@ class MancalaEnv(gymnasium.Env):
 
     def __init__(
         self,
-        variant: str = "sungka",
+        variant: str = SUNGKA,
         opponent: str | Player = "luck",
         seat: int = 0,
         render_mode: str | None = None,
@@ -238,7 +238,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
     }
 
     def __init__(
-        self, variant: str = "sungka", render_mode: str | None = None, **options: Any
+        self, variant: str = SUNGKA, render_mode: str | None = None, **options: Any
     ) -> None:
         super().__init__()
         if render_mode not in (None, *self.metadata["render_modes"]):
@@ -311,7 +311,7 @@ class raw_env(AECEnv):  # noqa: N801 (PettingZoo's name for the unwrapped enviro
         pass
 
 
-def env(variant: str = "sungka", render_mode: str | None = None, **options: Any) -> AECEnv:
+def env(variant: str = SUNGKA, render_mode: str | None = None, **options: Any) -> AECEnv:
     """`raw_env` in PettingZoo's usual wrappers: an illegal action ends the game (-1 to
     the offender, TerminateIllegalWrapper); an out-of-range one fails an assertion."""
     wrapped = raw_env(variant, render_mode, **options)

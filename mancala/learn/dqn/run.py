@@ -12,13 +12,14 @@ import numpy as np
 
 from mancala.ai.dqn import AFTERSTATE_FORMS, SEATS, weights_path
 from mancala.core.atomic import write_json
+from mancala.game_state import SUNGKA
 from mancala.learn.dqn.learners import AfterstateLearner, Learner, Settings
 from mancala.learn.dqn.model import PAPER_HIDDEN
 from mancala.nn_lib.keras_io import import_keras, save_keras
 
 
 def train(
-    variant: str = "sungka",
+    variant: str = SUNGKA,
     seat: int = 0,
     episodes: int = 10_000,
     seed: int = 0,
