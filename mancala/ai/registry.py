@@ -28,7 +28,16 @@ from mancala.ai import limits as bounds
 from mancala.ai.base import Player
 from mancala.ai.limits import REGISTRY_LIMITS, Limits, Param, parse_param
 from mancala.game_state import DEFAULTS, GameState
-from mancala.games import DEFAULT_GAME, capabilities, describe, game, game_names, new_game, offers
+from mancala.games import (
+    DEFAULT_GAME,
+    as_capabilities,
+    capabilities,
+    describe,
+    game,
+    game_names,
+    new_game,
+    offers,
+)
 from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.policy_value import AZ_GAMES
 from mancala.nn_lib.zoo import ZOO
@@ -61,7 +70,9 @@ _REGISTRY: dict[str, Entry] = {}
 
 
 def register(name: str, entry: Entry) -> None:
-    """Add (or replace) the player `name`."""
+    """Add (or replace) the player `name`; ValueError when it needs a capability no game
+    could offer (a misspelt one)."""
+    as_capabilities(entry.needs)
     _REGISTRY[name] = entry
 
 

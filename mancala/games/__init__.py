@@ -52,6 +52,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import partial
 from typing import Any
 
@@ -95,6 +96,31 @@ SIZE = Option("size", "Tak: board size (default 5)", 3, 8)
 KOMI = Option("komi", "Tak: half points added to black's flats (default 0)", -128, 128)
 
 
+class Capability(StrEnum):
+    """What a game may offer beyond the protocol (the list above). A game's line and a
+    player's needs are checked against it, so a misspelt capability is an error, not a
+    capability nobody has."""
+
+    SOWING = "sowing"
+    FAST = "fast"
+    ENCODERS = "encoders"
+    SOLVER = "solver"
+    FRAMES = "frames"
+    MARGIN = "margin"
+    TEI = "tei"
+    OPENSPIEL = "openspiel"
+    STACKS = "stacks"
+
+
+def as_capabilities(names: Any) -> frozenset[Capability]:
+    """`names` as capabilities; ValueError naming any that is not one."""
+    unknown = sorted(str(n) for n in names if n not in Capability.__members__.values())
+    if unknown:
+        known = ", ".join(Capability)
+        raise ValueError(f"unknown capabilities {', '.join(unknown)}; choose among {known}")
+    return frozenset(Capability(n) for n in names)
+
+
 @dataclass(frozen=True)
 class OpeningRecipe:
     """How a game's fixed opening sets are drawn (`mancala.arena.opening_sets`): random
@@ -116,7 +142,7 @@ class Game:
     new: Callable[..., Any]  # (**options) -> the opening position
     from_dict: Callable[[dict[str, Any]], Any]
     evaluator: str
-    capabilities: frozenset[str] = frozenset()
+    capabilities: frozenset[Capability] = frozenset()
     rollout: str | None = None  # "module:attr" of a fast random playout: (state, seed) -> winner
     search: str | None = None  # "module:attr" of a fast alpha-beta class (see `fast_search`)
     planes: str | None = None  # "module:attr" of (state, seat) -> float32 array in 0..1
@@ -131,8 +157,13 @@ class Game:
     pool_per_second: int = 2_000_000  # nodes `az:t=S` reserves a second: above its speed
     openings: OpeningRecipe = OpeningRecipe()  # how its fixed opening sets are drawn
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "capabilities", as_capabilities(self.capabilities))
 
-SOWING = frozenset({"sowing", "fast", "encoders", "frames", "margin"})
+
+SOWING = frozenset(
+    {Capability.SOWING, Capability.FAST, Capability.ENCODERS, Capability.FRAMES, Capability.MARGIN}
+)
 SOWING_PRACTICE = ("luck", "greedy", "minimax:2", "minimax:4", "minimax:6")
 SOWING_GATE = ("greedy", "minimax:4")
 GAMES: dict[str, Game] = {
@@ -143,7 +174,7 @@ GAMES: dict[str, Game] = {
             partial(GameState.new, "kalah"),
             GameState.from_dict,
             "mancala.games.sowing.events:store_lead",
-            SOWING | {"solver", "openspiel"},
+            SOWING | {Capability.SOLVER, Capability.OPENSPIEL},
             display="mancala.games.sowing.drawing:display",
             kernel="mancala.games.sowing.kernel",
             anchors=("solver:t=0.1", "minimax:t=0.1"),
@@ -172,7 +203,7 @@ GAMES: dict[str, Game] = {
             new_tak,
             tak_from_dict,
             "mancala.games.tak.search:state_value",
-            frozenset({"fast", "tei", "stacks"}),
+            frozenset({Capability.FAST, Capability.TEI, Capability.STACKS}),
             rollout="mancala.games.tak.evaluate:random_playout",
             search="mancala.games.tak.search:Search",
             planes="mancala.games.tak.planes:planes",
@@ -220,14 +251,16 @@ def state_from_dict(data: dict[str, Any]) -> Any:
     return game(name).from_dict(data)
 
 
-def capabilities(state: Any) -> frozenset[str]:
+def capabilities(state: Any) -> frozenset[Capability]:
     """What `state`'s game offers beyond the protocol (see the module text)."""
     return game(state.game).capabilities
 
 
 def offers(name: str, capability: str) -> bool:
-    """Whether game `name` offers `capability` (see the module text)."""
-    return capability in game(name).capabilities
+    """Whether game `name` offers `capability` (see the module text); ValueError for a
+    name that is no capability."""
+    [known] = as_capabilities([capability])
+    return known in game(name).capabilities
 
 
 def games_with(capability: str) -> list[str]:

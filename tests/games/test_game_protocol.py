@@ -42,6 +42,19 @@ def random_game(start, seed: int) -> list:
     return states
 
 
+def test_a_misspelt_capability_is_refused_where_it_is_declared_or_asked():
+    from mancala.ai.registry import Entry, register
+    from mancala.games import Game, offers
+
+    with pytest.raises(ValueError, match="unknown capabilities solverr; choose among sowing"):
+        Game("x", lambda: None, lambda d: None, "m:f", frozenset({"solverr"}))
+    with pytest.raises(ValueError, match="unknown capabilities stack"):
+        register("x", Entry("m:f", needs=frozenset({"stack"})))
+    with pytest.raises(ValueError, match="unknown capabilities sover"):
+        offers("kalah", "sover")
+    assert offers("kalah", "solver") and not offers("tak", "solver")
+
+
 def test_every_game_is_in_the_registry_with_its_capabilities():
     assert game_names() == ["kalah", "sungka", "tak"]
     assert "solver" in game("kalah").capabilities and "sowing" in game("sungka").capabilities
