@@ -34,9 +34,8 @@ from mancala.games import (
     capabilities,
     describe,
     game,
-    game_names,
+    games_with,
     new_game,
-    offers,
 )
 from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.policy_value import AZ_GAMES
@@ -420,11 +419,9 @@ register(
         requires=("pyspiel",),
         quick="openspiel-mcts:5000",
         needs=frozenset({"openspiel"}),
-        games=tuple(
-            {"variant": name, **new_game(name).options}
-            for name in game_names()
-            if offers(name, "openspiel")
-        ),  # each game's default board
+        games=tuple(  # each game's default board
+            {"variant": name, **new_game(name).options} for name in games_with("openspiel")
+        ),
     ),
 )
 for _net in ZOO:

@@ -36,28 +36,26 @@ from mancala.games.sowing.solver import (
     cache_path,
     check_solvable,
     default_cache_dir,
-    default_max_seeds,
     header_matches,
     scratch_bytes,
 )
 from mancala.games.sowing.solver.book import GUESS_DEPTH, book_key, first_guess, load_book
-from mancala.games.sowing.solver.database import largest_cached
+from mancala.games.sowing.solver.database import database_seeds
 
 _SOLVERS: dict[tuple[int, bool, int], Solver] = {}
 _BOOKS: dict[tuple[int, int, bool], dict] = {}
-_LARGEST: dict[tuple[int, bool, str], int] = {}  # the players' database size of these rules
+_LARGEST: dict[tuple[int, bool, int, str], int] = {}  # the players' database size of these rules
 SEARCHING = threading.Lock()  # the shared solvers' tables and scratch: one search at a time
 
 
 def players_database(state: GameState) -> int:
     """The seeds of the endgame database the players use: the largest of `state`'s rules
     in the cache (`mancala solve database --max-seeds 24` makes one), at least the
-    default size; looked for once a process and cache folder."""
-    key = (state.houses, state.empty_capture, str(default_cache_dir()))
+    default size (`database_seeds`); looked for once a process and cache folder."""
+    key = (state.houses, state.empty_capture, state.seeds, str(default_cache_dir()))
     if key not in _LARGEST:
-        cached = largest_cached(state.houses, state.empty_capture)
-        _LARGEST[key] = max(default_max_seeds(state.houses), cached)
-    return min(_LARGEST[key], 2 * state.houses * state.seeds)
+        _LARGEST[key] = database_seeds(state, None)
+    return _LARGEST[key]
 
 
 def shared_solver(state: GameState, max_seeds: int = 0) -> Solver:

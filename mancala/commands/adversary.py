@@ -21,8 +21,7 @@ from mancala.arena.records import record_files
 from mancala.core.cli import command_parser
 from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import run_command
-from mancala.game_state import GameState
-from mancala.games import game
+from mancala.games import DEFAULT_GAME, game
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import practice_arguments
 from mancala.nn_lib.zoo import ZOO
@@ -57,7 +56,7 @@ def _practise(args: argparse.Namespace, began: float, workers) -> int:
         raise ValueError("name two different networks")
     nets, players = make_pool([args.a, args.b], args.models, args.seed)
     recorded = record_files(args.out.parent)
-    depth, simulations = args.teacher or (game(GameState.new().game).teacher_depth, 0)
+    depth, simulations = args.teacher or (game(DEFAULT_GAME).teacher_depth, 0)
     practice = Practice(
         args.out,
         depth,

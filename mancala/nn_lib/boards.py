@@ -16,13 +16,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from mancala.games import game_names, new_game, offers
+from mancala.games import game_names, games_with, new_game
 from mancala.nn_lib.meta import read_value
 
 # each game's default board: the rules of its opening position when no option is given
 DEFAULT_BOARDS: dict[str, dict[str, Any]] = {name: new_game(name).options for name in game_names()}
 # the games with network encoders (`encoders`): the ones `mancala fit` and the DQN learn
-NET_GAMES = {name: rules for name, rules in DEFAULT_BOARDS.items() if offers(name, "encoders")}
+NET_GAMES = {name: DEFAULT_BOARDS[name] for name in games_with("encoders")}
 
 
 def board_rules(game: str, options: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -122,7 +122,6 @@ def test_commands_use_the_largest_valid_database_cached(tmp_path, monkeypatch):
     assert database_seeds(kalah_3_3, None) == 5
     from mancala.ai import solver as players
 
-    monkeypatch.setattr(players, "default_max_seeds", lambda houses: 4)
     assert players.players_database(kalah_3_3) == 5  # the players' too
     assert players.database_ready(kalah_3_3)
     assert players.shared_solver(kalah_3_3).max_seeds == 5
