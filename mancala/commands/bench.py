@@ -162,7 +162,8 @@ def az_rate(opening: GameState, mcts_rate: float | None = None) -> tuple[str, st
     spec = "az:100000" if "sowing" in capabilities(opening) else "az:20000"
     where = f"{spec} from the opening{_of(opening)}"
     try:
-        make_player("az:1000", seed=0).choose_move(opening)  # load weights, compile
+        make_player("az:1000", seed=0).search(opening)  # load weights, compile (a move
+        # from the opening could come from the solver's book, without a search)
     except ValueError as error:  # no policy-value weights
         return (where, f"not measured ({error})")
     player = make_player(spec, seed=0)
