@@ -670,6 +670,7 @@ def test_another_board_has_weights_of_its_own_begun_from_the_default_boards(
         player.choose_move(GameState.new("kalah", seeds=3))
 
 
+@pytest.mark.slow
 def test_a_stopped_tak_pretraining_goes_on_from_its_kept_teacher_games(
     tmp_path, monkeypatch, lab_main
 ):

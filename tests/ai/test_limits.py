@@ -85,6 +85,7 @@ def test_a_capped_search_answers_at_its_deadline_on_the_largest_board(spec):
         assert seen["playouts"] * len(LARGEST.legal_moves()) < player.playouts
 
 
+@pytest.mark.slow
 def test_the_mcts_tree_fits_in_the_memory_allowed():
     memory = 64 << 10
     assert tree_nodes(10_000_000, memory, 10) * (NODE_BYTES + 10 * EDGE_BYTES) <= memory

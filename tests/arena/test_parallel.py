@@ -159,6 +159,7 @@ def test_a_sigterm_that_a_library_turns_into_a_keyboard_interrupt_still_exits_14
     assert "demo: terminated (SIGTERM)" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_one_worker_plays_here_without_importing_ray(tmp_path):
     script = (
         "import sys\n"

@@ -75,6 +75,7 @@ def test_bad_arguments_exit_2_with_a_message(capsys):
     assert main(["2", "luck", "luck"]) == 2
 
 
+@pytest.mark.slow
 def test_runs_as_a_file_and_as_a_module():
     for command in (
         ["mancala/tournament.py"],

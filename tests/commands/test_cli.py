@@ -119,6 +119,7 @@ def test_every_command_that_prints_a_table_takes_json(name, capsys):
     assert "--json" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_a_table_printed_as_json_has_its_rows(capsys):
     import json
 
@@ -135,6 +136,7 @@ def test_a_table_printed_as_json_has_its_rows(capsys):
     assert all(int(row["legal moves"]) > 0 for row in table["rows"])
 
 
+@pytest.mark.slow
 def test_the_networks_bench_times_the_tak_networks_of_a_board(capsys):
     import json
 

@@ -18,6 +18,7 @@ def test_a_whole_game_against_greedy_through_stdin(second, lab_command):
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.slow
 def test_quitting_exits_0_and_end_of_input_abandons_the_game_with_130(lab_command):
     done = lab_command("play", "luck", timeout=60, input="q\n")
     assert done.returncode == 0 and "You quit" in done.stdout

@@ -139,6 +139,7 @@ def test_move_time_from_a_clock():
         move_seconds({}, 0)
 
 
+@pytest.mark.slow
 def test_an_engine_that_ended_is_started_again_at_the_next_move(lab_engine):
     outside = make_player(f"tei:{lab_engine},movetime=20")
     state = new_tak(4)

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from mancala.core import jit
 
 LAB = Path(jit.__file__).resolve().parents[1]
@@ -49,6 +51,7 @@ def run_kernel(root: Path) -> tuple[int, bool]:
     return int(out[0]), out[1] == "True"
 
 
+@pytest.mark.slow
 def test_an_edit_of_a_called_file_recompiles_the_kernel(tmp_path):
     probe = lab_copy(tmp_path)
     assert run_kernel(tmp_path) == (101, False)  # compiled

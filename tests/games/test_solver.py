@@ -324,6 +324,7 @@ def test_solve_refuses_sungka(capsys):
 # ----- the player and the scripts --------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_player_plays_only_value_optimal_moves_with_seeded_ties(tmp_path, monkeypatch):
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path))
     rng = random.Random(3)

@@ -313,6 +313,7 @@ def test_the_perft_command_prints_counts_and_refuses_bad_input(capsys):
     assert "perft: TPS: a Tak board has 3..8 rows, not 2" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(size=st.integers(3, 8), data=st.data())
 def test_fast_roads_are_the_rules_roads(size, data):

@@ -73,6 +73,7 @@ def test_play_takes_every_legal_move_and_refuses_the_others(state, tries):
                 raise AssertionError(f"{state.move_name(move)} was played in {state.to_tps()}")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(positions())
 def test_ptn_names_read_back(state):
@@ -80,6 +81,7 @@ def test_ptn_names_read_back(state):
         assert state.parse_move(state.move_name(move)) == move
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(positions())
 def test_tps_and_to_dict_round_trip(state):
@@ -89,6 +91,7 @@ def test_tps_and_to_dict_round_trip(state):
     assert again.outcome == state.outcome
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(positions(), st.integers(0, 1))
 def test_the_fast_planes_are_the_readable_planes(state, seat):

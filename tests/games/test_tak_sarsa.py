@@ -26,6 +26,7 @@ from mancala.games.tak.sarsa import Settings, Table, shipped_sizes
 ROAD_IN_ONE = "2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5"  # white to move: e1 wins
 
 
+@pytest.mark.slow
 def test_sarsa_learns_to_beat_random_moves_on_3x3():
     table = Table.new(Settings(size=3, alpha=0.1, loss=-1.0))
     rewards = table.learn(200_000, seed=1)
@@ -109,6 +110,7 @@ def test_the_shipped_table_plays_3x3_and_guides_playouts():
             assert record["winner"] in (0, 1, None)
 
 
+@pytest.mark.slow
 def test_the_command_prints_the_curve_and_resumes_its_table(tmp_path):
     out = tmp_path / "t.npz"
     command = [sys.executable, "-m", "mancala", "sarsa", "--runs", "2", "--episodes", "300"]

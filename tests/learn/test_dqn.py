@@ -30,6 +30,7 @@ def trained(tmp_path_factory):
     return out, summary, lines
 
 
+@pytest.mark.slow
 def test_training_saves_weights_curve_and_plot(trained):
     out, summary, lines = trained
     assert out.is_file() and out.with_suffix(".png").is_file()

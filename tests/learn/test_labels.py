@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from mancala.arena.records import replay
 from mancala.games.sowing.solver import Solver
 from mancala.learn.labels import Labelling, labelled, stage_report
@@ -172,6 +174,7 @@ def test_a_fit_starts_from_the_shipped_weights_and_saves_beside_them(tmp_path, m
     assert promote in out
 
 
+@pytest.mark.slow
 def test_az_net_is_fitted_on_the_same_records_at_its_value_scale(lab_main, tmp_path):
     from mancala.ai.registry import make_player
     from mancala.arena.match import play_games

@@ -129,6 +129,7 @@ def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
         solved_set.load(tmp_path / "missing.jsonl")
 
 
+@pytest.mark.slow
 def test_workers_prove_the_same_set_and_resume_it(tmp_path, lab_command):
     env = {**os.environ, "MANCALA_CACHE_DIR": str(tmp_path / "cache")}
     args = ["--positions", "16", "--houses", "4", "--seeds", "3", "--max-seeds", "4"]
@@ -226,6 +227,7 @@ def test_a_paired_comparison_sees_what_two_separate_figures_cannot():
         solved_set.paired(first, second[:-1])
 
 
+@pytest.mark.slow
 def test_a_full_disk_stops_recording_with_a_message_and_whole_lines(tmp_path):
     """A file-size limit (the kernel refuses writes past it, as a full disk does) stops
     random_train with a line saying what was kept; every line of the games file is whole."""

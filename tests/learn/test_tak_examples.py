@@ -50,6 +50,7 @@ def readable_examples(record: dict):
 @given(
     st.integers(3, 6), st.integers(-2, 2), st.randoms(use_true_random=False), st.integers(0, 120)
 )
+@pytest.mark.slow
 def test_the_examples_are_the_readable_rules_afterstates(size, komi, rng, plies):
     record = random_record(size, komi, rng, plies)
     examples, rows = tak_positions(record), readable_examples(record)
@@ -84,6 +85,7 @@ def test_records_that_do_not_fit_the_rules_are_refused():
 @given(
     st.integers(3, 6), st.integers(-2, 2), st.randoms(use_true_random=False), st.integers(0, 120)
 )
+@pytest.mark.slow
 def test_the_networks_value_the_readable_rules_afterstates(size, komi, rng, plies):
     from mancala.games import WIN_VALUE
     from mancala.nn_lib.views import TakView

@@ -180,6 +180,7 @@ def test_training_on_the_sample_learns_the_teacher(tmp_path, sample):
     assert agreement(net, rel, gains, mask) > before + 10
 
 
+@pytest.mark.slow
 def test_network_players_play_legal_moves_in_batches():
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
@@ -440,6 +441,7 @@ def test_tak_and_sowing_networks_refuse_each_others_games(tmp_path):
         network("nnx2h256", game="tak")
 
 
+@pytest.mark.slow
 def test_the_main_job_trains_a_network_of_another_board_into_its_own_folder(tmp_path, capsys):
     """`mancala train --variant tak --size 4` keeps its weights in models/tak-size4/,
     their metadata naming the board; the player reads the board from the file, plays it,
@@ -469,6 +471,7 @@ def test_the_main_job_trains_a_network_of_another_board_into_its_own_folder(tmp_
     assert {"variant": "tak", "size": 5, "komi": 0} in shipped
 
 
+@pytest.mark.slow
 def test_promote_puts_a_tak_candidate_through_the_gate(tmp_path, capsys):
     """`mancala promote --variant tak` meets DIR/tak/NAME.keras with the shipped weights
     on Tak openings; an untrained candidate is kept out and the decision recorded."""
@@ -520,6 +523,7 @@ def test_the_afterstate_view_values_moves_back_as_its_examples_taught(game):
     assert not values[~mask].any()
 
 
+@pytest.mark.slow
 def test_fit_goes_over_large_data_a_slice_at_a_time(sample, monkeypatch):
     from mancala.nn_lib import base
 
@@ -543,6 +547,7 @@ def test_fit_goes_over_large_data_a_slice_at_a_time(sample, monkeypatch):
     assert not np.allclose(net.predict(rel[:8]), before)
 
 
+@pytest.mark.slow
 def test_a_fit_takes_its_learning_rate_and_a_smaller_one_moves_the_weights_less(sample):
     rel, gains, mask = (a[:600] for a in sample)
     moved = {}
@@ -559,6 +564,7 @@ def test_a_fit_takes_its_learning_rate_and_a_smaller_one_moves_the_weights_less(
     assert np.isclose(float(net.model.optimizer.learning_rate), 2e-4)  # the rate kept
 
 
+@pytest.mark.slow
 def test_a_fit_weighs_up_the_positions_the_network_gets_wrong(sample):
     rel, gains, mask = (a[:600] for a in sample)
     losses = {}

@@ -187,6 +187,7 @@ def _drops(state: GameState, move: int) -> list[int]:
     return drops
 
 
+@pytest.mark.slow
 def test_analysis_values_every_legal_move(client):
     state = GameState.new().play(2)  # the first player moves again
     body = client.post("/api/analyse", json={"state": state.to_dict()}).get_json()
