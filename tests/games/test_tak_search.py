@@ -42,7 +42,9 @@ def random_positions(seed: int, count: int) -> list:
 
 def test_the_numba_evaluator_equals_the_readable_one():
     for state in random_positions(1, 60):
-        assert search.value(*to_arrays(state)) == evaluate.value(state), state.to_tps()
+        assert search.value(*to_arrays(state), evaluate.HAND_WEIGHTS) == evaluate.value(state), (
+            state.to_tps()
+        )
 
 
 # stacks taller than the planes show (at least three deep), what they hide the colour of
@@ -182,7 +184,9 @@ def test_the_numba_roads_in_one_and_value_are_the_readable_ones(size, data):
             for found in (placed, moved)
         )
         assert squares == evaluate.road_in_one(state, player), state.to_tps()
-    assert search.value(meta, colours) == evaluate.value(state), state.to_tps()
+    assert search.value(meta, colours, evaluate.HAND_WEIGHTS) == evaluate.value(state), (
+        state.to_tps()
+    )
 
 
 @pytest.mark.slow

@@ -38,6 +38,8 @@ flats (each a multiple of 1/32, so that sums in any order are exact);
 
 from __future__ import annotations
 
+import numpy as np
+
 from mancala.games import won_value
 from mancala.games.tak.state import TakState
 
@@ -53,43 +55,106 @@ POTENTIAL, THREAT = 0.25, 0.75  # each square where a placed, a moved piece make
 FORCED = 1000.0  # the player to move has a road in one
 EMPTY_HELD, FLAT_HELD, INNER_HELD = 0.0625, 0.125, 0.03125  # each square held, by what is there
 
+KINDS = "FSC"
+# the weights as one vector: where each feature's weight is (`terms` counts each feature)
+W_TEMPO, W_TOP, W_HARD, W_SOFT = 0, 1, 4, 7  # the last three: by kind, in the order of KINDS
+W_CENTRE, W_HARD_CAP, W_CAP_REACH, W_GROUP = 10, 11, 12, 13  # GROUP: by ranks spanned, 0..8
+W_POTENTIAL, W_THREAT, W_EMPTY_HELD, W_FLAT_HELD, W_INNER_HELD = 22, 23, 24, 25, 26
+WEIGHT_NAMES = (
+    "TEMPO",
+    *(f"TOP_{k}" for k in KINDS),
+    *(f"HARD_{k}" for k in KINDS),
+    *(f"SOFT_{k}" for k in KINDS),
+    "CENTRE",
+    "HARD_CAP",
+    "CAP_REACH",
+    *(f"GROUP_{n}" for n in range(len(GROUP))),
+    "POTENTIAL",
+    "THREAT",
+    "EMPTY_HELD",
+    "FLAT_HELD",
+    "INNER_HELD",
+)
+HAND_WEIGHTS = np.array(
+    [
+        TEMPO,
+        *(TOP[k] for k in KINDS),
+        *(HARD[k] for k in KINDS),
+        *(SOFT[k] for k in KINDS),
+        CENTRE,
+        HARD_CAP,
+        CAP_REACH,
+        *GROUP,
+        POTENTIAL,
+        THREAT,
+        EMPTY_HELD,
+        FLAT_HELD,
+        INNER_HELD,
+    ]
+)
 
-def value(state: TakState) -> float:
-    """The position for the player to move (see the module text)."""
+
+def value(state: TakState, weights: np.ndarray = HAND_WEIGHTS) -> float:
+    """The position for the player to move (see the module text), by `weights`."""
     outcome = state.outcome
-    me = state.player
     if outcome is not None:
-        return won_value(outcome.winner, me)
+        return won_value(outcome.winner, state.player)
+    counts = terms(state)
+    return FORCED if counts is None else float(weights @ counts)
+
+
+def terms(state: TakState) -> np.ndarray | None:
+    """How many times each weight counts in the value of `state`, a game going on, for the
+    player to move (the other player's features counted against): the value is the
+    weights times these; None when the player to move has a road in one (`FORCED`)."""
+    me = state.player
     placed, moved = road_in_one(state, me)
     if placed or moved:
-        return FORCED
+        return None
+    counts = np.zeros(len(WEIGHT_NAMES))
+    counts[W_TEMPO] = 1.0
+    for player in (me, 1 - me):
+        counts += standing_terms(state, player) * (1 if player == me else -1)
     placed, moved = road_in_one(state, 1 - me)
-    threats = POTENTIAL * len(placed) + THREAT * len(moved)
-    white, black = held(state)
-    hold = sum(map(_worth_held(state), white)) - sum(map(_worth_held(state), black))
-    mine = standing(state, me) - standing(state, 1 - me) + (hold if me == 0 else -hold)
-    return TEMPO + mine - threats
+    counts[W_POTENTIAL], counts[W_THREAT] = -len(placed), -len(moved)
+    for player, squares in enumerate(held(state)):
+        sign = 1 if player == me else -1
+        for square in squares:
+            stack = state.board[square]
+            if not stack:
+                counts[W_EMPTY_HELD] += sign
+            elif stack[-1].kind == "F":
+                counts[W_FLAT_HELD] += sign
+            if _inner(square, state.size):
+                counts[W_INNER_HELD] += sign
+    return counts
 
 
 def standing(state: TakState, player: int) -> float:
     """How well `player` stands: its pieces on top, what is under them, its capstones'
-    hold and reach, its groups."""
-    total = 0.0
+    hold and reach, its groups (by the hand-set weights)."""
+    return float(HAND_WEIGHTS @ standing_terms(state, player))
+
+
+def standing_terms(state: TakState, player: int) -> np.ndarray:
+    """The counts of `standing`'s features for `player`."""
+    counts = np.zeros(len(WEIGHT_NAMES))
     for square, stack in enumerate(state.board):
         if not stack or stack[-1].player != player:
             continue
-        kind = stack[-1].kind
-        total += TOP[kind] + (CENTRE if _inner(square, state.size) else 0.0)
+        kind = KINDS.index(stack[-1].kind)
+        counts[W_TOP + kind] += 1
+        counts[W_CENTRE] += _inner(square, state.size)
         for piece in stack[:-1]:
-            total += HARD[kind] if piece.player == player else SOFT[kind]
-        if kind == "C" and len(stack) > 1:
-            total += HARD_CAP if stack[-2].player == player else 0.0
-            total += CAP_REACH * _reach(state, square, len(stack))
+            counts[(W_HARD if piece.player == player else W_SOFT) + kind] += 1
+        if stack[-1].kind == "C" and len(stack) > 1:
+            counts[W_HARD_CAP] += stack[-2].player == player
+            counts[W_CAP_REACH] += _reach(state, square, len(stack))
     for squares in groups(state, state.road_squares(player)):
-        rows = {square // state.size for square in squares}
-        columns = {square % state.size for square in squares}
-        total += GROUP[len(rows)] + GROUP[len(columns)]
-    return total
+        if len(squares) > 1:  # one square spans one rank and one file: worth nothing
+            counts[W_GROUP + len({square // state.size for square in squares})] += 1
+            counts[W_GROUP + len({square % state.size for square in squares})] += 1
+    return counts
 
 
 def road_in_one(state: TakState, player: int) -> tuple[set[int], set[int]]:
@@ -132,17 +197,6 @@ def held(state: TakState) -> tuple[set[int], set[int]]:
         if flats[0] != flats[1]:
             (white if flats[0] > flats[1] else black).add(square)
     return white, black
-
-
-def _worth_held(state: TakState):
-    """What holding a square is worth: by what is on it, and more off the edge."""
-
-    def worth(square: int) -> float:
-        stack = state.board[square]
-        there = EMPTY_HELD if not stack else (FLAT_HELD if stack[-1].kind == "F" else 0.0)
-        return there + (INNER_HELD if _inner(square, state.size) else 0.0)
-
-    return worth
 
 
 def _reach(state: TakState, square: int, height: int) -> int:

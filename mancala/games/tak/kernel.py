@@ -30,6 +30,7 @@ from mancala.core.jit import njit
 from mancala.games import EVALUATOR_SCALE, search_kernel
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.tak import policies, sarsa
+from mancala.games.tak.evaluate import HAND_WEIGHTS
 from mancala.games.tak.fast import (
     CAP,
     DRAW,
@@ -242,7 +243,7 @@ def _is_top(kernel, value):
 def _rollout(kernel, state, mover):
     meta, colours = state[0], state[1]
     if kernel.policy == policies.EVALUATOR:
-        return math.tanh(evaluator_value(meta, colours) / EVALUATOR_SCALE)
+        return math.tanh(evaluator_value(meta, colours, HAND_WEIGHTS) / EVALUATOR_SCALE)
     code = policies.playout(
         meta, colours, kernel.policy, kernel.table, kernel.keys, SARSA_EPSILON, state[4]
     )

@@ -34,20 +34,22 @@ from mancala.core.jit import njit
 from mancala.core.tables import empty_table, table_bits
 from mancala.games import WIN_VALUE
 from mancala.games.tak.evaluate import (
-    CAP_REACH,
-    CENTRE,
-    EMPTY_HELD,
-    FLAT_HELD,
     FORCED,
-    GROUP,
-    HARD,
-    HARD_CAP,
-    INNER_HELD,
-    POTENTIAL,
-    SOFT,
-    TEMPO,
-    THREAT,
-    TOP,
+    HAND_WEIGHTS,
+    KINDS,
+    W_CAP_REACH,
+    W_CENTRE,
+    W_EMPTY_HELD,
+    W_FLAT_HELD,
+    W_GROUP,
+    W_HARD,
+    W_HARD_CAP,
+    W_INNER_HELD,
+    W_POTENTIAL,
+    W_SOFT,
+    W_TEMPO,
+    W_THREAT,
+    W_TOP,
 )
 from mancala.games.tak.fast import (
     CAP,
@@ -89,27 +91,21 @@ NULL_REDUCTION = 2  # a pass is searched this many plies shallower than a move
 LATE = 4  # moves tried before the others (neither the table's nor a killer) go a ply less
 
 
-def _by_kind(weights: dict[str, float]) -> np.ndarray:
-    """An evaluator's weights by piece kind, indexed by the engine's kind codes."""
-    table = np.empty(3)
-    table[FLAT], table[WALL], table[CAP] = weights["F"], weights["S"], weights["C"]
-    return table
-
-
-_TOP, _HARD, _SOFT = _by_kind(TOP), _by_kind(HARD), _by_kind(SOFT)
-_GROUP = np.array(GROUP)
+_SLOT = np.empty(3, np.int64)  # the engine's kind codes -> their place in evaluate.KINDS
+_SLOT[FLAT], _SLOT[WALL], _SLOT[CAP] = KINDS.index("F"), KINDS.index("S"), KINDS.index("C")
 
 
 @njit(cache=True, nogil=True)
-def value(meta, colours):
-    """`evaluate.value` of the position: for the player to move, exact at the end."""
+def value(meta, colours, weights):
+    """`evaluate.value` of the position by `weights`: for the player to move, exact at
+    the end."""
     on_top = tops(meta, colours)
-    return _value(meta, colours, _result(meta, colours, on_top), on_top)
+    return _value(meta, colours, weights, _result(meta, colours, on_top), on_top)
 
 
 def state_value(state: TakState) -> float:
     """`evaluate.value(state)`, compiled: the game's evaluator (the one-ply player's)."""
-    return float(value(*to_arrays(state)))
+    return float(value(*to_arrays(state), HAND_WEIGHTS))
 
 
 @njit(cache=True, nogil=True)
@@ -120,17 +116,17 @@ def _result(meta, colours, on_top):
 
 
 @njit(cache=True, nogil=True)
-def _value(meta, colours, code, on_top):
+def _value(meta, colours, weights, code, on_top):
     me = meta[PLY] % 2
     if code >= 0:
         if code == DRAW:
             return 0.0
         return WIN_VALUE if code % 2 == me else -WIN_VALUE
-    return _features(meta, colours, me, on_top)
+    return _features(meta, colours, weights, me, on_top)
 
 
 @njit(cache=True, nogil=True)
-def _features(meta, colours, me, on_top):
+def _features(meta, colours, weights, me, on_top):
     """`evaluate.value` of a position whose game goes on, for `me`, the player to move,
     given its `tops`."""
     n_side = meta[SIZE]
@@ -141,15 +137,15 @@ def _features(meta, colours, me, on_top):
     if placed or slid:
         return FORCED  # a road in one for the player to move
     placed, slid = roads_in_one(on_top, 1 - me, n_side)
-    threats = POTENTIAL * count_bits(placed) + THREAT * count_bits(slid)
-    white = _groups(roads[0], n_side) - _groups(roads[1], n_side)
-    white += _control(flats, caps, walls, empty, n_side)
+    threats = weights[W_POTENTIAL] * count_bits(placed) + weights[W_THREAT] * count_bits(slid)
+    white = _groups(roads[0], n_side, weights) - _groups(roads[1], n_side, weights)
+    white += _control(flats, caps, walls, empty, n_side, weights)
     mine = white if me == 0 else -white
-    return TEMPO + _pieces(meta, colours, me) + mine - threats
+    return weights[W_TEMPO] + _pieces(meta, colours, weights, me) + mine - threats
 
 
 @njit(cache=True, nogil=True)
-def _pieces(meta, colours, me):
+def _pieces(meta, colours, weights, me):
     """`evaluate.standing`'s pieces on top and under them, and its capstones' hold and
     reach, `me`'s less the other's."""
     n_side = meta[SIZE]
@@ -160,17 +156,18 @@ def _pieces(meta, colours, me):
         if height == 0:
             continue
         kind = meta[HEIGHTS + squares + square]
+        slot = _SLOT[kind]
         top = colours[square, height - 1]
-        v = _TOP[kind]
+        v = weights[W_TOP + slot]
         row, column = square // n_side, square % n_side
         if 0 < row < n_side - 1 and 0 < column < n_side - 1:
-            v += CENTRE
+            v += weights[W_CENTRE]
         for level in range(height - 1):
-            v += _HARD[kind] if colours[square, level] == top else _SOFT[kind]
+            v += weights[(W_HARD if colours[square, level] == top else W_SOFT) + slot]
         if kind == CAP and height > 1:
             if colours[square, height - 2] == top:
-                v += HARD_CAP
-            v += CAP_REACH * _reach_of(meta, square, height)
+                v += weights[W_HARD_CAP]
+            v += weights[W_CAP_REACH] * _reach_of(meta, square, height)
         score += v if top == me else -v
     return score
 
@@ -186,7 +183,7 @@ def _reach_of(meta, square, height):
 
 
 @njit(cache=True, nogil=True)
-def _control(flats, caps, walls, empty, n_side):
+def _control(flats, caps, walls, empty, n_side, weights):
     """White's hold on the board less black's (`fast.held`): empty squares, flats and
     squares off the edge held count."""
     white, black = held(flats, caps, walls, n_side)
@@ -194,13 +191,13 @@ def _control(flats, caps, walls, empty, n_side):
     inner = board_bits(n_side) & ~(first_row | last_row | first_column | last_column)
     score = 0.0
     flat = flats[0] | flats[1]
-    for squares, weight in ((empty, EMPTY_HELD), (flat, FLAT_HELD), (inner, INNER_HELD)):
-        score += weight * (count_bits(white & squares) - count_bits(black & squares))
+    for squares, slot in ((empty, W_EMPTY_HELD), (flat, W_FLAT_HELD), (inner, W_INNER_HELD)):
+        score += weights[slot] * (count_bits(white & squares) - count_bits(black & squares))
     return score
 
 
 @njit(cache=True, nogil=True)
-def _groups(road, n_side):
+def _groups(road, n_side, weights):
     """`evaluate.standing`'s groups of one player's road squares (the bits `road`): each
     group's worth by the ranks and by the files it spans."""
     one = np.uint64(1)
@@ -212,7 +209,7 @@ def _groups(road, n_side):
         if group & (group - one) == 0:
             continue  # one square spans one rank and one file: worth nothing
         ranks, files = lines_spanned(group, n_side)
-        score += _GROUP[ranks] + _GROUP[files]
+        score += weights[W_GROUP + ranks] + weights[W_GROUP + files]
     return score
 
 
@@ -231,7 +228,7 @@ def _hash(meta, colours):
 
 
 @njit(cache=True, nogil=True)
-def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_info):
+def _search(meta, colours, weights, depth, alpha, beta, ply, tt, counter, scratch, order_info):
     """The value of the position, `ply` plies from the root, for its player to move,
     `depth` plies deep; in a null window, unless the move before was a pass, first a
     search after a pass `NULL_REDUCTION` plies shallower: when even that is at least
@@ -248,7 +245,7 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
     on_top = tops(meta, colours)
     code = _result(meta, colours, on_top)
     if depth == 0 or code >= 0:
-        v = _value(meta, colours, code, on_top)
+        v = _value(meta, colours, weights, code, on_top)
         if abs(v) >= DECIDED:  # a sooner win is worth more
             v = math.copysign(abs(v) - ply, v)
         return v
@@ -270,7 +267,7 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
         meta[PLY] += 1  # the player to move passes
         passed[ply + 1] = 1
         v = -_search(
-            meta, colours, depth - 1 - NULL_REDUCTION, -beta, -beta + NULL, ply + 1, tt,
+            meta, colours, weights, depth - 1 - NULL_REDUCTION, -beta, -beta + NULL, ply + 1, tt,
             counter, scratch, order_info,
         )  # fmt: skip
         passed[ply + 1] = 0
@@ -307,16 +304,36 @@ def _search(meta, colours, depth, alpha, beta, ply, tt, counter, scratch, order_
         low = -beta if tried == 0 else -alpha - NULL  # after the first, a null window first
         late = tried >= LATE and depth >= 3 and i > 0 and score[i - 1] < NO_LIMIT
         v = -_search(
-            meta, colours, depth - 1 - late, low, -alpha, ply + 1, tt, counter, scratch,
+            meta, colours, weights, depth - 1 - late, low, -alpha, ply + 1, tt, counter, scratch,
             order_info,
         )  # fmt: skip
         if late and v > alpha:  # a late move, searched a ply less, is better: in full
             v = -_search(
-                meta, colours, depth - 1, low, -alpha, ply + 1, tt, counter, scratch, order_info
+                meta,
+                colours,
+                weights,
+                depth - 1,
+                low,
+                -alpha,
+                ply + 1,
+                tt,
+                counter,
+                scratch,
+                order_info,
             )
         if tried > 0 and alpha < v < beta:  # better than the best so far: its value
             v = -_search(
-                meta, colours, depth - 1, -beta, -v, ply + 1, tt, counter, scratch, order_info
+                meta,
+                colours,
+                weights,
+                depth - 1,
+                -beta,
+                -v,
+                ply + 1,
+                tt,
+                counter,
+                scratch,
+                order_info,
             )
         unplay(meta, colours, move, before)
         tried += 1
@@ -361,7 +378,7 @@ def _bring_best(order, score, i, n):
 
 
 @njit(cache=True, nogil=True)
-def _root(meta, colours, depth, order, exact, values, tt, counter, scratch, order_info):
+def _root(meta, colours, weights, depth, order, exact, values, tt, counter, scratch, order_info):
     """The value of each move of `order` into `values`, for the player to move: with
     `exact` each exactly, else the best exactly and the others as upper bounds (each
     tested in a null window first, and searched again only when it is better)."""
@@ -371,10 +388,22 @@ def _root(meta, colours, depth, order, exact, values, tt, counter, scratch, orde
         before = play(meta, colours, order[i])
         whole = exact or i == 0
         low, high = (-np.inf, np.inf) if whole else (-alpha - NULL, -alpha)
-        v = -_search(meta, colours, depth - 1, low, high, ply, tt, counter, scratch, order_info)
+        v = -_search(
+            meta, colours, weights, depth - 1, low, high, ply, tt, counter, scratch, order_info
+        )
         if not exact and i > 0 and v > alpha:  # better than the best so far: its value
             v = -_search(
-                meta, colours, depth - 1, -np.inf, -alpha, ply, tt, counter, scratch, order_info
+                meta,
+                colours,
+                weights,
+                depth - 1,
+                -np.inf,
+                -alpha,
+                ply,
+                tt,
+                counter,
+                scratch,
+                order_info,
             )
         unplay(meta, colours, order[i], before)
         values[i] = v
@@ -395,6 +424,7 @@ def move_values(
     exact: bool = False,
     seed: int | None = None,
     table: tuple[np.ndarray, ...] | None = None,
+    weights: np.ndarray = HAND_WEIGHTS,
 ) -> tuple[dict[int, float], int, int]:
     """Iterative deepening to `depth` plies (None: as deep as time allows) within
     `seconds` (None: no time of its own; a depth that would not finish in the time left
@@ -402,7 +432,8 @@ def move_values(
     ({move: value for the mover}, the depth reached, the nodes searched). A player
     passes its own `table` (`new_table`) to keep it from move to move; else one within
     `memory` bytes is made. The moves come in the searched order (best first, ties in a
-    random order drawn from `seed`): with `exact` False only the first best value is exact."""
+    random order drawn from `seed`): with `exact` False only the first best value is exact.
+    Positions are valued by the evaluator's `weights` (`evaluate.WEIGHT_NAMES`)."""
     meta, colours = to_arrays(state)
     order = np.array(state.legal_moves(), np.int64)
     if order.size == 0:
@@ -422,8 +453,9 @@ def move_values(
         scratch = _scratch(d, state.size)
         with deadline.stopping(counter) if d > 1 else nullcontext():
             _root(
-                meta, colours, np.int64(d), order, exact, values, tt, counter, scratch, order_info
-            )
+                meta, colours, weights, np.int64(d), order, exact, values, tt, counter, scratch,
+                order_info,
+            )  # fmt: skip
         if counter[0] > counter[1]:
             break
         reached = d
@@ -455,10 +487,12 @@ def _scratch(depth: int, size: int) -> tuple:
 
 class Search:
     """The search of a player: its table kept from move to move (within `memory` bytes),
-    compiled (or loaded from numba's cache) when made, so that no timed move pays for it."""
+    its evaluator's `weights`, compiled (or loaded from numba's cache) when made, so that
+    no timed move pays for it."""
 
-    def __init__(self, memory: int = 1 << 30) -> None:
+    def __init__(self, memory: int = 1 << 30, weights: np.ndarray = HAND_WEIGHTS) -> None:
         self.table = new_table(table_bits(memory, TT_ENTRY_BYTES, TT_BITS))
+        self.weights = weights
         move_values(new_tak(3), depth=2, table=new_table(4))
 
     def move_values(
@@ -470,5 +504,8 @@ class Search:
         exact: bool = False,
         seed: int | None = None,
     ) -> tuple[dict[int, float], int, int]:
-        """`move_values` with this search's table."""
-        return move_values(state, depth, seconds, cap, exact=exact, seed=seed, table=self.table)
+        """`move_values` with this search's table and weights."""
+        return move_values(
+            state, depth, seconds, cap, exact=exact, seed=seed, table=self.table,
+            weights=self.weights,
+        )  # fmt: skip
