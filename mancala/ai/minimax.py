@@ -53,7 +53,8 @@ from mancala.games.sowing.search import (
 
 
 class Minimax(MoveValueSearch):
-    """Alpha-beta to `depth` plies, or iterative deepening within `seconds` a move."""
+    """Alpha-beta to `depth` plies, or iterative deepening within `seconds` a move. A game's
+    fast search takes its `evaluation` (Tak: "fitted" weights, "hand", or the weights)."""
 
     def __init__(
         self,
@@ -62,8 +63,10 @@ class Minimax(MoveValueSearch):
         depth: int | None = None,
         seconds: float | None = None,
         limits: Limits = REGISTRY_LIMITS,
+        evaluation: str | np.ndarray = "fitted",
     ) -> None:
         super().__init__(seed, evaluate, depth, seconds, limits)
+        self.evaluation = evaluation
         self.tt = new_table(table_bits(limits.memory, TT_ENTRY_BYTES, TT_BITS))
         self._fast: dict[str, Any] = {}  # game -> its fast search (None: the generic one)
         if evaluate is None:
@@ -150,7 +153,8 @@ class Minimax(MoveValueSearch):
         is the choice): the game's fast search, else the generic one."""
         if state.game not in self._fast:
             search = fast_search(state.game)
-            self._fast[state.game] = search(self.limits.memory) if search else None
+            made = search(self.limits.memory, self.evaluation) if search else None
+            self._fast[state.game] = made
         fast = self._fast[state.game]
         if fast is None:
             values = self._generic._move_values(state, exact)

@@ -37,6 +37,7 @@ from mancala.games import (
     games_with,
     new_game,
 )
+from mancala.games.tak.evaluate import EVALUATIONS
 from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.policy_value import AZ_GAMES
 from mancala.nn_lib.zoo import ZOO
@@ -375,8 +376,16 @@ register(  # default: mancala.ai.limits.DEFAULT_SECONDS (tests/ai/test_descripti
     Entry(
         "mancala.ai.minimax:Minimax",
         summary="Minimax search, {param}",
-        params=(bounds.depth(bounds.MAX_DEPTH), bounds.seconds(default=0.5)),
-        words={"depth": "{:g} plies deep", "seconds": "{:g} s a move"},
+        params=(
+            bounds.depth(bounds.MAX_DEPTH),
+            bounds.seconds(default=0.5),
+            bounds.choice("evaluation", EVALUATIONS),
+        ),
+        words={
+            "depth": "{:g} plies deep",
+            "seconds": "{:g} s a move",
+            "evaluation": "Tak's {} evaluation",
+        },
         quick="minimax:t=0.1",
     ),
 )

@@ -24,6 +24,7 @@ COMMANDS = (
     Command("play", None, "mancala.commands.play", "play a game in the terminal"),
     Command("train", None, "mancala.commands.train", "the main job: play, record, refit, gate"),
     Command("fit", None, "mancala.commands.fit", "fit one network to recorded games"),
+    Command("fit", "evaluation", "mancala.commands.fit_evaluation", "Tak's alpha-beta evaluation"),
     Command(
         "selfplay", None, "mancala.commands.selfplay", "az self-play, generation by generation"
     ),

@@ -31,19 +31,23 @@ from pathlib import Path
 from mancala.core.cli import command_parser, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
-from mancala.games import DEFAULT_GAME
+from mancala.games import DEFAULT_GAME, Capability, game
+from mancala.games.tak.state import TakState
 from mancala.nn_lib.base import NET_GAMES, ZOO_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO
 
 DQN = "dqn"  # the name of the DQN's pair of nets
 AZ_NET = "az-net"  # the policy-value network's
+EVALUATION = "evaluation"  # Tak's alpha-beta's fitted weights (mancala fit evaluation)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala promote", __doc__)
     parser.add_argument("folder", type=Path, help="the candidates' weights folder (DIR)")
     parser.add_argument(
-        "names", nargs="+", help=f"the networks: {', '.join(ZOO)}, {DQN} or {AZ_NET}"
+        "names",
+        nargs="+",
+        help=f"the networks: {', '.join(ZOO)}, {DQN} or {AZ_NET}; or Tak's {EVALUATION}",
     )
     parser.add_argument("--variant", choices=list(ZOO_GAMES), default=DEFAULT_GAME)
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the shipped weights")
@@ -54,8 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for name in args.names:
-        if name not in ZOO and name not in (DQN, AZ_NET):
+        if name not in ZOO and name not in (DQN, AZ_NET, EVALUATION):
             parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}; or {DQN}, {AZ_NET}")
+    if EVALUATION in args.names and not game(args.variant).offers(Capability.STACKS):
+        parser.error(f"{EVALUATION} is Tak's alpha-beta's: --variant {TakState.game}")
     if DQN in args.names and args.variant not in NET_GAMES:
         parser.error(f"{DQN} plays {', '.join(NET_GAMES)}, not {args.variant}")
     kept = f"{args.models} is unchanged unless a line says promoted"
@@ -78,7 +84,7 @@ def _promote(args: argparse.Namespace) -> int:
     given = args.gate_opponents
     opponents = split_names(given) if given else list(game(args.variant).gate)
     check_names(opponents)
-    zoo = [name for name in args.names if name not in (DQN, AZ_NET)]
+    zoo = [name for name in args.names if name not in (DQN, AZ_NET, EVALUATION)]
     paths = {name: weights_path(name, args.variant, args.folder) for name in zoo}
     missing = [str(path) for path in paths.values() if not path.is_file()]
     if missing:
@@ -103,6 +109,9 @@ def _promote(args: argparse.Namespace) -> int:
             solved,
         )
         print(line, flush=True)
+    if EVALUATION in args.names:
+        for line in _gate_evaluations(args, record):
+            print(line, flush=True)
     start = new_game(args.variant, **board_rules(args.variant))
     for net in nets:
         line = gate_and_promote(
@@ -110,6 +119,22 @@ def _promote(args: argparse.Namespace) -> int:
         )
         print(line, flush=True)
     return 0
+
+
+def _gate_evaluations(args: argparse.Namespace, record) -> list[str]:
+    """Each board's fitted evaluation weights in the folder through their gate."""
+    from mancala.games.tak.evaluate import weights_files
+    from mancala.learn.promotion import gate_and_promote_evaluation
+
+    sizes = weights_files(args.folder)
+    if not sizes:
+        raise ValueError(f"no evaluation weights in {args.folder / TakState.game}")
+    return [
+        gate_and_promote_evaluation(
+            args.folder, args.models, size, args.gate_openings, args.seed, record
+        )
+        for size in sizes
+    ]
 
 
 if __name__ == "__main__":

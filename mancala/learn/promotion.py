@@ -243,3 +243,64 @@ def gate_and_promote_az(
     decision["folder"] = recorded(folder)
     keep = models / "replaced" / net.board
     return _installed(NAME, decision, path, target, keep, record, f"{NAME} ({player})")
+
+
+EVALUATION_GATE_SECONDS = 0.1  # each side's time a move in an evaluation's gate
+
+
+def gate_and_promote_evaluation(
+    folder: Path,
+    models: Path,
+    size: int,
+    openings: int,
+    seed: int,
+    record: Record,
+    seconds: float = EVALUATION_GATE_SECONDS,
+) -> str:
+    """Put Tak's fitted evaluation weights of boards of `size` in `folder` through the
+    gate against those in `models` (the hand-set ones where none are there): the
+    alpha-beta with each, `seconds` a move, plays game pairs from `openings` openings of
+    the board's fixed set (random 2-ply openings where none ships), and the candidate is
+    promoted when it scores above half by two standard errors, keeping the replaced file
+    in `models`/replaced/tak/. A line saying what was decided; ValueError when the
+    candidate's file is missing or not weights."""
+    import sys
+
+    from tqdm import tqdm
+
+    from mancala.ai.minimax import Minimax
+    from mancala.arena.opening_sets import load_set, set_starts
+    from mancala.arena.pairs import play_pairs
+    from mancala.games.tak.evaluate import HAND_WEIGHTS, read_weights, weights_file
+    from mancala.games.tak.state import TakState, new_tak
+    from mancala.learn.gate import gate_openings
+
+    path, target = weights_file(size, folder), weights_file(size, models)
+    candidate = Minimax(seed, seconds=seconds, evaluation=read_weights(path))
+    shipped = read_weights(target) if target.is_file() else HAND_WEIGHTS
+    incumbent = Minimax(seed + 1, seconds=seconds, evaluation=shipped)
+    fixed = load_set(TakState.game)
+    if fixed["options"]["size"] == size:
+        starts, moves = (found[:openings] for found in set_starts(fixed))
+    else:
+        starts, moves = gate_openings(new_tak(size), openings, 2, seed)
+    with tqdm(total=2 * len(starts), desc="gate", unit="game", file=sys.stderr) as bar:
+        pairs = play_pairs(candidate, incumbent, starts, moves, seed, lambda _: bar.update())
+    score, error = pairs.score(), pairs.standard_error()
+    promoted = score - 0.5 >= 2 * error
+    against = "the shipped weights" if target.is_file() else "the hand-set weights"
+    reason = (
+        f"scored {100 * score:.1f}% ± {100 * error:.1f}% against {against} in {len(starts)} "
+        f"game pairs at {seconds:g} s a move; {'above' if promoted else 'not above'} half "
+        "by two standard errors"
+    )
+    decision = {
+        "variant": TakState.game,
+        "player": f"minimax:t={seconds:g}",
+        "promoted": promoted,
+        "reason": reason,
+        **pairs.to_dict(),
+        "folder": recorded(folder),
+    }
+    keep = models / "replaced" / TakState.game
+    return _installed(target.stem, decision, path, target, keep, record, target.stem)

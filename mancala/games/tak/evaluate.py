@@ -38,9 +38,15 @@ flats (each a multiple of 1/32, so that sums in any order are exact);
 
 from __future__ import annotations
 
+import json
+from functools import cache
+from pathlib import Path
+
 import numpy as np
 
+from mancala.core.paths import MODELS_DIR
 from mancala.games import won_value
+from mancala.games.tak.pieces import PIECES
 from mancala.games.tak.state import TakState
 
 TOP = {"F": 1.0, "S": 0.5, "C": 0.75}  # a piece on top, by kind
@@ -92,6 +98,50 @@ HAND_WEIGHTS = np.array(
         INNER_HELD,
     ]
 )
+
+
+EVALUATIONS = ("fitted", "hand")  # the shipped file of a board's fitted weights, or HAND_WEIGHTS
+
+
+def weights_file(size: int, models: Path = MODELS_DIR) -> Path:
+    """Where the fitted weights of the evaluation of `size`x`size` boards ship."""
+    return models / TakState.game / f"evaluation-{size}.json"
+
+
+def weights_files(models: Path) -> dict[int, Path]:
+    """The fitted weights files in the folder `models`, by board size."""
+    return {
+        size: weights_file(size, models) for size in PIECES if weights_file(size, models).is_file()
+    }
+
+
+def read_weights(path: Path) -> np.ndarray:
+    """The weights of an evaluation file (JSON: "weights", each name of WEIGHT_NAMES in
+    order with its weight, a multiple of 1/32); ValueError for any other file."""
+    try:
+        saved = json.loads(Path(path).read_text())["weights"]
+        names, weights = tuple(saved), np.array(list(saved.values()), np.float64)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+        raise ValueError(f"{path} is not an evaluation's weights: {error}") from None
+    if names != WEIGHT_NAMES:
+        raise ValueError(f"{path} does not weigh the evaluation's features {WEIGHT_NAMES}")
+    if not np.all(np.isfinite(weights)) or np.any(weights * 32 != np.round(weights * 32)):
+        raise ValueError(f"{path}: each weight must be a finite multiple of 1/32")
+    return weights
+
+
+@cache
+def fitted_weights(size: int) -> np.ndarray:
+    """The shipped fitted weights of boards of `size`, else HAND_WEIGHTS (none ship)."""
+    path = weights_file(size)
+    return read_weights(path) if path.exists() else HAND_WEIGHTS
+
+
+def weights_of(evaluation: str, size: int) -> np.ndarray:
+    """The weights an evaluation named in EVALUATIONS gives boards of `size`."""
+    if evaluation not in EVALUATIONS:
+        raise ValueError(f"evaluation must be one of {', '.join(EVALUATIONS)}, not {evaluation!r}")
+    return fitted_weights(size) if evaluation == "fitted" else HAND_WEIGHTS
 
 
 def value(state: TakState, weights: np.ndarray = HAND_WEIGHTS) -> float:

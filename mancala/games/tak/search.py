@@ -50,6 +50,7 @@ from mancala.games.tak.evaluate import (
     W_TEMPO,
     W_THREAT,
     W_TOP,
+    weights_of,
 )
 from mancala.games.tak.fast import (
     CAP,
@@ -487,13 +488,21 @@ def _scratch(depth: int, size: int) -> tuple:
 
 class Search:
     """The search of a player: its table kept from move to move (within `memory` bytes),
-    its evaluator's `weights`, compiled (or loaded from numba's cache) when made, so that
-    no timed move pays for it."""
+    its evaluator's weights (`evaluation`: a name of `evaluate.EVALUATIONS`, the fitted
+    ones of each board by default, or the weights themselves), compiled (or loaded from
+    numba's cache) when made, so that no timed move pays for it."""
 
-    def __init__(self, memory: int = 1 << 30, weights: np.ndarray = HAND_WEIGHTS) -> None:
+    def __init__(self, memory: int = 1 << 30, evaluation: str | np.ndarray = "fitted") -> None:
         self.table = new_table(table_bits(memory, TT_ENTRY_BYTES, TT_BITS))
-        self.weights = weights
+        self.evaluation = evaluation
+        self.weights(new_tak(3).size)  # a bad name is refused here, not at the first move
         move_values(new_tak(3), depth=2, table=new_table(4))
+
+    def weights(self, size: int) -> np.ndarray:
+        """The weights that value positions of boards of `size`."""
+        if isinstance(self.evaluation, np.ndarray):
+            return self.evaluation
+        return weights_of(self.evaluation, size)
 
     def move_values(
         self,
@@ -507,5 +516,5 @@ class Search:
         """`move_values` with this search's table and weights."""
         return move_values(
             state, depth, seconds, cap, exact=exact, seed=seed, table=self.table,
-            weights=self.weights,
+            weights=self.weights(state.size),
         )  # fmt: skip
