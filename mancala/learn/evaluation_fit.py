@@ -7,10 +7,10 @@ A round labels each with the alpha-beta's value at `depth` plies under the curre
 weights (the best move's, for the player to move) and refits the weights by least
 squares, pulled toward the current ones (`ridge`): the evaluation of a position learns
 what a search `depth` plies deeper sees there, and the next round searches with it.
-Positions whose search found a road are left out; the weights of groups spanning up to
-two ranks stay nothing, and a weight whose feature never varies in the data stays as it
-was. Each fourth game's positions are held out: the round reports the evaluation's error
-against the labels there before and after the refit.
+Positions whose search found a road, or a road in one at its horizon, are left out; the
+weights of groups spanning up to two ranks stay nothing, and a weight whose feature never
+varies in the data stays as it was. Each fourth game's positions are held out: the round
+reports the evaluation's error against the labels there before and after the refit.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from tqdm import tqdm
 from mancala.arena.records import GameLog
 from mancala.core.atomic import atomic_path
 from mancala.games import new_game
-from mancala.games.tak.evaluate import W_GROUP, WEIGHT_NAMES, terms
-from mancala.games.tak.search import DECIDED, move_values, new_table
+from mancala.games.tak.evaluate import FORCED, W_GROUP, WEIGHT_NAMES, terms
+from mancala.games.tak.search import move_values, new_table
 from mancala.games.tak.state import TakState
 
 OPENING_PLIES = 6  # plies of each game left out: the records' random openings and after
@@ -73,7 +73,7 @@ def label(drawn: list[tuple[int, Any]], weights: np.ndarray, depth: int) -> Labe
     rows, values, games = [], [], []
     for game, state in tqdm(drawn, desc=f"depth {depth}", unit="position", file=sys.stderr):
         best = max(move_values(state, depth=depth, table=table, weights=weights)[0].values())
-        if abs(best) < DECIDED:
+        if abs(best) < FORCED / 2:  # neither a road found nor one in one at the horizon
             rows.append(terms(state))
             values.append(best)
             games.append(game)

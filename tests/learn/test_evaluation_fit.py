@@ -61,6 +61,8 @@ def test_the_fit_labels_refits_and_writes_weights_the_search_reads(lab_main, tmp
     assert "round 2:" in done.stdout and "held-out squared error" in done.stdout
     saved = json.loads(weights_file(5, tmp_path / "fit").read_text())
     assert len(saved["rounds"]) == 2 and saved["command"].startswith("mancala fit evaluation")
+    # labels in flats: no found road (WIN_VALUE) or road in one (FORCED) among them
+    assert all(0 <= error < 100 for line in saved["rounds"] for error in line["error"])
     weights = read_weights(weights_file(5, tmp_path / "fit"))
     assert not np.array_equal(weights, HAND_WEIGHTS)  # two rounds moved them
     assert (weights[13:16] == 0).all()  # groups of up to two ranks stay nothing
