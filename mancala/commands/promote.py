@@ -31,7 +31,7 @@ from pathlib import Path
 from mancala.core.cli import command_parser, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
-from mancala.games import DEFAULT_GAME, Capability, game
+from mancala.games import DEFAULT_GAME, Capability, offers
 from mancala.games.tak.state import TakState
 from mancala.nn_lib.base import NET_GAMES, ZOO_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     for name in args.names:
         if name not in ZOO and name not in (DQN, AZ_NET, EVALUATION):
             parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}; or {DQN}, {AZ_NET}")
-    if EVALUATION in args.names and not game(args.variant).offers(Capability.STACKS):
+    if EVALUATION in args.names and not offers(args.variant, Capability.STACKS):
         parser.error(f"{EVALUATION} is Tak's alpha-beta's: --variant {TakState.game}")
     if DQN in args.names and args.variant not in NET_GAMES:
         parser.error(f"{DQN} plays {', '.join(NET_GAMES)}, not {args.variant}")
