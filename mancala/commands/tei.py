@@ -22,6 +22,7 @@ from collections.abc import Callable
 from typing import TextIO
 
 from mancala.ai.base import Player
+from mancala.ai.limits import parse_param
 from mancala.ai.registry import can_play, entry_params, make_player, split_spec
 from mancala.ai.tei import Session
 from mancala.core.cli import command_parser, fail
@@ -38,7 +39,10 @@ def player_maker(spec: str) -> Callable[[float], Player]:
     if not can_play(spec, new_tak(5)):
         raise ValueError(f"{spec} does not play Tak")
     name, param = split_spec(spec)
-    timed = [p for p in entry_params(name) if p.kind == "seconds"] if param is None else []
+    params = entry_params(name)
+    given = parse_param(name, params, param) if param is not None else {}
+    budgets = {p.kind for p in params if not p.choices}  # a choice (evaluation=hand) is none
+    timed = [p for p in params if p.kind == "seconds"] if not budgets & given.keys() else []
     if not timed:
         fixed = make_player(spec, seed=0)
         return lambda seconds: fixed
@@ -47,7 +51,7 @@ def player_maker(spec: str) -> Callable[[float], Player]:
 
     def make(seconds: float) -> Player:
         thinking = min(bound.high, max(bound.low, THINKING_SHARE * seconds))
-        timed_spec = f"{name}:t={thinking:.3f}"
+        timed_spec = f"{name}:" + ",".join([f"t={thinking:.3f}", *([param] if param else [])])
         if timed_spec not in last:
             last.clear()
             last[timed_spec] = make_player(timed_spec, seed=0)

@@ -165,3 +165,15 @@ def test_moves_of_the_same_time_are_searched_by_one_player_that_keeps_its_table(
     assert make(0.1) is not player  # only the last time's player is kept
     fixed = player_maker("minimax:2")
     assert fixed(0.1) is fixed(0.5)
+
+
+def test_a_name_with_a_choice_but_no_budget_thinks_for_each_moves_time():
+    """`minimax:evaluation=hand` names how to value positions, not how long to think: the
+    move's time rules it, as it does `minimax`'s; a budget beside the choice is kept."""
+    from mancala.commands.tei import player_maker
+
+    hand = player_maker("minimax:evaluation=hand")
+    assert (hand(0.1).seconds, hand(0.1).evaluation) == (0.08, "hand")
+    assert hand(0.5).seconds == 0.4
+    kept = player_maker("minimax:t=0.2,evaluation=hand")
+    assert kept(0.1).seconds == kept(0.5).seconds == 0.2 and kept(0.1).evaluation == "hand"
