@@ -95,7 +95,7 @@ def refit(data: Labelled, start: np.ndarray, ridge: float) -> np.ndarray:
     fitted = np.linalg.solve(lhs, a.T @ b / n + ridge * start[free])
     weights = start.copy()
     weights[free] = fitted
-    return np.round(weights * 32) / 32
+    return np.round(weights * 32) / 32 + 0.0  # + 0.0: no weight of -0.0
 
 
 def error(data: Labelled, weights: np.ndarray) -> float:
