@@ -6,6 +6,7 @@ it keeps to its deadline."""
 from __future__ import annotations
 
 import random
+from functools import partial
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from mancala.ai.limits import Limits
 from mancala.ai.search_generic import AlphaBeta
 from mancala.games.tak import evaluate, from_tps, new_tak, search
 from mancala.games.tak.actions import decode
+from mancala.games.tak.evaluate import fitted_weights
 from mancala.games.tak.fast import roads_in_one, to_arrays, tops
 from mancala.games.tak.features import feature_planes
 from mancala.games.tak.pieces import PIECES
@@ -200,10 +202,15 @@ def test_move_values_equal_the_generic_alpha_beta(depth, count):
 
 
 def test_minimax_plays_tak_with_the_numba_search():
-    state = random_positions(3, 1)[0]
-    got = make_player("minimax:2", seed=1).evaluate(state)
-    assert got["moves"] == AlphaBeta(depth=2).evaluate(state)["moves"]
-    assert got["depth"] == 2 and got["nodes"] > len(got["moves"])
+    """Its move values are the generic alpha-beta's over the readable evaluation, by the
+    fitted weights of the board (the shipped ones on 5x5) or the hand-set ones."""
+    state = next(s for s in random_positions(3, 20) if s.size == 5)
+    for spec, weights in (("minimax:2", fitted_weights(5)), ("minimax:2,evaluation=hand", None)):
+        got = make_player(spec, seed=1).evaluate(state)
+        readable = partial(evaluate.value, weights=weights) if weights is not None else None
+        assert got["moves"] == AlphaBeta(evaluate=readable, depth=2).evaluate(state)["moves"]
+        assert got["depth"] == 2 and got["nodes"] > len(got["moves"])
+    assert not np.array_equal(fitted_weights(5), evaluate.HAND_WEIGHTS)  # they ship
     block = from_tps(BLOCK_IT)
     assert block.move_name(make_player("minimax:2", seed=1).choose_move(block)) in ("e1", "Ce1")
 
