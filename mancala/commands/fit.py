@@ -34,16 +34,13 @@ import time
 from pathlib import Path
 
 from mancala.core.cli import command_parser, float_in, int_in
-from mancala.core.paths import RUNS_DIR
+from mancala.core.paths import FIT_DIR
 from mancala.core.stopping import run_command
 from mancala.games import DEFAULT_GAME
 from mancala.nn_lib.base import LEARNING_RATE, NET_GAMES, weights_path
 from mancala.nn_lib.zoo import ZOO, network
 
 AZ_NET = "az-net"  # the policy-value network (mancala/nn_lib/policy_value.py)
-
-
-FIT_DIR = RUNS_DIR / "fit"  # where a fit saves, away from the shipped weights
 
 
 def main(argv: list[str] | None = None) -> int:

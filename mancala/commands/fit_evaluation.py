@@ -19,8 +19,8 @@ import shlex
 import sys
 from pathlib import Path
 
-from mancala.commands.fit import FIT_DIR
 from mancala.core.cli import command_parser, float_in, int_in
+from mancala.core.paths import FIT_DIR
 from mancala.core.stopping import run_command
 from mancala.games.tak.evaluate import HAND_WEIGHTS, fitted_weights, weights_file
 from mancala.games.tak.pieces import PIECES

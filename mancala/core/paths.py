@@ -16,6 +16,7 @@ MODELS_DIR = PACKAGE_DIR / "models"  # the shipped weights, their metadata and s
 DATA_DIR = PACKAGE_DIR / "data"  # shipped data sets (the solved whole-game set)
 TRAINING_DIR = ROOT / "training"  # recorded games (JSONL)
 RUNS_DIR = ROOT / "runs"  # the main job's runs
+FIT_DIR = RUNS_DIR / "fit"  # where a fit saves, away from the shipped weights
 CACHE_DIR = ROOT / "cache"  # the solver's endgame databases (git-ignored)
 
 

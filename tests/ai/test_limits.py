@@ -37,7 +37,7 @@ CAP = 0.3  # seconds: the deadline of the capped searches below
             "mcts takes SIMULATIONS (1..10000000) or t=SECONDS (0.001..3600) or "
             "rollout=greedy|random|evaluator|weighted|sarsa, not '1e3'",
         ),
-        ("minimax:t=inf", "minimax takes DEPTH (1..100) or t=SECONDS (0.001..3600), not"),
+        ("minimax:t=inf", "minimax takes DEPTH (1..100) or t=SECONDS (0.001..3600) or evaluation="),
     ],
 )
 def test_the_registry_refuses_a_parameter_out_of_its_bounds(spec, message):
@@ -65,7 +65,7 @@ def test_every_parameter_is_bounded_and_its_default_within_the_apis_limits():
     choices = {p.kind for _, p in params if p.choices}
     params = [(name, p) for name, p in params if not p.choices]
     assert {p.kind for _, p in params} == {"depth", "seconds", "simulations", "playouts"}
-    assert choices == {"rollout"}  # a choice of a few names: no work to bound
+    assert choices == {"rollout", "evaluation"}  # a choice of a few names: no work to bound
     for name, param in params:
         assert 0 < param.low <= param.high < float("inf"), name
         if param.default is not None:
