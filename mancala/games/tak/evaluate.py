@@ -110,9 +110,8 @@ def weights_file(size: int, models: Path = MODELS_DIR) -> Path:
 
 def weights_files(models: Path) -> dict[int, Path]:
     """The fitted weights files in the folder `models`, by board size."""
-    return {
-        size: weights_file(size, models) for size in PIECES if weights_file(size, models).is_file()
-    }
+    files = {size: weights_file(size, models) for size in PIECES}
+    return {size: path for size, path in files.items() if path.is_file()}
 
 
 def read_weights(path: Path) -> np.ndarray:
