@@ -66,6 +66,20 @@ def test_the_fit_labels_refits_and_writes_weights_the_search_reads(lab_main, tmp
     weights = read_weights(weights_file(5, tmp_path / "fit"))
     assert not np.array_equal(weights, HAND_WEIGHTS)  # two rounds moved them
     assert (weights[13:16] == 0).all()  # groups of up to two ranks stay nothing
+    again = lab_main("fit", *fit, "--models", str(tmp_path / "fit"), "--hand")
+    assert again.returncode == 2 and "holds a fit already: --resume" in again.stderr
+    other = lab_main(
+        "fit", *fit, "--models", str(tmp_path / "fit"), "--hand", "--resume", "--seed", "1"
+    )
+    assert other.returncode == 2 and "fitted with other settings" in other.stderr
+    assert json.loads(weights_file(5, tmp_path / "fit").read_text()) == saved  # untouched
+    more = [*fit[:-1], "3", "--models", str(tmp_path / "fit"), "--hand", "--resume"]
+    resumed = lab_main("fit", *more)
+    assert resumed.returncode == 0, resumed.stderr
+    assert "2 round(s) done" in resumed.stdout and "round 3:" in resumed.stdout
+    assert "round 2:" not in resumed.stdout
+    rounds = json.loads(weights_file(5, tmp_path / "fit").read_text())["rounds"]
+    assert rounds[:2] == saved["rounds"] and len(rounds) == 3
     missing = lab_main("fit", "evaluation", str(tmp_path / "none.jsonl"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
 
