@@ -100,13 +100,23 @@ def play_pairs(
     openings: Sequence[list[int]],
     seed: int | None = None,
     on_game: Callable[[dict[str, Any]], None] | None = None,
+    on_move: Callable[[int, Any, int], None] | None = None,
 ) -> Pairs:
     """`player` against `opponent` from each of `starts` (reached by the moves `openings`)
     once in each seat; a game past the game's ply limit (`ply_limit`) is a draw.
-    `on_game(record)` is told every game's end."""
+    `on_game(record)` is told every game's end, `on_move(game, state, move)` every move
+    (the games of a seat go on side by side, so most end near the end)."""
     most = ply_limit(starts[0])
     runs = [
-        play_games(seated, starts, openings=openings, seed=seed, max_plies=most, on_game=on_game)
+        play_games(
+            seated,
+            starts,
+            openings=openings,
+            seed=seed,
+            max_plies=most,
+            on_game=on_game,
+            on_move=on_move,
+        )
         for seated in ([player, opponent], [opponent, player])
     ]
     return Pairs(

@@ -284,8 +284,19 @@ def gate_and_promote_evaluation(
         starts, moves = (found[:openings] for found in set_starts(fixed))
     else:
         starts, moves = gate_openings(new_tak(size), openings, 2, seed)
-    with tqdm(total=2 * len(starts), desc="gate", unit="game", file=sys.stderr) as bar:
-        pairs = play_pairs(candidate, incumbent, starts, moves, seed, lambda _: bar.update())
+    total, ended = 2 * len(starts), []
+    # a bar of moves, the games over beside it: a seat's games go on side by side
+    with tqdm(desc="gate", unit="move", file=sys.stderr, mininterval=5) as bar:
+
+        def game_over(record: dict) -> None:
+            ended.append(record)
+            bar.set_postfix_str(f"{len(ended)}/{total} games")
+
+        def moved(*_) -> None:
+            bar.update()
+
+        bar.set_postfix_str(f"0/{total} games", refresh=False)
+        pairs = play_pairs(candidate, incumbent, starts, moves, seed, game_over, moved)
     score, error = pairs.score(), pairs.standard_error()
     promoted = score - 0.5 >= 2 * error
     against = "the shipped weights" if target.is_file() else "the hand-set weights"

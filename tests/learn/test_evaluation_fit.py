@@ -85,7 +85,7 @@ def test_the_fit_labels_refits_and_writes_weights_the_search_reads(lab_main, tmp
 
 
 @pytest.mark.slow
-def test_the_gate_promotes_stronger_weights_and_keeps_the_file_they_replace(tmp_path):
+def test_the_gate_promotes_stronger_weights_and_keeps_the_file_they_replace(tmp_path, capsys):
     """Blind weights (every position of a game going on worth nothing) ship; the hand-set
     ones beat them in game pairs and replace them, the blind file kept; weaker weights
     against those are refused and change nothing."""
@@ -95,6 +95,8 @@ def test_the_gate_promotes_stronger_weights_and_keeps_the_file_they_replace(tmp_
     save_weights(weights_file(5, mine), HAND_WEIGHTS, {})
     line = gate_and_promote_evaluation(mine, models, 5, 6, 0, record, seconds=0.005)
     assert "promoted to" in line and "against the shipped weights in 6 game pairs" in line
+    shown = capsys.readouterr().err  # the moves as they are played, and the games over
+    assert "12/12 games" in shown and "move/s" in shown
     assert (read_weights(weights_file(5, models)) == HAND_WEIGHTS).all()
     [kept] = (models / "replaced" / "tak").iterdir()
     assert (read_weights(kept) == blind).all()
