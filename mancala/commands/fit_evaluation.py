@@ -66,10 +66,11 @@ def begun(args, path: Path) -> tuple[np.ndarray | None, list[dict]]:
         return None, []
     if not args.resume:
         raise ValueError(f"{path} holds a fit already: --resume goes on with it")
+    weights = read_weights(path)  # a damaged file refused, with its path
     saved = json.loads(path.read_text())
     if saved.get("settings") != settings(args):
         raise ValueError(f"{path} was fitted with other settings: {saved.get('settings')}")
-    return read_weights(path), saved["rounds"]
+    return weights, saved["rounds"]
 
 
 def fit(args, path: Path, command: str) -> int:

@@ -80,6 +80,11 @@ def test_the_fit_labels_refits_and_writes_weights_the_search_reads(lab_main, tmp
     assert "round 2:" not in resumed.stdout
     rounds = json.loads(weights_file(5, tmp_path / "fit").read_text())["rounds"]
     assert rounds[:2] == saved["rounds"] and len(rounds) == 3
+    weights_file(5, tmp_path / "fit").write_text("{cut sh")
+    damaged = lab_main("fit", *more)
+    assert damaged.returncode == 2 and "evaluation-5.json is not an evaluation's weights" in (
+        damaged.stderr
+    )
     missing = lab_main("fit", "evaluation", str(tmp_path / "none.jsonl"))
     assert missing.returncode == 2 and "no such file" in missing.stderr
 
