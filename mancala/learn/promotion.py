@@ -284,13 +284,13 @@ def gate_and_promote_evaluation(
         starts, moves = (found[:openings] for found in set_starts(fixed))
     else:
         starts, moves = gate_openings(new_tak(size), openings, 2, seed)
-    total, ended = 2 * len(starts), []
+    total = 2 * len(starts)
+    over = iter(range(1, total + 1))  # the count of games over, one drawn at each end
     # a bar of moves, the games over beside it: a seat's games go on side by side
     with tqdm(desc="gate", unit="move", file=sys.stderr, mininterval=5) as bar:
 
-        def game_over(record: dict) -> None:
-            ended.append(record)
-            bar.set_postfix_str(f"{len(ended)}/{total} games")
+        def game_over(_) -> None:
+            bar.set_postfix_str(f"{next(over)}/{total} games")
 
         def moved(*_) -> None:
             bar.update()
