@@ -56,10 +56,12 @@ from mancala.nn_lib.base import WeightsError
 from mancala.nn_lib.policy_value import (
     AZ_GAMES,
     NAME,
+    Guide,
     PolicyValue,
     board_name,
     file_rules,
     make_command,
+    shipped_guide,
     trained_games,
 )
 
@@ -94,10 +96,14 @@ def endgame_table(state: GameState) -> EndgameTable:
 _SHIPPED: dict[str, tuple[int, PolicyValue]] = {}  # board -> (its file's mtime, the net)
 
 
-def shipped_network(game: str, options: dict | None = None) -> PolicyValue:
+def shipped_network(game: str, options: dict | None = None) -> PolicyValue | Guide:
     """The shipped policy-value network of a board of `game` (its default board unless
     `options` say otherwise), read once per process and shared by the players that use
-    it (read again when its file changes); WeightsError if none."""
+    it (read again when its file changes), or its shipped guide where the game has one for
+    the board (`shipped_guide`); WeightsError if none."""
+    guide = shipped_guide(game, options)
+    if guide is not None:
+        return guide
     net = PolicyValue(game, options=options)
     stamp = net.path.stat().st_mtime_ns if net.path.exists() else -1
     with _LOADING:

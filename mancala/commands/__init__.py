@@ -25,6 +25,7 @@ COMMANDS = (
     Command("train", None, "mancala.commands.train", "the main job: play, record, refit, gate"),
     Command("fit", None, "mancala.commands.fit", "fit one network to recorded games"),
     Command("fit", "evaluation", "mancala.commands.fit_evaluation", "Tak's alpha-beta evaluation"),
+    Command("fit", "guide", "mancala.commands.fit_guide", "the policy of az's Tak guide"),
     Command(
         "selfplay", None, "mancala.commands.selfplay", "az self-play, generation by generation"
     ),

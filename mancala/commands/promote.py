@@ -19,7 +19,10 @@ ones kept in mancala/models/replaced/. Either way the decision is appended to
 DIR/gates.jsonl. The name `az-net` stands for the policy-value network
 (DIR/GAME/az-net.keras), which plays its gate by its search without the solver's help
 (az-solo:1000): on Kalah(6,4) against perfect play on the gate's set of solved positions
-first, then the same games.
+first, then the same games. Tak's `evaluation` (DIR/tak/evaluation-SIZE.json, `mancala fit
+evaluation`) and `guide` (DIR/tak/az-guide-SIZE.json, `mancala fit guide`) play game pairs
+at 0.1 s a move against what they would replace (the alpha-beta with the shipped weights;
+az as it plays the board today, or the alpha-beta where az has nothing there).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from mancala.nn_lib.zoo import ZOO
 DQN = "dqn"  # the name of the DQN's pair of nets
 AZ_NET = "az-net"  # the policy-value network's
 EVALUATION = "evaluation"  # Tak's alpha-beta's fitted weights (mancala fit evaluation)
+GUIDE = "guide"  # az's guide on Tak (mancala fit guide)
+TAK_FILES = (EVALUATION, GUIDE)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -47,7 +52,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "names",
         nargs="+",
-        help=f"the networks: {', '.join(ZOO)}, {DQN} or {AZ_NET}; or Tak's {EVALUATION}",
+        help=f"the networks: {', '.join(ZOO)}, {DQN} or {AZ_NET}; or Tak's {EVALUATION}, {GUIDE}",
     )
     parser.add_argument("--variant", choices=list(ZOO_GAMES), default=DEFAULT_GAME)
     parser.add_argument("--models", type=Path, default=MODELS_DIR, help="the shipped weights")
@@ -58,10 +63,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     for name in args.names:
-        if name not in ZOO and name not in (DQN, AZ_NET, EVALUATION):
+        if name not in ZOO and name not in (DQN, AZ_NET, *TAK_FILES):
             parser.error(f"unknown network {name!r}; the zoo: {', '.join(ZOO)}; or {DQN}, {AZ_NET}")
-    if EVALUATION in args.names and not offers(args.variant, Capability.STACKS):
-        parser.error(f"{EVALUATION} is Tak's alpha-beta's: --variant {TakState.game}")
+    for name in set(TAK_FILES) & set(args.names):
+        if not offers(args.variant, Capability.STACKS):
+            parser.error(f"{name} is Tak's: --variant {TakState.game}")
     if DQN in args.names and args.variant not in NET_GAMES:
         parser.error(f"{DQN} plays {', '.join(NET_GAMES)}, not {args.variant}")
     kept = f"{args.models} is unchanged unless a line says promoted"
@@ -84,7 +90,7 @@ def _promote(args: argparse.Namespace) -> int:
     given = args.gate_opponents
     opponents = split_names(given) if given else list(game(args.variant).gate)
     check_names(opponents)
-    zoo = [name for name in args.names if name not in (DQN, AZ_NET, EVALUATION)]
+    zoo = [name for name in args.names if name not in (DQN, AZ_NET, *TAK_FILES)]
     paths = {name: weights_path(name, args.variant, args.folder) for name in zoo}
     missing = [str(path) for path in paths.values() if not path.is_file()]
     if missing:
@@ -109,8 +115,8 @@ def _promote(args: argparse.Namespace) -> int:
             solved,
         )
         print(line, flush=True)
-    if EVALUATION in args.names:
-        for line in _gate_evaluations(args, record):
+    for name in TAK_FILES:
+        for line in _gate_tak_files(args, name, record) if name in args.names else []:
             print(line, flush=True)
     start = new_game(args.variant, **board_rules(args.variant))
     for net in nets:
@@ -121,18 +127,21 @@ def _promote(args: argparse.Namespace) -> int:
     return 0
 
 
-def _gate_evaluations(args: argparse.Namespace, record) -> list[str]:
-    """Each board's fitted evaluation weights in the folder through their gate."""
+def _gate_tak_files(args: argparse.Namespace, name: str, record) -> list[str]:
+    """Each board's fitted evaluation weights (or az guide, by `name`) in the folder
+    through their gate."""
     from mancala.games.tak.evaluate import weights_files
-    from mancala.learn.promotion import gate_and_promote_evaluation
+    from mancala.games.tak.guide import guide_files
+    from mancala.learn.promotion import gate_and_promote_evaluation, gate_and_promote_guide
 
-    sizes = weights_files(args.folder)
+    files, gate = (weights_files, gate_and_promote_evaluation)
+    if name == GUIDE:
+        files, gate = (guide_files, gate_and_promote_guide)
+    sizes = files(args.folder)
     if not sizes:
-        raise ValueError(f"no evaluation weights in {args.folder / TakState.game}")
+        raise ValueError(f"no {name} weights in {args.folder / TakState.game}")
     return [
-        gate_and_promote_evaluation(
-            args.folder, args.models, size, args.gate_openings, args.seed, record
-        )
+        gate(args.folder, args.models, size, args.gate_openings, args.seed, record)
         for size in sizes
     ]
 

@@ -149,6 +149,9 @@ class Game:
     features: str | None = None  # "module:attr" of planes (N, C, S, S) -> (N, F, S, S)
     display: str | None = None  # "module:attr" of (state) -> what a board display shows (JSON)
     kernel: str | None = None  # the module of its kernel adapter (`search_kernel`)
+    # the module of a guide az plays in place of a network where one ships (its
+    # `shipped_guide(rules)`: weights its kernel adapter reads, or None; `guided_boards()`)
+    guide: str | None = None
     anchors: tuple[str, ...] = ("greedy",)  # fixed players a learning run is rated against
     options: tuple[Option, ...] = ()  # the rule options its commands take
     practice: tuple[str, ...] = ("luck", "greedy")  # the main job's players beside the zoo
@@ -210,6 +213,7 @@ GAMES: dict[str, Game] = {
             features="mancala.games.tak.features:feature_planes",
             display="mancala.games.tak.drawing:display",
             kernel="mancala.games.tak.kernel",
+            guide="mancala.games.tak.guide",
             anchors=("minimax:t=0.1", "greedy"),
             options=(SIZE, KOMI),
             practice=("luck", "weighted", "greedy", "minimax:2"),  # minimax:4: most of a batch

@@ -245,7 +245,7 @@ def gate_and_promote_az(
     return _installed(NAME, decision, path, target, keep, record, f"{NAME} ({player})")
 
 
-EVALUATION_GATE_SECONDS = 0.1  # each side's time a move in an evaluation's gate
+EVALUATION_GATE_SECONDS = 0.1  # each side's time a move in a Tak evaluation's or guide's gate
 
 
 def gate_and_promote_evaluation(
@@ -259,26 +259,78 @@ def gate_and_promote_evaluation(
 ) -> str:
     """Put Tak's fitted evaluation weights of boards of `size` in `folder` through the
     gate against those in `models` (the hand-set ones where none are there): the
-    alpha-beta with each, `seconds` a move, plays game pairs from `openings` openings of
-    the board's fixed set (random 2-ply openings where none ships), and the candidate is
-    promoted when it scores above half by two standard errors, keeping the replaced file
-    in `models`/replaced/tak/. A line saying what was decided; ValueError when the
-    candidate's file is missing or not weights."""
-    import sys
-
-    from tqdm import tqdm
-
+    alpha-beta with each, `seconds` a move, plays game pairs (`_tak_gate`), and the
+    candidate is promoted when it scores above half by two standard errors, keeping the
+    replaced file in `models`/replaced/tak/. A line saying what was decided; ValueError
+    when the candidate's file is missing or not weights."""
     from mancala.ai.minimax import Minimax
-    from mancala.arena.opening_sets import load_set, set_starts
-    from mancala.arena.pairs import play_pairs
     from mancala.games.tak.evaluate import HAND_WEIGHTS, read_weights, weights_file
-    from mancala.games.tak.state import TakState, new_tak
-    from mancala.learn.gate import gate_openings
 
     path, target = weights_file(size, folder), weights_file(size, models)
     candidate = Minimax(seed, seconds=seconds, evaluation=read_weights(path))
     shipped = read_weights(target) if target.is_file() else HAND_WEIGHTS
     incumbent = Minimax(seed + 1, seconds=seconds, evaluation=shipped)
+    against = "the shipped weights" if target.is_file() else "the hand-set weights"
+    player = f"minimax:t={seconds:g}"
+    return _tak_gate(candidate, incumbent, against, player, path, target, folder, models, size,
+                     openings, seed, record, seconds)  # fmt: skip
+
+
+def gate_and_promote_guide(
+    folder: Path,
+    models: Path,
+    size: int,
+    openings: int,
+    seed: int,
+    record: Record,
+    seconds: float = EVALUATION_GATE_SECONDS,
+) -> str:
+    """Put the guide of az on Tak boards of `size` in `folder` (`mancala.games.tak.guide`)
+    through the gate: az with it, `seconds` a move, plays game pairs (`_tak_gate`) against
+    what az plays on the board from `models` (its guide, else its network), or where az
+    has neither, against the board's alpha-beta at the same time; promoted when it scores
+    above half by two standard errors, the replaced file kept in `models`/replaced/tak/.
+    A line saying what was decided; ValueError when the candidate's file is no guide."""
+    from mancala.ai.az import AZ
+    from mancala.ai.minimax import Minimax
+    from mancala.games.tak.guide import guide_file, read_guide
+    from mancala.games.tak.state import TakState
+    from mancala.nn_lib.policy_value import Guide, PolicyValue, weights_file
+
+    board = {"size": size}
+    path, target = guide_file(size, folder), guide_file(size, models)
+    candidate = AZ(seed, seconds=seconds, net=Guide(TakState.game, board, read_guide(path, size)))
+    network = weights_file(TakState.game, models, board)
+    if target.is_file():
+        shipped = Guide(TakState.game, board, read_guide(target, size))
+        incumbent, against = AZ(seed + 1, seconds=seconds, net=shipped), "the shipped guide"
+    elif network.is_file():
+        net = PolicyValue(TakState.game, network, board).load()
+        incumbent, against = AZ(seed + 1, seconds=seconds, net=net), "the shipped network"
+    else:
+        incumbent, against = Minimax(seed + 1, seconds=seconds), "the board's alpha-beta"
+    player = f"az:t={seconds:g}"
+    return _tak_gate(candidate, incumbent, against, player, path, target, folder, models, size,
+                     openings, seed, record, seconds)  # fmt: skip
+
+
+def _tak_gate(
+    candidate, incumbent, against, player, path, target, folder, models, size, openings, seed,
+    record, seconds,
+) -> str:  # fmt: skip
+    """`candidate` against `incumbent` in game pairs from `openings` openings of Tak's
+    fixed set on its board (random 2-ply openings of boards of `size` where none ships),
+    a bar of moves; `path` promoted onto `target` when it scores above half by two
+    standard errors. A line saying what was decided."""
+    import sys
+
+    from tqdm import tqdm
+
+    from mancala.arena.opening_sets import load_set, set_starts
+    from mancala.arena.pairs import play_pairs
+    from mancala.games.tak.state import TakState, new_tak
+    from mancala.learn.gate import gate_openings
+
     fixed = load_set(TakState.game)
     if fixed["options"]["size"] == size:
         starts, moves = (found[:openings] for found in set_starts(fixed))
@@ -299,7 +351,6 @@ def gate_and_promote_evaluation(
         pairs = play_pairs(candidate, incumbent, starts, moves, seed, game_over, moved)
     score, error = pairs.score(), pairs.standard_error()
     promoted = score - 0.5 >= 2 * error
-    against = "the shipped weights" if target.is_file() else "the hand-set weights"
     reason = (
         f"scored {100 * score:.1f}% ± {100 * error:.1f}% against {against} in {len(starts)} "
         f"game pairs at {seconds:g} s a move; {'above' if promoted else 'not above'} half "
@@ -307,7 +358,7 @@ def gate_and_promote_evaluation(
     )
     decision = {
         "variant": TakState.game,
-        "player": f"minimax:t={seconds:g}",
+        "player": player,
         "promoted": promoted,
         "reason": reason,
         **pairs.to_dict(),

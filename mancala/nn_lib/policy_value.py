@@ -20,11 +20,16 @@ a sharp softmax of them; the value: the best move's final margin m squashed as
 weighted by score_weight), or a search's visit counts (the policy: the counts normalised)
 and the game's outcome for the mover (the value: the final margin squashed alike on the
 sowing games, the result on Tak). A network's `value_scale` (seeds) and `score_weight`
-are written in its metadata; its searches read exact margins on the same scale."""
+are written in its metadata; its searches read exact margins on the same scale.
+
+A game may offer a guide in place of a network (`Game.guide`: on Tak, a policy and a value
+linear in its evaluation's features, `mancala.games.tak.guide`); where one ships for a
+board, `shipped_guide` gives it in a network's face (`Guide`), which az plays there."""
 
 from __future__ import annotations
 
 import os
+from importlib import import_module
 from pathlib import Path
 from typing import Any
 
@@ -94,9 +99,57 @@ def game_text(game: str, options: dict[str, Any] | None = None) -> str:
 
 
 def trained_games(**_player: Any) -> list[dict[str, Any]]:
-    """The rules (variant and options) of each board that has weights in MODELS_DIR (for
-    any player's options: every policy-value player reads the same weights)."""
-    return trained_boards(f"{NAME}.keras", MODELS_DIR)
+    """The rules (variant and options) of each board that has weights in MODELS_DIR or a
+    shipped guide (for any player's options: every policy-value player reads the same)."""
+    found = trained_boards(f"{NAME}.keras", MODELS_DIR)
+    for game in AZ_GAMES:
+        module = game_entry(game).guide
+        for options in import_module(module).guided_boards() if module else []:
+            board = {"variant": game, **board_rules(game, options)}
+            found += [board] if board not in found else []
+    return found
+
+
+class Guide:
+    """A game's shipped guide (`Game.guide`) in the face of a network, for az: its weights
+    (`arrays`, as the kernel adapter reads them) and board."""
+
+    value_scale = 1.0  # a guide's value scale is in its weights
+    score_weight = 0.0
+
+    def __init__(self, game: str, options: dict[str, Any], weights: Any) -> None:
+        self.game, self.options, self.arrays = game, board_rules(game, options), weights
+
+    @property
+    def board(self) -> str:
+        return board_name(self.game, self.options)
+
+    def load(self) -> Guide:
+        return self
+
+    def check_state(self, state: GameState) -> None:
+        """ValueError unless `state` is of the board this guide is for."""
+        check_board(self.game, self.options, state)
+
+
+def shipped_guide(game: str, options: dict[str, Any] | None = None) -> Guide | None:
+    """The shipped guide of a board of `game` (its default board unless `options` say
+    otherwise), else None."""
+    module = game_entry(game).guide
+    if module is None:
+        return None
+    rules = board_rules(game, options)
+    weights = import_module(module).shipped_guide(rules)
+    return None if weights is None else Guide(game, rules, weights)
+
+
+def check_board(game: str, options: dict[str, Any], state: GameState) -> None:
+    """ValueError unless `state` is of the board of `game` with the rules `options`."""
+    found = getattr(state, "options", {})
+    if state.game != game or any(found.get(k) != v for k, v in options.items()):
+        raise ValueError(
+            f"{NAME} was trained for {game_text(game, options)}, not {describe(state)}"
+        )
 
 
 def has_weights(**_player: Any) -> bool:
@@ -276,12 +329,7 @@ class PolicyValue(SavedModel):
 
     def check_state(self, state: GameState) -> None:
         """ValueError unless `state` is the game this network was built for."""
-        options = getattr(state, "options", {})
-        if state.game != self.game or any(options.get(k) != v for k, v in self.options.items()):
-            raise ValueError(
-                f"{NAME} was trained for {game_text(self.game, self.options)}, "
-                f"not {describe(state)}"
-            )
+        check_board(self.game, self.options, state)
 
     def predict(self, compact: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Keras's (policy logits (N, moves), values (N,)) for `features` rows."""

@@ -114,10 +114,9 @@ def test_the_gate_promotes_stronger_weights_and_keeps_the_file_they_replace(tmp_
     assert all(d["network"] == "evaluation-5" and d["pairs"] == 6 for d in decisions)
 
 
-def test_promote_gates_evaluations_of_tak_only(lab_main, tmp_path):
-    refused = lab_main("promote", str(tmp_path), "evaluation")
-    assert refused.returncode == 2 and "evaluation is Tak's alpha-beta's: --variant tak" in (
-        refused.stderr
-    )
-    none = lab_main("promote", str(tmp_path), "evaluation", "--variant", "tak")
-    assert none.returncode == 2 and f"no evaluation weights in {tmp_path / 'tak'}" in none.stderr
+@pytest.mark.parametrize("name", ["evaluation", "guide"])
+def test_promote_gates_evaluations_and_guides_of_tak_only(lab_main, tmp_path, name):
+    refused = lab_main("promote", str(tmp_path), name)
+    assert refused.returncode == 2 and f"{name} is Tak's: --variant tak" in refused.stderr
+    none = lab_main("promote", str(tmp_path), name, "--variant", "tak")
+    assert none.returncode == 2 and f"no {name} weights in {tmp_path / 'tak'}" in none.stderr

@@ -13,6 +13,11 @@ whose input has them, of their feature planes' (`mancala.games.tak.features`, wo
 out from those planes as the network's inputs are), and only the legal moves' policy
 logits are computed.
 
+With a guide's weights (`mancala.games.tak.guide`) in place of a network's, the kernel is
+a `GuideKernel`: a leaf's value is the evaluation's, squashed by the guide's scale, and
+each move's prior comes from the worth of the position it leads to by the guide's policy
+weights (`guide_evaluate`).
+
 A UCT leaf is valued by one of `ROLLOUTS`: the evaluator's value of the leaf itself
 (`search.value`, squashed as the generic UCT squashes it), or a playout to the end by
 random moves, the seed's weighted random moves, or the moves of the lab's SARSA table
@@ -44,8 +49,10 @@ from mancala.games.tak.fast import (
     play,
     result,
     to_arrays,
+    unplay,
 )
 from mancala.games.tak.features import FEATURES, features_into
+from mancala.games.tak.guide import GuideWeights
 from mancala.games.tak.pieces import PIECES
 from mancala.games.tak.planes import channels, planes_into
 from mancala.games.tak.search import value as evaluator_value
@@ -84,10 +91,28 @@ class TakKernel(NamedTuple):
     stored: int
 
 
-def weights(arrays: tuple[np.ndarray, ...], state: TakState) -> Weights:
+class GuideKernel(NamedTuple):
+    """One search's constants with a guide: the root (meta, colours), the value's and the
+    policy's weights (`evaluate.WEIGHT_NAMES`), the value's scale, and the edge pool's
+    room per node, the most legal moves and the bytes kept per node, as `TakKernel`'s."""
+
+    meta: np.ndarray
+    colours: np.ndarray
+    value: np.ndarray
+    policy: np.ndarray
+    scale: float
+    edges: int
+    actions: int
+    stored: int
+
+
+def weights(arrays: tuple[np.ndarray, ...] | GuideWeights, state: TakState) -> Weights:
     """The network's float32 arrays (`PolicyValue.arrays`) as `forward` reads them:
     (pieces of a set, first layer, its rows summed per plane, its bias, second layer,
-    its bias, policy kernel one row a move, policy bias, value kernel, value bias)."""
+    its bias, policy kernel one row a move, policy bias, value kernel, value bias); a
+    guide's weights as they are."""
+    if isinstance(arrays, GuideWeights):
+        return arrays
     size = state.size
     w1, b1, w2, b2, wp, bp, wv, bv = arrays
     seen = channels(size) * size * size  # the planes' rows; the feature planes' follow
@@ -99,15 +124,21 @@ def weights(arrays: tuple[np.ndarray, ...], state: TakState) -> Weights:
 
 def kernel(
     state: TakState,
-    weights: Weights | None = None,
+    weights: Weights | GuideWeights | None = None,
     scale: float = 1.0,
     endgame: tuple | None = None,
     rollout: str | None = None,
     score_weight: float = 0.0,
-) -> TakKernel:
-    """The kernel of a search from `state`: PUCT's with `weights`, UCT's with `rollout`
-    (Tak has no value scale, score weight nor endgame database)."""
+) -> TakKernel | GuideKernel:
+    """The kernel of a search from `state`: PUCT's with a network's `weights` or a guide's,
+    UCT's with `rollout` (Tak has no endgame database; a network's value has no scale
+    nor score weight, a guide's its own scale)."""
     meta, colours = to_arrays(state)
+    if isinstance(weights, GuideWeights):
+        return GuideKernel(
+            meta, colours, weights.value, weights.policy, weights.scale, EDGES_PER_NODE,
+            _num_actions(state.size), 0,
+        )  # fmt: skip
     table, keys = policies.NO_TABLE, policies.NO_KEYS
     if rollout == "sarsa":
         shipped = sarsa.shipped_table(state.size)
@@ -258,4 +289,41 @@ def _evaluate(kernel, state, mover, moves, n, priors):
     return value
 
 
+@njit(cache=True, nogil=True)
+def guide_evaluate(meta, colours, value, policy, scale, moves, n, worth, priors):
+    """A guide's value of the position for its player to move; the priors of its `n`
+    legal `moves` into `priors[:n]`: the softmax of the worth, by the `policy` weights,
+    of the position each leads to for the player who made it (`worth` is scratch)."""
+    for i in range(n):
+        before = play(meta, colours, moves[i])
+        worth[i] = -evaluator_value(meta, colours, policy)
+        unplay(meta, colours, moves[i], before)
+    softmax_into(worth, n, priors)
+    return math.tanh(evaluator_value(meta, colours, value) / scale)
+
+
+def _guide_state(kernel):
+    return kernel.meta.copy(), kernel.colours.copy(), np.empty(kernel.actions, np.float64)
+
+
+def _guide_rollout(kernel, state, mover):
+    return math.tanh(evaluator_value(state[0], state[1], kernel.value) / kernel.scale)
+
+
+def _guide_evaluate(kernel, state, mover, moves, n, priors):
+    meta, colours = state[0], state[1]
+    return guide_evaluate(
+        meta, colours, kernel.value, kernel.policy, kernel.scale, moves, n, state[2], priors
+    )
+
+
 search_kernel.register(TakKernel, globals())
+search_kernel.register(
+    GuideKernel,
+    {
+        **globals(),
+        "_new_state": _guide_state,
+        "_rollout": _guide_rollout,
+        "_evaluate": _guide_evaluate,
+    },
+)

@@ -1,0 +1,178 @@
+"""The policy of az's Tak guide (`mancala.games.tak.guide`) fitted to the alpha-beta's
+values of every legal move.
+
+Positions are drawn from recorded games as for the evaluation's fit
+(`evaluation_fit.positions`). Each is labelled by the alpha-beta at `depth` plies with
+the board's evaluation, every move searched exactly (`search.move_values(exact=True)`),
+and each move's row is the counted features of the position it leads to (`evaluate.terms`,
+seen by the other player). The policy's logit of a move is minus its row times the policy
+weights; they are fitted by cross-entropy against the softmax of the moves' values at
+`temperature` (flats). Moves that win at once or leave the other player a road in one
+have no row: the search knows them exactly, and they are left out of the fit. Labels are
+saved in chunks as they are made (`Labels`), so that a stopped labelling goes on; each
+fourth game's positions are held out and judge the fit (the cross-entropy, and how often
+the policy's favourite is the search's best move).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy.optimize import minimize
+from tqdm import tqdm
+
+from mancala.core.atomic import atomic_path
+from mancala.games.tak.evaluate import WEIGHT_NAMES, terms
+from mancala.games.tak.search import move_values, new_table
+from mancala.learn.evaluation_fit import HELD_OUT
+
+CHUNK = 250  # positions labelled and saved at once
+CLIP = 30.0  # flats: a move's value is cut to this (a road found is as bad as a big loss)
+
+
+@dataclass
+class Labelled:
+    """Every regular move of the labelled positions: its row (`terms` of the position it
+    leads to), its search value, the position it belongs to (0, 1, ...) and that
+    position's game."""
+
+    rows: np.ndarray
+    values: np.ndarray
+    position: np.ndarray
+    games: np.ndarray
+
+    @classmethod
+    def joined(cls, parts: list[Labelled]) -> Labelled:
+        offsets = np.cumsum([0] + [p.position.max() + 1 if len(p.position) else 0 for p in parts])
+        return cls(
+            np.concatenate([p.rows for p in parts]).reshape(-1, len(WEIGHT_NAMES)),
+            np.concatenate([p.values for p in parts]),
+            np.concatenate([p.position + o for p, o in zip(parts, offsets, strict=False)]),
+            np.concatenate([p.games for p in parts]),
+        )
+
+    def where(self, keep: np.ndarray) -> Labelled:
+        """The positions of `keep` (a flag a move), numbered again from 0."""
+        _, position = np.unique(self.position[keep], return_inverse=True)
+        return Labelled(self.rows[keep], self.values[keep], position, self.games[keep])
+
+    def held_out(self) -> np.ndarray:
+        return self.games % HELD_OUT == 0
+
+
+def label(drawn: list[tuple[int, Any]], weights: np.ndarray, depth: int) -> Labelled:
+    """The exact search values of every move of the `drawn` (game, position) pairs at
+    `depth` plies by the evaluation's `weights`, with their rows; a position with fewer
+    than two regular moves is left out."""
+    table = new_table(18)
+    rows, values, position, games = [], [], [], []
+    for game, state in drawn:
+        found = move_values(state, depth=depth, exact=True, table=table, weights=weights)[0]
+        regular = {}
+        for move in sorted(found):
+            after = state.play(move)
+            counted = None if after.outcome else terms(after)
+            if counted is not None:
+                regular[move] = counted
+        if len(regular) < 2:
+            continue
+        kept = position[-1] + 1 if position else 0
+        for move, counted in regular.items():
+            rows.append(counted)
+            values.append(np.clip(found[move], -CLIP, CLIP))
+            position.append(kept)
+            games.append(game)
+    return Labelled(
+        np.array(rows, np.float64).reshape(-1, len(WEIGHT_NAMES)),
+        np.array(values),
+        np.array(position, np.int64),
+        np.array(games, np.int64),
+    )
+
+
+class Labels:
+    """The labels of one fit's positions, saved in a folder a chunk at a time."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def path(self, chunk: int) -> Path:
+        return self.folder / f"chunk-{chunk:04d}.npz"
+
+    def make(self, drawn: list[tuple[int, Any]], weights: np.ndarray, depth: int) -> Labelled:
+        """The labels of `drawn`, those of chunks saved before read back (a progress bar)."""
+        self.folder.mkdir(parents=True, exist_ok=True)
+        parts = []
+        with tqdm(total=len(drawn), desc=f"depth {depth}", unit="position", file=sys.stderr) as bar:
+            for chunk, start in enumerate(range(0, len(drawn), CHUNK)):
+                path = self.path(chunk)
+                if path.is_file():
+                    with np.load(path) as saved:
+                        part = Labelled(
+                            *(saved[k] for k in ("rows", "values", "position", "games"))
+                        )
+                else:
+                    part = label(drawn[start : start + CHUNK], weights, depth)
+                    with atomic_path(path) as temporary, temporary.open("wb") as out:
+                        np.savez(out, **vars(part))
+                parts.append(part)
+                bar.update(min(CHUNK, len(drawn) - start))
+        return Labelled.joined(parts)
+
+
+def _loss(weights, data: Labelled, targets: np.ndarray, ridge: float):
+    """The mean cross-entropy of the policy of `weights` against `targets` (and its
+    gradient), with a ridge penalty."""
+    logits = -data.rows @ weights
+    count = data.position.max() + 1
+    top = np.full(count, -np.inf)
+    np.maximum.at(top, data.position, logits)
+    odds = np.exp(logits - top[data.position])
+    total = np.zeros(count)
+    np.add.at(total, data.position, odds)
+    policy = odds / total[data.position]
+    loss = -np.sum(targets * np.log(np.maximum(policy, 1e-300))) / count
+    gradient = -data.rows.T @ (policy - targets) / count
+    return loss + ridge * weights @ weights, gradient + 2 * ridge * weights
+
+
+def targets(data: Labelled, temperature: float) -> np.ndarray:
+    """The softmax of each position's move values at `temperature`."""
+    count = data.position.max() + 1
+    top = np.full(count, -np.inf)
+    np.maximum.at(top, data.position, data.values)
+    odds = np.exp((data.values - top[data.position]) / temperature)
+    total = np.zeros(count)
+    np.add.at(total, data.position, odds)
+    return odds / total[data.position]
+
+
+def judge(data: Labelled, weights: np.ndarray, temperature: float) -> tuple[float, float]:
+    """(the cross-entropy of the policy of `weights` on `data`, the share of positions
+    whose favourite move by it is a best move of the search)."""
+    loss = _loss(weights, data, targets(data, temperature), 0.0)[0]
+    logits = -data.rows @ weights
+    count = data.position.max() + 1
+    favourite = np.full(count, -np.inf)
+    np.maximum.at(favourite, data.position, logits)
+    best = np.full(count, -np.inf)
+    np.maximum.at(best, data.position, data.values)
+    chosen = logits == favourite[data.position]
+    hits = np.zeros(count, bool)
+    np.logical_or.at(hits, data.position, chosen & (data.values == best[data.position]))
+    return float(loss), float(hits.mean())
+
+
+def fit(data: Labelled, start: np.ndarray, temperature: float, ridge: float) -> np.ndarray:
+    """Policy weights fitted to the positions of `data` not held out, from `start`."""
+    train = data.where(~data.held_out())
+    goal = targets(train, temperature)
+    found = minimize(
+        _loss, start, args=(train, goal, ridge), jac=True, method="L-BFGS-B",
+        options={"maxiter": 1000},
+    )  # fmt: skip
+    return found.x

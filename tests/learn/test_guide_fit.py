@@ -1,0 +1,166 @@
+"""az's Tak guide (mancala.games.tak.guide): its search against the readable evaluation,
+its file, its fit to the alpha-beta's values of every move (mancala.learn.guide_fit) and
+its gate."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from mancala.ai import puct
+from mancala.ai.az import AZ, AZNet, shipped_network
+from mancala.arena.match import GAME_PLIES, play_games
+from mancala.arena.records import GameLog
+from mancala.games.tak import kernel as tak_kernel
+from mancala.games.tak import new_tak
+from mancala.games.tak.evaluate import FORCED, WEIGHT_NAMES, fitted_weights, value
+from mancala.games.tak.guide import GuideWeights, guide_file, guided_boards, read_guide, write_guide
+from mancala.games.tak.state import TakState, from_tps
+from mancala.learn.guide_fit import Labelled, judge, targets
+from mancala.learn.promotion import gate_and_promote_guide, record_to
+from mancala.nn_lib.policy_value import Guide, trained_games
+
+TAK = TakState.game
+ROAD_IN_ONE = "2,2,2,x2/x5/x5/x5/1,1,1,1,x 1 5"  # white to move: e1 (or Ce1) makes a road
+POSITIONS = [  # a quiet middle game, and one where black must block a road in one
+    "x5/x2,2S,x2/x2,121,x2/x5/x5 1 4",
+    "2,2,x3/x5/x5/x5/x,1,1,1,1 2 5",
+]
+
+
+def guide(size: int = 5, sharpness: float = 2.0, scale: float = 5.0) -> Guide:
+    weights = fitted_weights(size)
+    return Guide(TAK, {"size": size}, GuideWeights(weights, weights * sharpness, scale))
+
+
+@pytest.mark.parametrize("tps", POSITIONS)
+def test_the_guides_priors_and_value_are_the_readable_evaluations(tps):
+    """The kernel's prior of each move is the softmax of the worth, by the policy weights,
+    of the position it leads to for its mover; its value the squashed evaluation."""
+    state, net = from_tps(tps), guide()
+    moves, priors, got = puct.policy(tak_kernel.kernel(state, net.arrays))
+    weights = net.arrays
+    worth = np.array([-value(state.play(m), weights.policy) for m in moves])
+    want = np.exp(worth - worth.max()) / np.exp(worth - worth.max()).sum()
+    assert moves == state.legal_moves()
+    np.testing.assert_allclose(priors, want, rtol=1e-9, atol=1e-12)
+    assert got == pytest.approx(math.tanh(value(state, weights.value) / weights.scale))
+
+
+def test_a_move_that_leaves_the_other_player_a_road_in_one_gets_no_prior():
+    state = from_tps(POSITIONS[1])  # black to move; white has a road in one
+    moves, priors, _ = puct.policy(tak_kernel.kernel(state, guide().arrays))
+    leaves = [value(state.play(m)) == FORCED for m in moves]
+    assert 0 < sum(leaves) < len(moves)  # the moves that do not block, and those that do
+    assert max(p for p, left in zip(priors, leaves, strict=True) if left) < 1e-100
+
+
+def test_az_with_a_guide_takes_a_road_in_one_and_plays_whole_games():
+    state = from_tps(ROAD_IN_ONE)
+    winning = {state.parse_move("e1"), state.parse_move("Ce1")}
+    net = guide()
+    az, az_net = AZ(0, simulations=300, net=net), AZNet(net=net)
+    assert az.choose_move(state) in winning and az_net.choose_move(state) in winning
+    assert az.evaluate(state)["value"] == 1.0
+    for seats in ([az, az_net], [az_net, az]):  # an illegal move raises IllegalMove
+        (record,) = play_games(seats, [new_tak(5)], max_plies=GAME_PLIES)
+        assert len(record["moves"]) > 6
+
+
+def test_az_plays_the_shipped_guide_of_a_board_where_one_ships():
+    shipped = guided_boards()
+    assert {"size": 5} in shipped  # the lab ships one for 5x5
+    for board in shipped:
+        net = shipped_network(TAK, board)
+        assert isinstance(net, Guide) and net.options["size"] == board["size"]
+        assert (net.arrays.value == fitted_weights(board["size"])).all()  # the evaluation's
+        assert {"variant": TAK, **net.options} in trained_games()
+    with pytest.raises(ValueError, match=r"trained for tak\(size=5, komi=0\), not tak\(size=4"):
+        AZ(0, simulations=10, net=guide()).choose_move(new_tak(4))
+
+
+def test_a_file_that_is_not_a_guide_is_refused_with_its_path(tmp_path):
+    path = tmp_path / "az-guide-5.json"
+    policy = dict(zip(WEIGHT_NAMES, [0.5] * len(WEIGHT_NAMES), strict=True))
+    for text in (
+        "{not json",
+        json.dumps({"policy": [0.5] * len(WEIGHT_NAMES), "scale": 5}),  # no names
+        json.dumps({"policy": dict(reversed(policy.items())), "scale": 5}),
+        json.dumps({"policy": policy}),  # no scale
+        json.dumps({"policy": policy, "scale": -1}),
+        json.dumps({"policy": {**policy, "TEMPO": "nan"}, "scale": 5}),
+    ):
+        path.write_text(text)
+        with pytest.raises(ValueError, match="az-guide-5.json"):
+            read_guide(path, 5)
+    write_guide(path, np.arange(len(WEIGHT_NAMES)) / 8, 4.0, {"command": "made here"})
+    read = read_guide(path, 5)
+    assert (read.policy == np.arange(len(WEIGHT_NAMES)) / 8).all() and read.scale == 4.0
+    assert json.loads(path.read_text())["command"] == "made here"
+
+
+def test_the_fits_measures_on_a_position_by_hand():
+    """Two positions of three and two moves: the targets are the softmax of the values,
+    and the policy's favourite is a best move in one of the two."""
+    rows = np.zeros((5, len(WEIGHT_NAMES)))
+    rows[:, 0] = [1.0, 0.0, 2.0, 0.0, 1.0]  # TEMPO's count: worth -count to the mover
+    data = Labelled(rows, np.array([0.0, 1.0, -1.0, 0.0, 2.0]), np.array([0, 0, 0, 1, 1]),
+                    np.array([0, 0, 0, 1, 1]))  # fmt: skip
+    want = np.exp([0.0, 1.0, -1.0]) / np.exp([0.0, 1.0, -1.0]).sum()
+    np.testing.assert_allclose(targets(data, 1.0)[:3], want)
+    weights = np.zeros(len(WEIGHT_NAMES))
+    weights[0] = 1.0
+    loss, best_first = judge(data, weights, 1.0)
+    # the first position's favourite (row 1) is its best move; the second's is not
+    assert best_first == 0.5
+    assert loss > 0
+
+
+@pytest.mark.slow
+def test_the_fit_labels_fits_writes_a_guide_and_goes_on_from_its_labels(lab_main, tmp_path):
+    games = tmp_path / "games.jsonl"
+    argv = ["1", "minimax:2", "greedy", "--variant", "tak", "--plies", "2", "--seed", "3"]
+    assert lab_main("tournament", *argv, "--record", str(games), "--workers", "1").returncode == 0
+    assert len(list(GameLog([games]))) == 2
+    fit = ["guide", str(games), "--positions", "30", "--depth", "2", "--scale", "4"]
+    done = lab_main("fit", *fit, "--models", str(tmp_path / "fit"))
+    assert done.returncode == 0, done.stderr
+    assert "held out" in done.stdout and "cross-entropy" in done.stdout
+    path = guide_file(5, tmp_path / "fit")
+    saved, made = read_guide(path, 5), json.loads(path.read_text())
+    assert saved.scale == 4.0 and made["command"].startswith("mancala fit guide")
+    assert not np.allclose(saved.policy, fitted_weights(5) / 0.1)  # the fit moved them
+    [labels] = path.parent.glob("az-guide-5-labels-*")
+    [chunk] = labels.iterdir()
+    stamp = chunk.stat().st_mtime_ns
+    again = lab_main("fit", *fit, "--models", str(tmp_path / "fit"))
+    assert again.returncode == 0 and chunk.stat().st_mtime_ns == stamp  # read, not made again
+    assert np.allclose(read_guide(path, 5).policy, saved.policy)
+    missing = lab_main("fit", "guide", str(tmp_path / "none.jsonl"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr
+
+
+@pytest.mark.slow
+def test_the_gate_promotes_a_stronger_guide_and_keeps_the_one_it_replaces(tmp_path):
+    """A blind guide (no prior, every position worth nothing to its policy) ships; a
+    guide of the evaluation's weights beats it and replaces it, the blind file kept; the
+    blind one against that is refused and changes nothing."""
+    models, mine, record = tmp_path / "models", tmp_path / "mine", record_to(tmp_path / "g.jsonl")
+    blind = np.zeros(len(WEIGHT_NAMES))
+    write_guide(guide_file(5, models), blind, 1000.0, {})
+    write_guide(guide_file(5, mine), fitted_weights(5) * 2, 5.0, {})
+    line = gate_and_promote_guide(mine, models, 5, 6, 0, record, seconds=0.01)
+    assert "promoted to" in line and "against the shipped guide in 6 game pairs" in line
+    assert read_guide(guide_file(5, models), 5).scale == 5.0
+    [kept] = (models / "replaced" / TAK).iterdir()
+    assert read_guide(kept, 5).scale == 1000.0
+    write_guide(guide_file(5, mine), blind, 1000.0, {})
+    line = gate_and_promote_guide(mine, models, 5, 6, 0, record, seconds=0.01)
+    assert "kept the current weights" in line
+    assert read_guide(guide_file(5, models), 5).scale == 5.0
+    decisions = [json.loads(x) for x in (tmp_path / "g.jsonl").read_text().splitlines()]
+    assert [d["promoted"] for d in decisions] == [True, False]
+    assert all(d["network"] == "az-guide-5" and d["player"] == "az:t=0.01" for d in decisions)
