@@ -7,7 +7,8 @@
 Positions are drawn from the recorded games and every legal move of each is searched
 exactly at --depth plies with the board's evaluation; the policy weights are fitted by
 cross-entropy to the softmax of those values at --temperature (flats), from the board's
-evaluation weights divided by it. The guide (the policy weights and the value's --scale)
+evaluation weights times the factor that fits best (which the held-out positions judge
+the fit against). The guide (the policy weights and the value's --scale)
 is written atomically to runs/fit/tak/az-guide-SIZE.json (or DIR/tak/ with --models DIR),
 with the command that made it; the labels are saved beside it as they are made, so a
 labelling stopped goes on where it was when the command is run again. `mancala promote
@@ -58,7 +59,7 @@ def labels_folder(path: Path, args) -> Path:
 
 def fit(args, path: Path, command: str) -> int:
     from mancala.learn.evaluation_fit import positions
-    from mancala.learn.guide_fit import Labels, judge
+    from mancala.learn.guide_fit import Labels, judge, sharpest
     from mancala.learn.guide_fit import fit as fit_policy
 
     evaluation = fitted_weights(args.size)
@@ -68,19 +69,24 @@ def fit(args, path: Path, command: str) -> int:
             f"no {args.size}x{args.size} positions in {', '.join(map(str, args.paths))}"
         )
     data = Labels(labels_folder(path, args)).make(drawn, evaluation, args.depth)
-    start = evaluation / args.temperature
+    factor = sharpest(data, evaluation, args.temperature)
+    start = factor * evaluation
     policy = fit_policy(data, start, args.temperature, args.ridge)
     held = data.where(data.held_out())
     before, after = judge(held, start, args.temperature), judge(held, policy, args.temperature)
     print(
-        f"held out ({held.position.max() + 1} positions): cross-entropy {before[0]:.3f} -> "
+        f"held out ({held.position.max() + 1} positions), the evaluation times "
+        f"{factor:.3g} -> the fit: cross-entropy {before[0]:.3f} -> "
         f"{after[0]:.3f}, the search's best move first {before[1]:.1%} -> {after[1]:.1%}",
         flush=True,
     )
     about = {
         "command": command,
         "positions": int(data.position.max() + 1),
-        "held_out": {"cross_entropy": round(after[0], 4), "best_first": round(after[1], 4)},
+        "held_out": {
+            "evaluation": {"cross_entropy": round(before[0], 4), "best_first": round(before[1], 4)},
+            "fit": {"cross_entropy": round(after[0], 4), "best_first": round(after[1], 4)},
+        },
     }
     write_guide(path, policy, args.scale, about)
     print(f"wrote {path}", flush=True)

@@ -4,30 +4,34 @@ values of every legal move.
 Positions are drawn from recorded games as for the evaluation's fit
 (`evaluation_fit.positions`). Each is labelled by the alpha-beta at `depth` plies with
 the board's evaluation, every move searched exactly (`search.move_values(exact=True)`),
-and each move's row is the counted features of the position it leads to (`evaluate.terms`,
-seen by the other player). The policy's logit of a move is minus its row times the policy
-weights; they are fitted by cross-entropy against the softmax of the moves' values at
-`temperature` (flats). Moves that win at once or leave the other player a road in one
-have no row: the search knows them exactly, and they are left out of the fit. Labels are
-saved in chunks as they are made (`Labels`), so that a stopped labelling goes on; each
-fourth game's positions are held out and judge the fit (the cross-entropy, and how often
-the policy's favourite is the search's best move).
+and each move's row is the counted features of the position it leads to, seen by the
+other player (`evaluate.terms`, counted by the compiled evaluation: `_after_terms`). The
+policy's logit of a move is minus its row times the policy weights; they are fitted by
+cross-entropy against the softmax of the moves' values at `temperature` (flats). Moves
+that win at once or leave the other player a road in one have no row: the search knows
+them exactly, and they are left out of the fit. Labels are saved in chunks as they are
+made (`Labels`), so that a stopped labelling goes on; each fourth game's positions are
+held out and judge the fit (the cross-entropy, and how often the policy's favourite is
+the search's best move).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy.optimize import minimize
+from scipy.optimize import minimize, minimize_scalar
 from tqdm import tqdm
 
 from mancala.core.atomic import atomic_path
-from mancala.games.tak.evaluate import WEIGHT_NAMES, terms
-from mancala.games.tak.search import move_values, new_table
+from mancala.core.jit import njit
+from mancala.games.tak.evaluate import WEIGHT_NAMES
+from mancala.games.tak.fast import play, result, to_arrays, unplay
+from mancala.games.tak.search import move_values, new_table, value
 from mancala.learn.evaluation_fit import HELD_OUT
 
 CHUNK = 250  # positions labelled and saved at once
@@ -64,26 +68,31 @@ class Labelled:
         return self.games % HELD_OUT == 0
 
 
-def label(drawn: list[tuple[int, Any]], weights: np.ndarray, depth: int) -> Labelled:
+def label(
+    drawn: list[tuple[int, Any]],
+    weights: np.ndarray,
+    depth: int,
+    labelled: Callable[[], Any] = lambda: None,
+) -> Labelled:
     """The exact search values of every move of the `drawn` (game, position) pairs at
     `depth` plies by the evaluation's `weights`, with their rows; a position with fewer
-    than two regular moves is left out."""
+    than two regular moves is left out. `labelled()` is told of each position done."""
     table = new_table(18)
     rows, values, position, games = [], [], [], []
+    basis = np.eye(len(WEIGHT_NAMES))
     for game, state in drawn:
         found = move_values(state, depth=depth, exact=True, table=table, weights=weights)[0]
-        regular = {}
-        for move in sorted(found):
-            after = state.play(move)
-            counted = None if after.outcome else terms(after)
-            if counted is not None:
-                regular[move] = counted
-        if len(regular) < 2:
+        labelled()
+        moves = np.array(sorted(found), np.int64)
+        counted = np.zeros((len(moves), len(WEIGHT_NAMES)))
+        regular = np.zeros(len(moves), np.bool_)
+        _after_terms(*to_arrays(state), moves, basis, counted, regular)
+        if regular.sum() < 2:
             continue
         kept = position[-1] + 1 if position else 0
-        for move, counted in regular.items():
-            rows.append(counted)
-            values.append(np.clip(found[move], -CLIP, CLIP))
+        for move, row in zip(moves[regular], counted[regular], strict=True):
+            rows.append(row)
+            values.append(np.clip(found[int(move)], -CLIP, CLIP))
             position.append(kept)
             games.append(game)
     return Labelled(
@@ -92,6 +101,21 @@ def label(drawn: list[tuple[int, Any]], weights: np.ndarray, depth: int) -> Labe
         np.array(position, np.int64),
         np.array(games, np.int64),
     )
+
+
+@njit(cache=True, nogil=True)
+def _after_terms(meta, colours, moves, basis, rows, regular):
+    """For each move, whether the position it leads to is regular (the game goes on and
+    its player to move has no road in one), and then its `evaluate.terms` into its row:
+    the value is linear in the weights, so each count is the value by one weight alone."""
+    nothing = np.zeros(basis.shape[0])
+    for i in range(moves.shape[0]):
+        before = play(meta, colours, moves[i])
+        regular[i] = result(meta, colours) < 0 and value(meta, colours, nothing) == 0.0
+        if regular[i]:
+            for k in range(basis.shape[0]):
+                rows[i, k] = value(meta, colours, basis[k])
+        unplay(meta, colours, moves[i], before)
 
 
 class Labels:
@@ -165,6 +189,17 @@ def judge(data: Labelled, weights: np.ndarray, temperature: float) -> tuple[floa
     hits = np.zeros(count, bool)
     np.logical_or.at(hits, data.position, chosen & (data.values == best[data.position]))
     return float(loss), float(hits.mean())
+
+
+def sharpest(data: Labelled, evaluation: np.ndarray, temperature: float) -> float:
+    """The factor of the evaluation's weights whose policy fits the positions of `data`
+    not held out best: the policy a fit starts from, and is judged against."""
+    train = data.where(~data.held_out())
+    goal = targets(train, temperature)
+    found = minimize_scalar(
+        lambda factor: _loss(factor * evaluation, train, goal, 0.0)[0], bounds=(0.0, 100.0)
+    )
+    return float(found.x)
 
 
 def fit(data: Labelled, start: np.ndarray, temperature: float, ridge: float) -> np.ndarray:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import numpy as np
 import pytest
@@ -16,10 +17,11 @@ from mancala.arena.match import GAME_PLIES, play_games
 from mancala.arena.records import GameLog
 from mancala.games.tak import kernel as tak_kernel
 from mancala.games.tak import new_tak
-from mancala.games.tak.evaluate import FORCED, WEIGHT_NAMES, fitted_weights, value
+from mancala.games.tak.evaluate import FORCED, WEIGHT_NAMES, fitted_weights, terms, value
+from mancala.games.tak.fast import to_arrays
 from mancala.games.tak.guide import GuideWeights, guide_file, guided_boards, read_guide, write_guide
 from mancala.games.tak.state import TakState, from_tps
-from mancala.learn.guide_fit import Labelled, judge, targets
+from mancala.learn.guide_fit import Labelled, _after_terms, judge, targets
 from mancala.learn.promotion import gate_and_promote_guide, record_to
 from mancala.nn_lib.policy_value import Guide, trained_games
 
@@ -80,6 +82,29 @@ def test_az_plays_the_shipped_guide_of_a_board_where_one_ships():
         assert {"variant": TAK, **net.options} in trained_games()
     with pytest.raises(ValueError, match=r"trained for tak\(size=5, komi=0\), not tak\(size=4"):
         AZ(0, simulations=10, net=guide()).choose_move(new_tak(4))
+
+
+@pytest.mark.parametrize("size", [5, 6])
+def test_the_compiled_counts_of_each_moves_position_are_the_readable_terms(size):
+    rng = random.Random(size)
+    for _ in range(30):
+        state = new_tak(size)
+        for _ in range(rng.randrange(4, 40)):
+            if state.outcome is not None:
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.outcome is not None:
+            continue
+        moves = np.array(state.legal_moves(), np.int64)
+        rows = np.zeros((len(moves), len(WEIGHT_NAMES)))
+        regular = np.zeros(len(moves), np.bool_)
+        _after_terms(*to_arrays(state), moves, np.eye(len(WEIGHT_NAMES)), rows, regular)
+        for move, row, kept in zip(moves, rows, regular, strict=True):
+            after = state.play(int(move))
+            want = None if after.outcome else terms(after)
+            assert kept == (want is not None)
+            if kept:
+                np.testing.assert_array_equal(row, want)
 
 
 def test_a_file_that_is_not_a_guide_is_refused_with_its_path(tmp_path):
