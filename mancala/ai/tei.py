@@ -102,10 +102,11 @@ def info_line(player: Player, ms: int) -> str:
 
 
 class Session:
-    """The engine's side of the protocol for the lab player that `make(seconds)` makes:
-    `answer(line)` returns the lines to send back (a search runs in the calling thread)."""
+    """The engine's side of the protocol for the lab player that `make(seconds, state)`
+    makes for a move of `seconds` from `state`: `answer(line)` returns the lines to send
+    back (a search runs in the calling thread)."""
 
-    def __init__(self, name: str, make: Callable[[float], Player]) -> None:
+    def __init__(self, name: str, make: Callable[[float, TakState], Player]) -> None:
         self.name, self.make = name, make
         self.size, self.komi = 5, 0
         self.state: TakState | None = None
@@ -165,7 +166,7 @@ class Session:
             raise ValueError("the game of this position is over")
         seconds = move_seconds(go, self.state.player)
         began = time.perf_counter()
-        player = self.make(seconds)
+        player = self.make(seconds, self.state)
         move = player.choose_move(self.state)
         ms = round(1000 * (time.perf_counter() - began))
         return [info_line(player, ms), f"bestmove {self.state.move_name(move)}"]

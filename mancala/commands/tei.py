@@ -1,16 +1,19 @@
 """Serve a lab player as a Tak engine over TEI, the Tak Engine Interface, on standard
 input and output, for Tak controllers (racetrack) and other engines' tools.
 
-    mancala tei                 # minimax, timed by each `go`
-    mancala tei az              # any Tak player of the lab by name
+    mancala tei                 # the strongest: az where a guide ships, else minimax
+    mancala tei minimax         # any Tak player of the lab by name, timed by each `go`
     mancala tei minimax:4       # a fixed budget: each `go`'s time is ignored
 
-A player whose name takes seconds (minimax, az, the solver) and is named without a
-parameter thinks for 80% of each move's time (`go movetime MS`, or its share of its
-clock: `mancala.ai.tei.move_seconds`); another plays as named. Answers `tei`, `isready`
-(at once, even while searching), `setoption name HalfKomi value N`, `teinewgame SIZE`,
-`position startpos|tps ... [moves ...]`, `go ...`, `stop` (the search ends at its own time)
-and `quit`; a line it cannot follow gets `info string error: ...` and the engine goes on.
+Named no player, the engine plays each board with the first of DEFAULT_PLAYERS that plays
+it: az where its guide ships (`mancala/models/tak/az-guide-SIZE.json`), the alpha-beta on
+the other boards. A player whose name takes seconds (minimax, az, the solver) and is named
+without a parameter thinks for 80% of each move's time (`go movetime MS`, or its share of
+its clock: `mancala.ai.tei.move_seconds`); another plays as named. Answers `tei`,
+`isready` (at once, even while searching), `setoption name HalfKomi value N`,
+`teinewgame SIZE`, `position startpos|tps ... [moves ...]`, `go ...`, `stop` (the search
+ends at its own time) and `quit`; a line it cannot follow gets `info string error: ...`
+and the engine goes on.
 The protocol: `mancala/ai/tei.py` and docs/tak.md.
 """
 
@@ -26,9 +29,10 @@ from mancala.ai.limits import parse_param
 from mancala.ai.registry import can_play, entry_params, make_player, split_spec
 from mancala.ai.tei import Session
 from mancala.core.cli import command_parser, fail
-from mancala.games.tak.state import new_tak
+from mancala.games.tak.state import TakState, new_tak
 
 THINKING_SHARE = 0.8  # of a move's time, the search's: the rest is the protocol's margin
+DEFAULT_PLAYERS = ("az", "minimax")  # the strongest first, each on the boards it plays
 
 
 def player_maker(spec: str) -> Callable[[float], Player]:
@@ -56,6 +60,18 @@ def player_maker(spec: str) -> Callable[[float], Player]:
             last.clear()
             last[timed_spec] = make_player(timed_spec, seed=0)
         return last[timed_spec]
+
+    return make
+
+
+def board_maker(specs: tuple[str, ...]) -> Callable[[float, TakState], Player]:
+    """`make(seconds, state)`: the first player of `specs` that plays `state`'s board, as
+    `player_maker` makes it; ValueError for a name that cannot play Tak."""
+    makers = {spec: player_maker(spec) for spec in specs}
+
+    def make(seconds: float, state: TakState) -> Player:
+        spec = next((spec for spec in specs if can_play(spec, state)), specs[-1])
+        return makers[spec](seconds)
 
     return make
 
@@ -92,15 +108,19 @@ def serve(session: Session, lines: TextIO, out: TextIO) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = command_parser("mancala tei", __doc__)
-    parser.add_argument("player", nargs="?", default="minimax", help="a Tak player (minimax)")
+    parser.add_argument(
+        "player", nargs="?", help=f"a Tak player (default: {', else '.join(DEFAULT_PLAYERS)})"
+    )
     args = parser.parse_args(argv)
+    specs = (args.player,) if args.player else DEFAULT_PLAYERS
     try:
-        make = player_maker(args.player)
-        make(0.01).choose_move(new_tak(5))  # the search kernels compiled before the first go
+        make = board_maker(specs)
+        for size in (5, 6):  # the search kernels compiled before the first go
+            make(0.01, new_tak(size)).choose_move(new_tak(size))
     except ValueError as error:
         return fail("mancala tei", str(error))
     try:
-        serve(Session(args.player, make), sys.stdin, sys.stdout)
+        serve(Session(" or ".join(specs), make), sys.stdin, sys.stdout)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the controller went away

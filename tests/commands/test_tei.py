@@ -177,3 +177,15 @@ def test_a_name_with_a_choice_but_no_budget_thinks_for_each_moves_time():
     assert hand(0.5).seconds == 0.4
     kept = player_maker("minimax:t=0.2,evaluation=hand")
     assert kept(0.1).seconds == kept(0.5).seconds == 0.2 and kept(0.1).evaluation == "hand"
+
+
+def test_the_default_engine_plays_az_where_its_guide_ships_and_the_alpha_beta_elsewhere():
+    from mancala.ai.az import AZ
+    from mancala.ai.minimax import Minimax
+    from mancala.commands.tei import DEFAULT_PLAYERS, board_maker
+
+    make = board_maker(DEFAULT_PLAYERS)
+    five, four = new_tak(5), new_tak(4)
+    assert isinstance(make(0.1, five), AZ) and make(0.1, five).seconds == 0.08
+    assert isinstance(make(0.1, four), Minimax) and make(0.1, four).seconds == 0.08
+    assert make(0.1, four).choose_move(four) in four.legal_moves()
