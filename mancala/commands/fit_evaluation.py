@@ -43,9 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--resume", action="store_true", help="go on from the rounds saved")
     args = parser.parse_args(argv)
-    missing = [str(path) for path in args.paths if not path.is_file()]
-    if missing:
-        parser.error(f"no such file: {', '.join(missing)}")
+    parser.require_files(args.paths)
     command = shlex.join(["mancala", "fit", "evaluation", *(argv or sys.argv[1:])])
     path = weights_file(args.size, args.models)
     kept = f"the weights of each finished round are in {path}; --resume goes on"

@@ -43,9 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--models", type=Path, default=FIT_DIR, help="the output folder")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    missing = [str(path) for path in args.paths if not path.is_file()]
-    if missing:
-        parser.error(f"no such file: {', '.join(missing)}")
+    parser.require_files(args.paths)
     command = shlex.join(["mancala", "fit", "guide", *(argv or sys.argv[1:])])
     path = guide_file(args.size, args.models)
     kept = f"the labels made are kept in {labels_folder(path, args)}; run it again to go on"

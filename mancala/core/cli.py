@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn
 
 
@@ -39,6 +40,12 @@ class CommandParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
         self.exit(2, f"{self.prog}: {message}\n")
+
+    def require_files(self, paths: list[Any]) -> None:
+        """Fail naming every one of `paths` that is not a file."""
+        missing = [str(path) for path in paths if not Path(path).is_file()]
+        if missing:
+            self.error(f"no such file: {', '.join(missing)}")
 
 
 def command_parser(prog: str, doc: str | None = None) -> CommandParser:
