@@ -150,7 +150,8 @@ class Game:
     display: str | None = None  # "module:attr" of (state) -> what a board display shows (JSON)
     kernel: str | None = None  # the module of its kernel adapter (`search_kernel`)
     # the module of a guide az plays in place of a network where one ships (its
-    # `shipped_guide(rules)`: weights its kernel adapter reads, or None; `guided_boards()`)
+    # `shipped_guide(rules, models)`: weights its kernel adapter reads, or None;
+    # `guided_boards(models)`: the options of the boards with one, in the folder `models`)
     guide: str | None = None
     anchors: tuple[str, ...] = ("greedy",)  # fixed players a learning run is rated against
     options: tuple[Option, ...] = ()  # the rule options its commands take

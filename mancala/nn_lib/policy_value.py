@@ -104,7 +104,7 @@ def trained_games(**_player: Any) -> list[dict[str, Any]]:
     found = trained_boards(f"{NAME}.keras", MODELS_DIR)
     for game in AZ_GAMES:
         module = game_entry(game).guide
-        for options in import_module(module).guided_boards() if module else []:
+        for options in import_module(module).guided_boards(MODELS_DIR) if module else []:
             board = {"variant": game, **board_rules(game, options)}
             found += [board] if board not in found else []
     return found
@@ -133,13 +133,13 @@ class Guide:
 
 
 def shipped_guide(game: str, options: dict[str, Any] | None = None) -> Guide | None:
-    """The shipped guide of a board of `game` (its default board unless `options` say
-    otherwise), else None."""
+    """The shipped guide (in MODELS_DIR) of a board of `game` (its default board unless
+    `options` say otherwise), else None."""
     module = game_entry(game).guide
     if module is None:
         return None
     rules = board_rules(game, options)
-    weights = import_module(module).shipped_guide(rules)
+    weights = import_module(module).shipped_guide(rules, MODELS_DIR)
     return None if weights is None else Guide(game, rules, weights)
 
 

@@ -78,19 +78,19 @@ def write_guide(path: Path, policy: np.ndarray, scale: float, about: dict[str, A
 
 
 @cache
-def _shipped(size: int, stamp: int) -> GuideWeights:
-    return read_guide(guide_file(size), size)
+def _shipped(path: Path, size: int, stamp: int) -> GuideWeights:
+    return read_guide(path, size)
 
 
-def shipped_guide(options: dict[str, Any]) -> GuideWeights | None:
-    """The shipped guide of the board of `options` (its rules, the size among them; read
-    again when its file changes), or None where none ships."""
-    path = guide_file(options["size"])
+def shipped_guide(options: dict[str, Any], models: Path = MODELS_DIR) -> GuideWeights | None:
+    """The guide in `models` of the board of `options` (its rules, the size among them;
+    read again when its file changes), or None where there is none."""
+    path = guide_file(options["size"], models)
     if not path.is_file():
         return None
-    return _shipped(options["size"], path.stat().st_mtime_ns)
+    return _shipped(path, options["size"], path.stat().st_mtime_ns)
 
 
-def guided_boards() -> list[dict[str, Any]]:
-    """The options of each board whose guide ships."""
-    return [{"size": size} for size in guide_files()]
+def guided_boards(models: Path = MODELS_DIR) -> list[dict[str, Any]]:
+    """The options of each board whose guide is in `models`."""
+    return [{"size": size} for size in guide_files(models)]
