@@ -115,8 +115,9 @@ def main(argv: list[str] | None = None) -> int:
     specs = (args.player,) if args.player else DEFAULT_PLAYERS
     try:
         make = board_maker(specs)
-        for size in (5, 6):  # the search kernels compiled before the first go
-            make(0.01, new_tak(size)).choose_move(new_tak(size))
+        for start in (new_tak(5), new_tak(6)):  # the search kernels compiled before a go
+            if start.size == 5 or any(can_play(spec, start) for spec in specs):
+                make(0.01, start).choose_move(start)
     except ValueError as error:
         return fail("mancala tei", str(error))
     try:

@@ -18,10 +18,11 @@ from mancala.games import new_game
 from mancala.games.tak.state import new_tak
 
 
-def talk(lines: list[str], player: str = "minimax") -> list[str]:
-    """The engine's whole answer to `lines` (then the end of input)."""
+def talk(lines: list[str], player: str | None = "minimax") -> list[str]:
+    """The engine's whole answer to `lines` (then the end of input); `player` None: the
+    engine named no player."""
     done = subprocess.run(
-        [sys.executable, "-m", "mancala", "tei", player],
+        [sys.executable, "-m", "mancala", "tei", *([player] if player else [])],
         input="".join(line + "\n" for line in lines),
         capture_output=True,
         text=True,
@@ -189,3 +190,17 @@ def test_the_default_engine_plays_az_where_its_guide_ships_and_the_alpha_beta_el
     assert isinstance(make(0.1, five), AZ) and make(0.1, five).seconds == 0.08
     assert isinstance(make(0.1, four), Minimax) and make(0.1, four).seconds == 0.08
     assert make(0.1, four).choose_move(four) in four.legal_moves()
+
+
+@pytest.mark.slow
+def test_az_and_the_default_serve_the_boards_they_play_and_say_so_for_the_others():
+    """az plays only the boards it has weights or a guide for: served alone, it starts,
+    plays 5x5 and answers an error for 4x4; the default plays both."""
+    lines = ["tei", "teinewgame 5", "position startpos moves a1 e5", "go movetime 100"]
+    lines += ["teinewgame 4", "position tps x4/x4/x4/x4 1 1", "go movetime 100", "quit"]
+    az, default = talk(lines, "az"), talk(lines, None)
+    assert az[0] == "id name Mancala lab az"
+    assert len([line for line in az if line.startswith("bestmove")]) == 1
+    assert any("error" in line and "tak(size=4" in line for line in az)
+    assert default[0] == "id name Mancala lab az or minimax"
+    assert len([line for line in default if line.startswith("bestmove")]) == 2
