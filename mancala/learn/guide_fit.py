@@ -139,26 +139,33 @@ class Labels:
                         part = Labelled(
                             *(saved[k] for k in ("rows", "values", "position", "games"))
                         )
+                    bar.update(min(CHUNK, len(drawn) - start))
                 else:
-                    part = label(drawn[start : start + CHUNK], weights, depth)
+                    part = label(drawn[start : start + CHUNK], weights, depth, bar.update)
                     with atomic_path(path) as temporary, temporary.open("wb") as out:
                         np.savez(out, **vars(part))
                 parts.append(part)
-                bar.update(min(CHUNK, len(drawn) - start))
         return Labelled.joined(parts)
+
+
+def _by_position(values: np.ndarray, position: np.ndarray, reduce: np.ufunc, start: float):
+    """`reduce` of `values` over each position's moves (one entry a position)."""
+    out = np.full(position.max() + 1, start)
+    reduce.at(out, position, values)
+    return out
+
+
+def _softmax(values: np.ndarray, position: np.ndarray) -> np.ndarray:
+    """The softmax of `values` over each position's moves."""
+    odds = np.exp(values - _by_position(values, position, np.maximum, -np.inf)[position])
+    return odds / _by_position(odds, position, np.add, 0.0)[position]
 
 
 def _loss(weights, data: Labelled, targets: np.ndarray, ridge: float):
     """The mean cross-entropy of the policy of `weights` against `targets` (and its
     gradient), with a ridge penalty."""
-    logits = -data.rows @ weights
     count = data.position.max() + 1
-    top = np.full(count, -np.inf)
-    np.maximum.at(top, data.position, logits)
-    odds = np.exp(logits - top[data.position])
-    total = np.zeros(count)
-    np.add.at(total, data.position, odds)
-    policy = odds / total[data.position]
+    policy = _softmax(-data.rows @ weights, data.position)
     loss = -np.sum(targets * np.log(np.maximum(policy, 1e-300))) / count
     gradient = -data.rows.T @ (policy - targets) / count
     return loss + ridge * weights @ weights, gradient + 2 * ridge * weights
@@ -166,28 +173,17 @@ def _loss(weights, data: Labelled, targets: np.ndarray, ridge: float):
 
 def targets(data: Labelled, temperature: float) -> np.ndarray:
     """The softmax of each position's move values at `temperature`."""
-    count = data.position.max() + 1
-    top = np.full(count, -np.inf)
-    np.maximum.at(top, data.position, data.values)
-    odds = np.exp((data.values - top[data.position]) / temperature)
-    total = np.zeros(count)
-    np.add.at(total, data.position, odds)
-    return odds / total[data.position]
+    return _softmax(data.values / temperature, data.position)
 
 
 def judge(data: Labelled, weights: np.ndarray, temperature: float) -> tuple[float, float]:
     """(the cross-entropy of the policy of `weights` on `data`, the share of positions
     whose favourite move by it is a best move of the search)."""
     loss = _loss(weights, data, targets(data, temperature), 0.0)[0]
-    logits = -data.rows @ weights
-    count = data.position.max() + 1
-    favourite = np.full(count, -np.inf)
-    np.maximum.at(favourite, data.position, logits)
-    best = np.full(count, -np.inf)
-    np.maximum.at(best, data.position, data.values)
-    chosen = logits == favourite[data.position]
-    hits = np.zeros(count, bool)
-    np.logical_or.at(hits, data.position, chosen & (data.values == best[data.position]))
+    logits, position = -data.rows @ weights, data.position
+    chosen = logits == _by_position(logits, position, np.maximum, -np.inf)[position]
+    best = data.values == _by_position(data.values, position, np.maximum, -np.inf)[position]
+    hits = _by_position(chosen & best, position, np.logical_or, False)
     return float(loss), float(hits.mean())
 
 
