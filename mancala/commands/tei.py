@@ -68,10 +68,13 @@ def board_maker(specs: tuple[str, ...]) -> Callable[[float, TakState], Player]:
     """`make(seconds, state)`: the first player of `specs` that plays `state`'s board, as
     `player_maker` makes it; ValueError for a name that cannot play Tak."""
     makers = {spec: player_maker(spec) for spec in specs}
+    chosen: dict[tuple[int, int], str] = {}  # (size, komi) -> its player, found once
 
     def make(seconds: float, state: TakState) -> Player:
-        spec = next((spec for spec in specs if can_play(spec, state)), specs[-1])
-        return makers[spec](seconds)
+        board = (state.size, state.komi)
+        if board not in chosen:
+            chosen[board] = next((spec for spec in specs if can_play(spec, state)), specs[-1])
+        return makers[chosen[board]](seconds)
 
     return make
 
@@ -116,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         make = board_maker(specs)
         for start in (new_tak(5), new_tak(6)):  # the search kernels compiled before a go
-            if start.size == 5 or any(can_play(spec, start) for spec in specs):
+            if any(can_play(spec, start) for spec in specs):  # every player plays 5x5
                 make(0.01, start).choose_move(start)
     except ValueError as error:
         return fail("mancala tei", str(error))
