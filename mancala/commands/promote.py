@@ -134,9 +134,10 @@ def _gate_tak_files(args: argparse.Namespace, name: str, record) -> list[str]:
     from mancala.games.tak.guide import guide_files
     from mancala.learn.promotion import gate_and_promote_evaluation, gate_and_promote_guide
 
-    files, gate = (weights_files, gate_and_promote_evaluation)
-    if name == GUIDE:
-        files, gate = (guide_files, gate_and_promote_guide)
+    files, gate = {
+        EVALUATION: (weights_files, gate_and_promote_evaluation),
+        GUIDE: (guide_files, gate_and_promote_guide),
+    }[name]
     sizes = files(args.folder)
     if not sizes:
         raise ValueError(f"no {name} weights in {args.folder / TakState.game}")
