@@ -168,6 +168,17 @@ def test_the_fit_labels_fits_writes_a_guide_and_goes_on_from_its_labels(lab_main
     assert missing.returncode == 2 and "no such file" in missing.stderr
 
 
+def test_a_factor_makes_the_evaluation_times_it_the_policy_with_no_games(lab_main, tmp_path):
+    made = lab_main("fit", "guide", "--size", "6", "--factor", "2", "--models", str(tmp_path))
+    assert made.returncode == 0, made.stderr
+    saved = read_guide(guide_file(6, tmp_path), 6)
+    assert np.allclose(saved.policy, 2 * fitted_weights(6)) and saved.scale == 5.0
+    both = lab_main("fit", "guide", str(tmp_path / "g.jsonl"), "--factor", "2")
+    assert both.returncode == 2 and "--factor takes no games" in both.stderr
+    neither = lab_main("fit", "guide")
+    assert neither.returncode == 2 and "games to label are needed" in neither.stderr
+
+
 @pytest.mark.slow
 def test_the_gate_promotes_a_stronger_guide_and_keeps_the_one_it_replaces(tmp_path):
     """A blind guide (no prior, every position worth nothing to its policy) ships; a
