@@ -68,6 +68,37 @@ class Labelled:
         return self.games % HELD_OUT == 0
 
 
+class _Gathered:
+    """The rows and values of labelled positions as they are made."""
+
+    def __init__(self) -> None:
+        self.rows, self.values, self.position, self.games = [], [], [], []
+        self.count = 0
+
+    def add(self, game: int, state: Any, moves: np.ndarray, values: np.ndarray) -> None:
+        """A position of `game`: the `values` of its `moves` (action ids, increasing),
+        those of its regular moves kept when it has at least two."""
+        counted = np.zeros((len(moves), len(WEIGHT_NAMES)))
+        regular = np.zeros(len(moves), np.bool_)
+        _after_terms(*to_arrays(state), moves, np.eye(len(WEIGHT_NAMES)), counted, regular)
+        regular &= np.isfinite(values)
+        if regular.sum() < 2:
+            return
+        self.rows.extend(counted[regular])
+        self.values.extend(values[regular])
+        self.position.extend([self.count] * int(regular.sum()))
+        self.games.extend([game] * int(regular.sum()))
+        self.count += 1
+
+    def labelled(self) -> Labelled:
+        return Labelled(
+            np.array(self.rows, np.float64).reshape(-1, len(WEIGHT_NAMES)),
+            np.array(self.values, np.float64),
+            np.array(self.position, np.int64),
+            np.array(self.games, np.int64),
+        )
+
+
 def label(
     drawn: list[tuple[int, Any]],
     weights: np.ndarray,
@@ -78,29 +109,39 @@ def label(
     `depth` plies by the evaluation's `weights`, with their rows; a position with fewer
     than two regular moves is left out. `labelled()` is told of each position done."""
     table = new_table(18)
-    rows, values, position, games = [], [], [], []
-    basis = np.eye(len(WEIGHT_NAMES))
+    gathered = _Gathered()
     for game, state in drawn:
         found = move_values(state, depth=depth, exact=True, table=table, weights=weights)[0]
         labelled()
         moves = np.array(sorted(found), np.int64)
-        counted = np.zeros((len(moves), len(WEIGHT_NAMES)))
-        regular = np.zeros(len(moves), np.bool_)
-        _after_terms(*to_arrays(state), moves, basis, counted, regular)
-        if regular.sum() < 2:
-            continue
-        kept = position[-1] + 1 if position else 0
-        for move, row in zip(moves[regular], counted[regular], strict=True):
-            rows.append(row)
-            values.append(np.clip(found[int(move)], -CLIP, CLIP))
-            position.append(kept)
-            games.append(game)
-    return Labelled(
-        np.array(rows, np.float64).reshape(-1, len(WEIGHT_NAMES)),
-        np.array(values),
-        np.array(position, np.int64),
-        np.array(games, np.int64),
-    )
+        values = np.clip([found[int(move)] for move in moves], -CLIP, CLIP)
+        gathered.add(game, state, moves, values)
+    return gathered.labelled()
+
+
+def self_play_label(
+    starts: list[tuple[int, Any]],
+    player: Any,
+    seed: int,
+    played: Callable[[], Any] = lambda: None,
+) -> Labelled:
+    """The improved policies of `player`'s Gumbel searches (`learn.az.gumbel_game`) in
+    games against itself from the (game, position) pairs `starts`: each move's value is
+    the log of its share, so that the softmax of the values at temperature 1 is the
+    improved policy over the position's regular moves. `played()` is told of each game."""
+    from mancala.learn.az import gumbel_game
+
+    gathered = _Gathered()
+    for game, start in starts:
+        record = gumbel_game(player, start, seed + game)
+        state = start
+        for move, policy in zip(record["moves"], record["policy"], strict=True):
+            moves = np.array(state.legal_moves(), np.int64)  # the record's order
+            with np.errstate(divide="ignore"):
+                gathered.add(game, state, moves, np.log(policy))
+            state = state.play(move)
+        played()
+    return gathered.labelled()
 
 
 @njit(cache=True, nogil=True)
@@ -127,21 +168,29 @@ class Labels:
     def path(self, chunk: int) -> Path:
         return self.folder / f"chunk-{chunk:04d}.npz"
 
-    def make(self, drawn: list[tuple[int, Any]], weights: np.ndarray, depth: int) -> Labelled:
-        """The labels of `drawn`, those of chunks saved before read back (a progress bar)."""
+    def make(
+        self,
+        jobs: list[tuple[int, Any]],
+        label_part: Callable[[list[tuple[int, Any]], Callable[[], Any]], Labelled],
+        desc: str,
+        unit: str = "position",
+        chunk_size: int = CHUNK,
+    ) -> Labelled:
+        """The labels of `jobs` by `label_part(some jobs, one done)`, those of chunks saved
+        before read back (a progress bar in `unit`s)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         parts = []
-        with tqdm(total=len(drawn), desc=f"depth {depth}", unit="position", file=sys.stderr) as bar:
-            for chunk, start in enumerate(range(0, len(drawn), CHUNK)):
+        with tqdm(total=len(jobs), desc=desc, unit=unit, file=sys.stderr) as bar:
+            for chunk, start in enumerate(range(0, len(jobs), chunk_size)):
                 path = self.path(chunk)
                 if path.is_file():
                     with np.load(path) as saved:
                         part = Labelled(
                             *(saved[k] for k in ("rows", "values", "position", "games"))
                         )
-                    bar.update(min(CHUNK, len(drawn) - start))
+                    bar.update(min(chunk_size, len(jobs) - start))
                 else:
-                    part = label(drawn[start : start + CHUNK], weights, depth, bar.update)
+                    part = label_part(jobs[start : start + chunk_size], bar.update)
                     with atomic_path(path) as temporary, temporary.open("wb") as out:
                         np.savez(out, **vars(part))
                 parts.append(part)

@@ -116,6 +116,7 @@ class Guide:
 
     value_scale = 1.0  # a guide's value scale is in its weights
     score_weight = 0.0
+    margins = False  # its value is a win's, not a margin's
 
     def __init__(self, game: str, options: dict[str, Any], weights: Any) -> None:
         self.game, self.options, self.arrays = game, board_rules(game, options), weights

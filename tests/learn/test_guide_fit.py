@@ -174,9 +174,35 @@ def test_a_factor_makes_the_evaluation_times_it_the_policy_with_no_games(lab_mai
     saved = read_guide(guide_file(6, tmp_path), 6)
     assert np.allclose(saved.policy, 2 * fitted_weights(6)) and saved.scale == 5.0
     both = lab_main("fit", "guide", str(tmp_path / "g.jsonl"), "--factor", "2")
-    assert both.returncode == 2 and "--factor takes no games" in both.stderr
+    assert both.returncode == 2 and "take no games" in both.stderr
     neither = lab_main("fit", "guide")
     assert neither.returncode == 2 and "games to label are needed" in neither.stderr
+
+
+@pytest.mark.slow
+def test_self_play_teaches_the_shipped_guide_and_goes_on_from_its_games(lab_main, tmp_path):
+    fit = ["guide", "--selfplay", "3", "--simulations", "16", "--models", str(tmp_path)]
+    done = lab_main("fit", *fit)
+    assert done.returncode == 0, done.stderr
+    assert "az-guide-5.json's policy -> the fit" in done.stdout
+    path = guide_file(5, tmp_path)
+    shipped, saved = read_guide(guide_file(5), 5), read_guide(path, 5)
+    assert saved.scale == shipped.scale and not np.allclose(saved.policy, shipped.policy)
+    assert json.loads(path.read_text())["command"].startswith("mancala fit guide --selfplay 3")
+    [labels] = path.parent.glob("az-guide-5-selfplay-*-g3-n16-s0")
+    [chunk] = labels.iterdir()
+    with np.load(chunk) as part:  # softmax(values) is each position's improved policy
+        shares = np.exp(part["values"])
+        assert len(shares) > 0 and np.all(shares <= 1)
+        assert np.all(np.bincount(part["position"], shares) <= 1.001)  # the record rounds
+    stamp = chunk.stat().st_mtime_ns
+    assert lab_main("fit", *fit).returncode == 0 and chunk.stat().st_mtime_ns == stamp
+    none = lab_main("fit", "guide", "--selfplay", "3", "--size", "4", "--models", str(tmp_path))
+    assert none.returncode == 2 and "no guide ships for 4x4" in none.stderr
+    scale = lab_main("fit", *fit, "--scale", "3")
+    assert scale.returncode == 2 and "--scale cannot change it" in scale.stderr
+    both = lab_main("fit", "guide", "--selfplay", "3", "--factor", "2")
+    assert both.returncode == 2 and "choose one" in both.stderr
 
 
 @pytest.mark.slow
