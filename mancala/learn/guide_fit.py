@@ -76,7 +76,7 @@ class _Gathered:
         self.count = 0
 
     def add(self, game: int, state: Any, moves: np.ndarray, values: np.ndarray) -> None:
-        """A position of `game`: the `values` of its `moves` (action ids, increasing),
+        """A position of `game`: the `values` of its `moves` (action ids; -inf: no label),
         those of its regular moves kept when it has at least two."""
         counted = np.zeros((len(moves), len(WEIGHT_NAMES)))
         regular = np.zeros(len(moves), np.bool_)
