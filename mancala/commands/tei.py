@@ -64,19 +64,33 @@ def player_maker(spec: str) -> Callable[[float], Player]:
     return make
 
 
-def board_maker(specs: tuple[str, ...]) -> Callable[[float, TakState], Player]:
-    """`make(seconds, state)`: the first player of `specs` that plays `state`'s board, as
-    `player_maker` makes it; ValueError for a name that cannot play Tak."""
-    makers = {spec: player_maker(spec) for spec in specs}
-    chosen: dict[tuple[int, int], str] = {}  # (size, komi) -> its player, found once
+class BoardPlayers:
+    """`players(seconds, state)`: the first player of `specs` that plays `state`'s board, as
+    `player_maker` makes it (found once a (size, komi)); ValueError for a name that cannot
+    play Tak."""
 
-    def make(seconds: float, state: TakState) -> Player:
+    def __init__(self, specs: tuple[str, ...]) -> None:
+        self.specs = specs
+        self.makers = {spec: player_maker(spec) for spec in specs}
+        self.chosen: dict[tuple[int, int], str] = {}  # (size, komi) -> its player
+
+    def __call__(self, seconds: float, state: TakState) -> Player:
         board = (state.size, state.komi)
-        if board not in chosen:
-            chosen[board] = next((spec for spec in specs if can_play(spec, state)), specs[-1])
-        return makers[chosen[board]](seconds)
+        if board not in self.chosen:
+            found = (spec for spec in self.specs if can_play(spec, state))
+            self.chosen[board] = next(found, self.specs[-1])
+        return self.makers[self.chosen[board]](seconds)
 
-    return make
+    def warm_up(self, seconds: float = 0.01) -> dict[str, Player]:
+        """Each player's first move made now, on the first of 5x5 and 6x6 it plays (its
+        kernels compiled, its weights read), not in a `go`'s time: {spec: the player}."""
+        warmed = {}
+        for spec, maker in self.makers.items():
+            start = next((s for s in (new_tak(5), new_tak(6)) if can_play(spec, s)), None)
+            if start is not None:
+                warmed[spec] = maker(seconds)
+                warmed[spec].choose_move(start)
+        return warmed
 
 
 def serve(session: Session, lines: TextIO, out: TextIO) -> None:
@@ -117,14 +131,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     specs = (args.player,) if args.player else DEFAULT_PLAYERS
     try:
-        make = board_maker(specs)
-        for start in (new_tak(5), new_tak(6)):  # the search kernels compiled before a go
-            if any(can_play(spec, start) for spec in specs):  # every player plays 5x5
-                make(0.01, start).choose_move(start)
+        players = BoardPlayers(specs)
+        players.warm_up()
     except ValueError as error:
         return fail("mancala tei", str(error))
     try:
-        serve(Session(" or ".join(specs), make), sys.stdin, sys.stdout)
+        serve(Session(" or ".join(specs), players), sys.stdin, sys.stdout)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the controller went away

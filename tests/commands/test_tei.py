@@ -183,13 +183,25 @@ def test_a_name_with_a_choice_but_no_budget_thinks_for_each_moves_time():
 def test_the_default_engine_plays_az_where_its_guide_ships_and_the_alpha_beta_elsewhere():
     from mancala.ai.az import AZ
     from mancala.ai.minimax import Minimax
-    from mancala.commands.tei import DEFAULT_PLAYERS, board_maker
+    from mancala.commands.tei import DEFAULT_PLAYERS, BoardPlayers
 
-    make = board_maker(DEFAULT_PLAYERS)
+    make = BoardPlayers(DEFAULT_PLAYERS)
     five, four = new_tak(5), new_tak(4)
     assert isinstance(make(0.1, five), AZ) and make(0.1, five).seconds == 0.08
     assert isinstance(make(0.1, four), Minimax) and make(0.1, four).seconds == 0.08
     assert make(0.1, four).choose_move(four) in four.legal_moves()
+
+
+def test_the_warm_up_makes_a_first_move_with_every_player_even_one_no_5x5_or_6x6_needs():
+    """az plays 5x5 and 6x6 where its guides ship, so minimax plays only the other boards:
+    it is warmed too, and its warmed player makes the first move of a 4x4 game."""
+    from mancala.commands.tei import DEFAULT_PLAYERS, BoardPlayers
+
+    players = BoardPlayers(DEFAULT_PLAYERS)
+    warmed = players.warm_up(0.05)
+    assert set(warmed) == set(DEFAULT_PLAYERS)
+    assert players(0.05, new_tak(4)) is warmed["minimax"]
+    assert players(0.05, new_tak(6)) is warmed["az"]
 
 
 @pytest.mark.slow
