@@ -74,13 +74,14 @@ class _Gathered:
     def __init__(self) -> None:
         self.rows, self.values, self.position, self.games = [], [], [], []
         self.count = 0
+        self.basis = np.eye(len(WEIGHT_NAMES))  # one weight alone a row: `_after_terms`
 
     def add(self, game: int, state: Any, moves: np.ndarray, values: np.ndarray) -> None:
         """A position of `game`: the `values` of its `moves` (action ids; -inf: no label),
         those of its regular moves kept when it has at least two."""
         counted = np.zeros((len(moves), len(WEIGHT_NAMES)))
         regular = np.zeros(len(moves), np.bool_)
-        _after_terms(*to_arrays(state), moves, np.eye(len(WEIGHT_NAMES)), counted, regular)
+        _after_terms(*to_arrays(state), moves, self.basis, counted, regular)
         regular &= np.isfinite(values)
         if regular.sum() < 2:
             return
