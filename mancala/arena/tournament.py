@@ -75,15 +75,17 @@ def run_tournament(
     workers: Workers | None = None,
     openings: list[list[int]] | None = None,
     opening_set: str | None = None,
+    pairings: list[tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """Play the round robin on `workers` (default: here); a JSON-safe dict of openings,
     results and ratings. Each game is seeded by its own seed, drawn from `seed`.
 
     results[a][b]: a's wins, draws, losses and games against b over both seats;
     first[a][b]: the same for the games where a moved first.
-    pairs["a vs b"]: a's game pairs against b (`Pairs.to_dict`). `openings`: the
+    pairs["a vs b"]: a's game pairs against b (`Pairs.to_dict`), and by_opening["a vs b"]
+    the same pairs opening by opening (`played_pairs` reads them). `openings`: the
     openings to play (the first `games` of them; `opening_set` names their set), instead
-    of random ones.
+    of random ones. `pairings`: the pairs of players that meet (default: every two).
     """
     if len(set(specs)) != len(specs):
         raise ValueError("a player is named twice")
@@ -97,7 +99,9 @@ def run_tournament(
     elif len(openings) < games:
         raise ValueError(f"{games} games a seat, but {len(openings)} openings in the set")
     openings = [list(moves) for moves in openings[:games]]
-    pairs = list(combinations(specs, 2))
+    pairs = list(combinations(specs, 2)) if pairings is None else [tuple(p) for p in pairings]
+    if any(len(set(pair) & set(specs)) != 2 for pair in pairs):
+        raise ValueError(f"each pairing must name two of the players {', '.join(specs)}")
     seeds, place = random.Random(seed), {spec: i for i, spec in enumerate(specs)}
     max_plies = ply_limit(start)
     jobs = [
@@ -133,6 +137,11 @@ def run_tournament(
         if record:
             append_games(record, unwritten)
     bar.close()
+    whole = {  # the pairs whose two games were both played (a stopped run leaves halves out)
+        f"{a} vs {b}": (index, _pairs_of(openings, games, index))
+        for (a, b), games in played.items()
+        if (index := sorted(i for i, (got, _) in games.items() if None not in got))
+    }
     ratings = fit_ratings(
         specs,
         {(a, b): (results[a][b].wins, results[a][b].draws, results[a][b].losses) for a, b in pairs},
@@ -149,10 +158,10 @@ def run_tournament(
         "results": _as_dicts(results),
         "first": _as_dicts(first),
         "opening_set": opening_set,
-        "pairs": {
-            f"{a} vs {b}": pairs.to_dict()
-            for (a, b), games in played.items()
-            if (pairs := _pairs_of(openings, games)).points
+        "pairs": {name: pairs.to_dict() for name, (_, pairs) in whole.items()},
+        "by_opening": {
+            name: {"index": index, "points": pairs.points, "margins": pairs.margins}
+            for name, (index, pairs) in whole.items()
         },
         "ratings": {name: {"rating": r, "error": e} for name, (r, e) in ratings.items()},
         "seconds_per_move": {s: t / max(n, 1) for s, (t, n) in clock.items()},
@@ -175,14 +184,21 @@ def _pair(played: dict, one: str, two: str, opening: int, record: dict[str, Any]
     got[0][seat], got[1][seat] = points(record["winner"], seat), record_margin(record, seat)
 
 
-def _pairs_of(openings: list[list[int]], games: dict[int, list]) -> Pairs:
-    """The pairs whose two games were both played (a stopped run leaves halves out)."""
-    whole = sorted(i for i, (got, _) in games.items() if None not in got)
+def _pairs_of(openings: list[list[int]], games: dict[int, list], whole: list[int]) -> Pairs:
+    """The pairs of the openings numbered `whole`."""
     return Pairs(
         [tuple(openings[i]) for i in whole],
         [games[i][0] for i in whole],
         [games[i][1] for i in whole],
     )
+
+
+def played_pairs(result: dict[str, Any], one: str, two: str) -> Pairs:
+    """`one`'s game pairs against `two` in a tournament's `result`, opening by opening
+    (the pairs whose two games were both played)."""
+    kept = result["by_opening"][f"{one} vs {two}"]
+    openings = [tuple(result["openings"][i]) for i in kept["index"]]
+    return Pairs(openings, kept["points"], kept["margins"])
 
 
 def pair_table(result: dict[str, Any]) -> str:

@@ -11,18 +11,23 @@
 DIR with the main job's promotion (mancala/learn/promotion.py): on Kalah(6,4) a gain
 against perfect play on the whole-game set, then the gate's games against the weights in
 mancala/models/ (or --models) and the fixed opponents, both seats. Only a candidate that
-passes replaces them, and the replaced file is kept in mancala/models/replaced/GAME/.
-The name `dqn` stands for the DQN's pair (DIR/GAME/dqn-first.keras and dqn-second.keras, as
+passes replaces them, and the replaced file is kept in mancala/models/replaced/GAME/. The
+name `dqn` stands for the DQN's pair (DIR/GAME/dqn-first.keras and dqn-second.keras, as
 `mancala dqn` saves them), which meets the shipped pair and luck, max and exact from
 random 2-ply openings; both nets and their learning curves move together, the replaced
 ones kept in mancala/models/replaced/. Either way the decision is appended to
 DIR/gates.jsonl. The name `az-net` stands for the policy-value network
 (DIR/GAME/az-net.keras), which plays its gate by its search without the solver's help
 (az-solo:1000): on Kalah(6,4) against perfect play on the gate's set of solved positions
-first, then the same games. Tak's `evaluation` (DIR/tak/evaluation-SIZE.json, `mancala fit
-evaluation`) and `guide` (DIR/tak/az-guide-SIZE.json, `mancala fit guide`) play game pairs
-at 0.1 s a move against what they would replace (the alpha-beta with the shipped weights;
-az as it plays the board today, or the alpha-beta where az has nothing there).
+first, then the same games; on a board no solved set covers (Sungka), it plays as `az`
+plays, 0.1 s a move, on the game's scoreboard (mancala/learn/scoreboard.py): the
+candidate and the shipped network each against the game's anchors (or --gate-opponents)
+and one another, on the first --gate-openings openings of its fixed set, paired opening
+by opening (`--workers 2` plays two games at once). Tak's `evaluation`
+(DIR/tak/evaluation-SIZE.json, `mancala fit evaluation`) and `guide`
+(DIR/tak/az-guide-SIZE.json, `mancala fit guide`) play game pairs at 0.1 s a move against
+what they would replace (the alpha-beta with the shipped weights; az as it plays the
+board today, or the alpha-beta where az has nothing there).
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from mancala.arena.parallel import add_workers_arguments
 from mancala.core.cli import command_parser, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
@@ -61,6 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         "--gate-opponents", help="comma-separated (the main job's gate of the game)"
     )
     parser.add_argument("--seed", type=int, default=0)
+    add_workers_arguments(parser)
     args = parser.parse_args(argv)
     for name in args.names:
         if name not in ZOO and name not in (DQN, AZ_NET, *TAK_FILES):
@@ -76,6 +83,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _promote(args: argparse.Namespace) -> int:
     from mancala.ai.registry import check_names, split_names
+    from mancala.arena.parallel import Workers
     from mancala.games import game, new_game
     from mancala.learn.promotion import (
         gate_and_promote,
@@ -104,16 +112,20 @@ def _promote(args: argparse.Namespace) -> int:
         print("\n".join(lines), flush=True)
     solved = gate_positions(args.variant) if nets or AZ_NET in args.names else []
     if AZ_NET in args.names:
-        line = gate_and_promote_az(
-            args.folder,
-            args.models,
-            args.variant,
-            opponents,
-            args.gate_openings,
-            args.seed,
-            record,
-            solved,
-        )
+        anchors = opponents if given or solved else list(game(args.variant).anchors)
+        check_names(anchors)
+        with Workers(args.workers, args.address) as workers:
+            line = gate_and_promote_az(
+                args.folder,
+                args.models,
+                args.variant,
+                anchors,
+                args.gate_openings,
+                args.seed,
+                record,
+                solved,
+                workers,
+            )
         print(line, flush=True)
     for name in TAK_FILES:
         for line in _gate_tak_files(args, name, record) if name in args.names else []:

@@ -10,7 +10,9 @@ none to replace, go through the same gate against random play (`luck`).
 trained by hand, the DQN's pair of nets (one a seat), which meet the Sungka paper's
 fixed opponents, or a policy-value network (az-net), which is judged by its search
 without the solver's help (`az-solo:AZ_GATE_SIMULATIONS`: the network's own part of what
-`az` plays).
+`az` plays) where solved positions meet it, and elsewhere (Sungka) on the game's
+scoreboard (`mancala.learn.scoreboard`): as `az` plays, `AZ_SCOREBOARD_SECONDS` a move,
+beside the incumbent on the game's fixed opening set.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ def record_to(path: Path) -> Record:
 
 DQN_OPPONENTS = ("luck", "max", "exact")
 AZ_GATE_SIMULATIONS = 1000  # az-solo's simulations a move in an az-net's gate
+AZ_SCOREBOARD_SECONDS = 0.1  # az's time a move in an az-net's scoreboard
 DQN_CURVES = (".png", ".json")  # the learning curve beside each DQN net
 
 
@@ -208,13 +211,16 @@ def gate_and_promote_az(
     seed: int,
     record: Record,
     solved: list = (),
+    workers=None,
 ) -> str:
     """Put the policy-value network in `folder` through the gate against the one in
-    `models`, both played by az without the solver's help (AZ_GATE_SIMULATIONS
-    simulations a move), with the fixed `opponents` over `openings` openings and, with
-    `solved` positions, against perfect play first; promote it when it passes, keeping
-    the replaced file in `models`/replaced/GAME/. A line saying what was decided;
-    ValueError when the candidate has no weights file."""
+    `models`; promote it when it passes, keeping the replaced file in
+    `models`/replaced/GAME/. With `solved` positions, both are played by az without the
+    solver's help (AZ_GATE_SIMULATIONS simulations a move), against perfect play first,
+    then with the fixed `opponents` over `openings` random openings; without, on the
+    game's scoreboard (`opponents` its anchors, the first `openings` of its fixed set) on
+    `workers`. A line saying what was decided; ValueError when the candidate has no
+    weights file."""
     from mancala.ai.az import AZ
     from mancala.games import new_game
     from mancala.learn.gate import gate
@@ -224,6 +230,12 @@ def gate_and_promote_az(
     if not path.is_file():
         raise ValueError(f"no weights at {path}")
     net = PolicyValue(variant, path).load()
+    if not solved:
+        decision = _az_scoreboard(path, target, variant, opponents, openings, seed, workers)
+        decision["folder"] = recorded(folder)
+        keep = models / "replaced" / net.board
+        shown = f"{NAME} ({decision['player']})"
+        return _installed(NAME, decision, path, target, keep, record, shown)
     player = f"az-solo:{AZ_GATE_SIMULATIONS}"
 
     def searching(weights: PolicyValue) -> AZ:
@@ -243,6 +255,33 @@ def gate_and_promote_az(
     decision["folder"] = recorded(folder)
     keep = models / "replaced" / net.board
     return _installed(NAME, decision, path, target, keep, record, f"{NAME} ({player})")
+
+
+def _az_scoreboard(
+    path: Path, target: Path, variant: str, anchors, openings: int, seed: int, workers
+) -> dict:
+    """The decision on the network at `path` against the one at `target` (random play,
+    `luck`, where there is none), both played as `az` plays, on the game's scoreboard."""
+    from mancala.arena.opening_sets import load_set
+    from mancala.games import new_game
+    from mancala.learn.scoreboard import play_scoreboard
+
+    start = new_game(variant)
+    fixed = load_set(variant)
+    if fixed["options"] != dict(start.options):
+        raise ValueError(f"no fixed opening set of {variant} {dict(start.options)} to gate on")
+    timed = f"t={AZ_SCOREBOARD_SECONDS:g}"
+    candidate = f"az-file:{path},{timed}"
+    incumbent = f"az-file:{target},{timed}" if target.is_file() else first_bar(seed).name
+    board = play_scoreboard(
+        candidate, incumbent, anchors, start, fixed["openings"][:openings],
+        seed=seed, workers=workers,
+    )  # fmt: skip
+    promoted, reason = board.verdict()
+    if not target.is_file():
+        reason = f"{nothing_to_replace(target.parent.parent)}: {reason}"
+    decision = {"variant": variant, "player": f"az:{timed}", "promoted": promoted}
+    return decision | {"reason": reason, "opening_set": f"{variant}-a", **board.to_dict()}
 
 
 EVALUATION_GATE_SECONDS = 0.1  # each side's time a move in a Tak evaluation's or guide's gate

@@ -1,0 +1,152 @@
+"""The scoreboard of a game without solved positions (Sungka, Tak): game pairs on the
+game's fixed opening set, the new player and the old paired opening by opening.
+
+The candidate and the player it would replace (the incumbent) each play the same openings
+of the game's shipped set (both seats) against the same fixed anchors (the registry's
+`anchors`), and one another. On every opening the candidate's pair score and its mean
+final margin against an anchor are set beside the incumbent's: the mean of those paired
+differences, with its standard error over the openings, sees a gain of a point that the
+two scores alone would hide. On Sungka the seat decides most games between strong
+players (most pairs split one game each), so both players' scores sit near half while
+their differences are mostly zero.
+
+The rule (`Scoreboard.verdict`): the candidate is promoted when it is ahead on the main
+measure (its score against the first anchor), by `lead` standard errors of the paired
+differences (so not where they are all 0), behind on no other measure (its margin against
+every anchor, its score against the others) by more than two, and scores at least half
+against the incumbent less two standard errors of that score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from mancala.arena.pairs import Pairs
+from mancala.arena.parallel import Workers
+from mancala.arena.solved_set import mean_se
+from mancala.arena.tournament import played_pairs, run_tournament
+
+BEHIND = 2.0  # standard errors the candidate may be behind on a measure not the main one
+CANDIDATE, INCUMBENT = "candidate", "incumbent"
+
+
+@dataclass
+class Scoreboard:
+    """The game pairs of a scoreboard: the candidate's against the incumbent (`head`),
+    and each anchor's name -> (the candidate's pairs, the incumbent's) on the same openings."""
+
+    head: Pairs
+    against: dict[str, tuple[Pairs, Pairs]]
+
+    def measures(self) -> dict[str, tuple[float, float]]:
+        """Each measure's name -> (mean paired difference candidate - incumbent, its
+        standard error): the score (0..1 a game) against each anchor, the main one first,
+        then the final margin a game against each anchor, where the game keeps scores.
+
+        >>> won = Pairs([(1,), (2,)], [[1, 1], [1, 0]], [[3, 1], [2, -4]])
+        >>> split = Pairs([(1,), (2,)], [[1, 0], [1, 0]], [[2, -2], [2, -6]])
+        >>> Scoreboard(won, {"greedy": (won, split)}).measures()
+        {'score against greedy': (0.25, 0.25), 'margin against greedy': (1.5, 0.5)}
+        """
+        out = {}
+        for anchor, (mine, theirs) in self.against.items():
+            out[f"score against {anchor}"] = _paired(mine, theirs, _pair_score)
+        for anchor, (mine, theirs) in self.against.items():
+            if mine.margin() is not None and theirs.margin() is not None:
+                out[f"margin against {anchor}"] = _paired(mine, theirs, _pair_margin)
+        return out
+
+    def verdict(self, lead: float = 2.0, behind: float = BEHIND) -> tuple[bool, str]:
+        """(promoted, the reason in words) by the rule of the module's text."""
+        measures = self.measures()
+        (main, (gain, error)), *others = measures.items()
+        score, head_error = self.head.score(), self.head.standard_error()
+        said = f"{main} {_words(main, gain, error)}"
+        weaker = [name for name, (mean, se) in others if mean < -behind * se]
+        if score < 0.5 - behind * head_error:
+            return False, f"scored {score:.1%} ± {head_error:.1%} against the incumbent"
+        if gain <= 0 or gain < lead * error:
+            return False, f"not {lead:.3g} standard errors ahead on the {said}"
+        if weaker:
+            return False, f"ahead on the {said}, but behind on the {', '.join(weaker)}"
+        return True, f"ahead on the {said}; {score:.1%} ± {head_error:.1%} against the incumbent"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The figures of a gate record (JSON-safe)."""
+        return {
+            "head_to_head": self.head.to_dict(),
+            "against": {
+                anchor: {CANDIDATE: mine.to_dict(), INCUMBENT: theirs.to_dict()}
+                for anchor, (mine, theirs) in self.against.items()
+            },
+            "paired": {
+                name: {"difference": round(mean, 4), "standard_error": round(error, 4)}
+                for name, (mean, error) in self.measures().items()
+            },
+        }
+
+
+def play_scoreboard(
+    candidate: str,
+    incumbent: str,
+    anchors: Sequence[str],
+    start: Any,
+    openings: list[list[int]],
+    *,
+    seed: int = 0,
+    workers: Workers | None = None,
+    progress: bool = True,
+) -> Scoreboard:
+    """The players named `candidate` and `incumbent` (registry names) each against every
+    one of `anchors`, and against one another, from each of `openings` of `start` in
+    both seats, on `workers` (default: here)."""
+    if not anchors:
+        raise ValueError("a scoreboard needs at least one anchor")
+    names = [candidate, incumbent, *anchors]
+    if len(set(names)) != len(names):
+        raise ValueError(f"a scoreboard's players must differ: {', '.join(names)}")
+    pairings = [(candidate, incumbent)] + [(p, a) for a in anchors for p in names[:2]]
+    result = run_tournament(
+        names,
+        len(openings),
+        start,
+        seed=seed,
+        openings=openings,
+        workers=workers,
+        progress=progress,
+        pairings=pairings,
+    )
+    return Scoreboard(
+        played_pairs(result, candidate, incumbent),
+        {a: tuple(played_pairs(result, p, a) for p in names[:2]) for a in anchors},
+    )
+
+
+def _pair_score(points: list[float], margins: list[float | None]) -> float:
+    return sum(points) / 2
+
+
+def _pair_margin(points: list[float], margins: list[float | None]) -> float:
+    return sum(margins) / 2
+
+
+def _paired(mine: Pairs, theirs: Pairs, of) -> tuple[float, float]:
+    """(mean, standard error) over the openings both played of `of`(pair) mine - theirs."""
+    theirs_by = {o: (p, m) for o, p, m in zip(theirs.openings, theirs.points, theirs.margins)}
+    differences = [
+        of(points, margins) - of(*theirs_by[opening])
+        for opening, points, margins in zip(mine.openings, mine.points, mine.margins)
+        if opening in theirs_by
+    ]
+    if len(differences) < 2:
+        raise ValueError("a scoreboard needs at least two openings both players played")
+    return mean_se(differences)
+
+
+def _words(name: str, gain: float, error: float) -> str:
+    """A paired difference in words: points of score, or seeds of margin, a game."""
+    if name.startswith("score"):
+        return f"({100 * gain:+.1f} ± {100 * error:.1f} points a game)"
+    return f"({gain:+.2f} ± {error:.2f} a game)"
