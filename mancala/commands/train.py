@@ -13,7 +13,8 @@ weights, its learning curve, its gate decisions and its log. Each batch plays ra
 pairings of the players (each move a random legal one with probability --explore),
 annotates every game with the teacher's value of each legal move (alpha-beta to
 --teacher plies, or with --teacher az:N az's search of N simulations guided by the shipped
-network) and appends it to the run's games the moment it ends. Then every
+network, once the expert check has shown it the stronger labeller: mancala/learn/expert.py)
+and appends it to the run's games the moment it ends. Then every
 network is refit on the examples recorded so far (a sample of at most --sample of them:
 the exact labels that ship for the board, the run's games and those beside --out) and
 saved as the run's candidate. Every
@@ -55,6 +56,8 @@ from mancala.learn.scalars import Scalars, flatten
 from mancala.nn_lib.base import LEARNING_RATE, ZOO_GAMES
 from mancala.nn_lib.boards import board_rules
 from mancala.nn_lib.zoo import ZOO, network, networks_for
+
+EXPERT_CHECK = 100  # held-out positions, or game pairs, of the expert check
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,6 +122,14 @@ def main(argv: list[str] | None = None) -> int:
         + "; ".join(f"{name}: {','.join(game(name).gate)}" for name in ZOO_GAMES)
         + ")",
     )
+    parser.add_argument(
+        "--expert-check",
+        type=int_in(0, 10_000),
+        default=EXPERT_CHECK,
+        metavar="K",
+        help="with --teacher az:N, K held-out positions (Kalah) or game pairs of the fixed "
+        f"set (Sungka) that must show az the stronger labeller first ({EXPERT_CHECK}; 0: none)",
+    )
     practice_arguments(parser, None, 240)
     args = parser.parse_args(argv)
     specs = args.players or [*networks_for(args.variant), *game(args.variant).practice]
@@ -163,6 +174,24 @@ def _run_on_workers(args: argparse.Namespace, specs: list[str], run: Run, began:
         return _run(args, specs, run, began, workers)
 
 
+def _expert_checked(
+    args: argparse.Namespace, start, simulations: int, log: Callable[[str], None]
+) -> tuple[int, int]:
+    """(depth, simulations) of the run's teacher: az's search of `simulations` where the
+    expert check shows it the stronger labeller, else the game's alpha-beta."""
+    from mancala.learn.expert import check_expert
+    from mancala.learn.teacher import Teacher
+
+    depth = game(args.variant).teacher_depth
+    search, alpha_beta = (
+        Teacher(d, args.exact_nodes, game=start.game, simulations=n)
+        for d, n in ((0, simulations), (depth, 0))
+    )
+    checked = check_expert(start, search, alpha_beta, args.expert_check, args.expert_check, log)
+    log(f"expert check: {checked.said}")
+    return (0, simulations) if checked.stronger else (depth, 0)
+
+
 def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, workers) -> int:
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
@@ -180,6 +209,8 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     beside = [] if args.out == run.games else record_files(args.out.parent)
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
     depth, simulations = args.teacher or (game(args.variant).teacher_depth, 0)
+    if simulations and args.expert_check:
+        depth, simulations = _expert_checked(args, game_start, simulations, run.log)
     labels = shipped_labels(game_start) if args.labels is None else args.labels
     if nets and labels:
         run.log(f"reading the exact labels of {len(labels)} file(s) for the refits")

@@ -1,0 +1,95 @@
+"""The expert check: before a search's values replace the alpha-beta's as a run's labels,
+the search is shown the stronger labeller; otherwise the alpha-beta labels.
+
+A teacher plays as its labels say (`TeacherPlayer`: the legal move it values highest).
+Where a held-out set of solved positions ships for the board (Kalah(6,4)), both teachers
+choose a move in the same positions of it, and the search must keep the exact value in
+more of them by two standard errors of the paired differences. Elsewhere (Sungka) the two
+play game pairs from the game's fixed opening set, and the search must score above half
+by two standard errors (on a board of other rules than the set's, from random 2-ply
+openings of it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from mancala.ai.base import Player
+from mancala.arena.opening_sets import load_set, set_starts
+from mancala.arena.pairs import play_pairs
+from mancala.arena.solved_set import mean_se, move_losses, shipped_set
+from mancala.learn.gate import gate_openings
+from mancala.learn.teacher import Teacher
+
+LEAD = 2.0  # standard errors the search must be ahead by
+POSITIONS = 500  # of the held-out set, its first
+OPENINGS = 50  # of the fixed set, its first, each in both seats
+
+
+class TeacherPlayer(Player):
+    """Plays the legal move its teacher values highest (the lowest on a tie)."""
+
+    def __init__(self, teacher: Teacher) -> None:
+        super().__init__()
+        self.teacher, self.name = teacher, teacher.name
+
+    def choose_move(self, state) -> int:
+        values = self.teacher.move_values(state)
+        legal = state.legal_moves()
+        if len(values) != len(legal):  # a sowing game's row is by house, None where illegal
+            values = [values[move] for move in legal]
+        return legal[max(range(len(legal)), key=lambda i: (values[i], -i))]
+
+
+@dataclass(frozen=True)
+class ExpertCheck:
+    """Whether the search labels (`stronger`), and what the check saw, in words."""
+
+    stronger: bool
+    said: str
+
+
+def check_expert(
+    start,
+    search: Teacher,
+    alpha_beta: Teacher,
+    positions: int = POSITIONS,
+    openings: int = OPENINGS,
+    progress: Callable[[str], None] = print,
+) -> ExpertCheck:
+    """The expert check (the module's text) of the teacher `search` against `alpha_beta`
+    on the board of `start`: over the first `positions` of its held-out set where one
+    ships, else game pairs from the first `openings` of its fixed set."""
+    mine, theirs = TeacherPlayer(search), TeacherPlayer(alpha_beta)
+    solved = shipped_set(start, "held-out")[:positions]
+    if solved:
+        progress(f"expert check: {mine.name} and {theirs.name} on {len(solved)} solved positions")
+        kept = [
+            [float(loss == 0) for loss in move_losses(player.choose_moves, solved)]
+            for player in (mine, theirs)
+        ]
+        gain, error = mean_se([a - b for a, b in zip(*kept)])
+        shares = [100 * sum(k) / len(k) for k in kept]
+        said = (
+            f"{mine.name} keeps the value in {shares[0]:.1f}% of {len(solved)} held-out "
+            f"positions, {theirs.name} in {shares[1]:.1f}% ({100 * gain:+.1f} ± "
+            f"{100 * error:.1f} points)"
+        )
+    else:
+        fixed = load_set(start.game)
+        if fixed["options"] == dict(start.options):
+            starts, moves = (found[:openings] for found in set_starts(fixed))
+        else:  # a board of other rules: random openings of it
+            starts, moves = gate_openings(start, openings, 2, seed=0)
+        progress(f"expert check: {mine.name} against {theirs.name}, {len(starts)} game pairs")
+        pairs = play_pairs(mine, theirs, starts, moves)
+        gain, error = pairs.score() - 0.5, pairs.standard_error()
+        said = (
+            f"{mine.name} scored {100 * pairs.score():.1f}% ± {100 * error:.1f} against "
+            f"{theirs.name} in {len(starts)} game pairs of the fixed set"
+        )
+    stronger = gain > 0 and gain >= LEAD * error
+    behind = f"not {LEAD:g} standard errors ahead: {theirs.name} labels"
+    verdict = f"{mine.name} labels" if stronger else behind
+    return ExpertCheck(stronger, f"{said}; {verdict}")
