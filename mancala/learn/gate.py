@@ -37,7 +37,6 @@ paired difference 0) pass.
 
 from __future__ import annotations
 
-import random
 import shutil
 import sys
 from collections.abc import Sequence
@@ -51,11 +50,12 @@ from tqdm import tqdm
 
 from mancala.ai.base import Player
 from mancala.ai.registry import make_player
-from mancala.arena.openings import random_openings
+from mancala.arena.openings import draw_openings
 from mancala.arena.pairs import play_pairs
 from mancala.arena.solved_set import mean_se
 from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
+from mancala.games.replay import replayed
 from mancala.nn_lib.meta import meta_path
 
 BEHIND = 2.0  # standard errors a candidate may be behind on a measure that is not the main one
@@ -79,8 +79,10 @@ class GateResult:
 def gate_openings(
     start: GameState, openings: int, plies: int, seed: int
 ) -> tuple[list[GameState], list[list[int]]]:
-    """`openings` starts of `plies` random plies from `start`: (positions, their moves)."""
-    return random_openings(start, openings, random.Random(seed), plies)
+    """`openings` starts of `plies` random plies from `start`, distinct while there are
+    that many (`draw_openings`): (positions, their moves)."""
+    moves = draw_openings(start, openings, plies, seed)
+    return [replayed(start, m) for m in moves], moves
 
 
 def _both_seats(

@@ -46,9 +46,9 @@ def test_many_openings_draw_as_the_practice_and_the_gate_always_did(game, option
     )
     states, moves = random_openings(start, 12, random.Random(4), 8, vary=True)
     assert {len(m) for m in moves} <= set(range(9)) and len({len(m) for m in moves}) > 1
-    rng = random.Random(9)  # learn.gate.gate_openings, as it was
-    old = [random_opening(start, 3, rng) for _ in range(5)]
-    assert gate_openings(start, 5, 3, 9) == ([s for s, _ in old], [m for _, m in old])
+    starts, drawn = gate_openings(start, 5, 3, 9)  # distinct, as the tournament's
+    assert drawn == draw_openings(start, 5, 3, 9) and len({tuple(m) for m in drawn}) == 5
+    assert starts == [replayed(start, m) for m in drawn]
     assert all(replayed(start, m) == s for s, m in zip(states, moves))
 
 
