@@ -21,7 +21,8 @@ every position).
 Weights: mancala/models/<game>/az-net.keras (`mancala.nn_lib.policy_value`); a name plays
 every game it has weights for and refuses the others before a move. `az-file:PATH[,t=S]`
 (or `,n=SIMULATIONS`) plays the weights of another file, a run's candidate say, of
-whichever game they fit (`az_from_file`): local only, as it reads a path of this machine.
+whichever game they fit, or a guide's file (Tak's az-guide-SIZE.json) (`az_from_file`):
+local only, as it reads a path of this machine.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ from mancala.nn_lib.policy_value import (
     PolicyValue,
     board_name,
     file_rules,
+    guide_from_file,
     make_command,
     shipped_guide,
     trained_games,
@@ -386,8 +388,9 @@ class AZ(AZNet):
 
 def az_from_file(seed: int | None = None, spec: str = "") -> AZ:
     """`az-file:PATH[,t=SECONDS|,n=SIMULATIONS]`: `az` with the policy-value weights at
-    PATH, of the game whose network they fit. ValueError for a bad option; WeightsError
-    when PATH holds no policy-value network of any game."""
+    PATH, of the game whose network they fit, or with the guide at PATH (a file named as
+    guides ship: az-guide-SIZE.json on Tak). ValueError for a bad option or a guide file
+    that holds none; WeightsError when PATH holds no policy-value network of any game."""
     path, _, options = spec.partition(",")
     if not path:
         raise ValueError("az-file needs the weights' path: az-file:PATH[,t=SECONDS|,n=N]")
@@ -407,7 +410,7 @@ def az_from_file(seed: int | None = None, spec: str = "") -> AZ:
                 f"az-file option {option!r}: t=SECONDS (up to 3600) or n=SIMULATIONS "
                 f"(1..{MAX_SIMULATIONS:,})"
             )
-    return AZ(seed, net=load_any_game(path), **budget)
+    return AZ(seed, net=guide_from_file(path) or load_any_game(path), **budget)
 
 
 def load_any_game(path: str | os.PathLike) -> PolicyValue:

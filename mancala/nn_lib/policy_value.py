@@ -37,7 +37,7 @@ import numpy as np
 
 from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
-from mancala.games import DEFAULT_GAME, describe, feature_planes, new_game
+from mancala.games import DEFAULT_GAME, GAMES, describe, feature_planes, new_game
 from mancala.games import game as game_entry
 from mancala.games import planes as planes_of
 from mancala.games.sowing.margin_value import margin_of, margin_value
@@ -142,6 +142,17 @@ def shipped_guide(game: str, options: dict[str, Any] | None = None) -> Guide | N
     rules = board_rules(game, options)
     weights = import_module(module).shipped_guide(rules, MODELS_DIR)
     return None if weights is None else Guide(game, rules, weights)
+
+
+def guide_from_file(path: str | os.PathLike) -> Guide | None:
+    """The guide in the file `path` (named as guides ship, of a game with a guide), or
+    None for a file of no such name; ValueError when such a file holds no guide."""
+    for game in GAMES:
+        module = game_entry(game).guide
+        found = None if module is None else import_module(module).read_guide_file(Path(path))
+        if found is not None:
+            return Guide(game, *found)
+    return None
 
 
 def check_board(game: str, options: dict[str, Any], state: GameState) -> None:

@@ -708,3 +708,19 @@ def test_a_stopped_tak_pretraining_goes_on_from_its_kept_teacher_games(
     board = weights_file("tak", tmp_path / "models", {"size": 3})
     net = PolicyValue("tak", board, {"size": 3}).load()
     assert net.options == {"size": 3, "komi": 0} and not teacher.exists()
+
+
+def test_az_file_plays_a_guides_file_on_its_board_alone(tmp_path):
+    """A file named as guides ship (az-guide-SIZE.json) is read as a guide of that board;
+    one that holds no guide is refused with its name."""
+    from mancala.games.tak.guide import guide_file
+    from mancala.games.tak.state import new_tak
+
+    player = make_player(f"az-file:{guide_file(5)},n=40", seed=0)
+    assert player.choose_move(new_tak(5)) in new_tak(5).legal_moves()
+    with pytest.raises(ValueError, match="trained for tak"):
+        player.choose_move(new_tak(6))
+    junk = tmp_path / "az-guide-5.json"
+    junk.write_text('{"policy": 3}')
+    with pytest.raises(ValueError, match=f"{junk} is not a guide"):
+        make_player(f"az-file:{junk}")

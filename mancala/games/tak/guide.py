@@ -14,6 +14,7 @@ the fit's settings are in the same file, mancala/models/tak/az-guide-SIZE.json.
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -62,6 +63,22 @@ def read_guide(path: Path, size: int) -> GuideWeights:
     if not (np.all(np.isfinite(policy)) and 0 < scale < np.inf):
         raise ValueError(f"{path}: the weights must be finite and the scale positive")
     return GuideWeights(fitted_weights(size), policy, scale)
+
+
+def read_guide_file(path: Path) -> tuple[dict[str, Any], GuideWeights] | None:
+    """(the board's options, the guide) of a file named as guides ship (az-guide-SIZE.json,
+    anywhere), or None for a file of another name; ValueError when it holds no guide.
+
+    >>> read_guide_file(Path("az-net.keras")) is None
+    True
+    """
+    match = re.fullmatch(rf"{NAME}-(\d+)\.json", Path(path).name)
+    if match is None:
+        return None
+    size = int(match[1])
+    if size not in PIECES:
+        raise ValueError(f"{path}: no Tak board of size {size}")
+    return {"size": size}, read_guide(path, size)
 
 
 def write_guide(path: Path, policy: np.ndarray, scale: float, about: dict[str, Any]) -> None:
