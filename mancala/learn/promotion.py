@@ -231,11 +231,12 @@ def gate_and_promote_az(
         raise ValueError(f"no weights at {path}")
     net = PolicyValue(variant, path).load()
     if not solved:
-        decision = _az_scoreboard(path, target, variant, opponents, openings, seed, workers)
+        board, decision = _az_scoreboard(path, target, variant, opponents, openings, seed, workers)
         decision["folder"] = recorded(folder)
         keep = models / "replaced" / net.board
         shown = f"{NAME} ({decision['player']})"
-        return _installed(NAME, decision, path, target, keep, record, shown)
+        line = _installed(NAME, decision, path, target, keep, record, shown)
+        return "\n".join([line, *board.lines()])
     player = f"az-solo:{AZ_GATE_SIMULATIONS}"
 
     def searching(weights: PolicyValue) -> AZ:
@@ -259,9 +260,9 @@ def gate_and_promote_az(
 
 def _az_scoreboard(
     path: Path, target: Path, variant: str, anchors, openings: int, seed: int, workers
-) -> dict:
-    """The decision on the network at `path` against the one at `target` (random play,
-    `luck`, where there is none), both played as `az` plays, on the game's scoreboard."""
+) -> tuple[Any, dict]:
+    """(the scoreboard, the decision) of the network at `path` against the one at `target`
+    (random play, `luck`, where there is none), both played as `az` plays."""
     from mancala.arena.opening_sets import load_set
     from mancala.games import new_game
     from mancala.learn.scoreboard import play_scoreboard
@@ -281,7 +282,7 @@ def _az_scoreboard(
     if not target.is_file():
         reason = f"{nothing_to_replace(target.parent.parent)}: {reason}"
     decision = {"variant": variant, "player": f"az:{timed}", "promoted": promoted}
-    return decision | {"reason": reason, "opening_set": f"{variant}-a", **board.to_dict()}
+    return board, decision | {"reason": reason, "opening_set": f"{variant}-a", **board.to_dict()}
 
 
 EVALUATION_GATE_SECONDS = 0.1  # each side's time a move in a Tak evaluation's or guide's gate

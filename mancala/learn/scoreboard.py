@@ -20,7 +20,7 @@ against the incumbent less two standard errors of that score.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mancala.arena.pairs import Pairs
@@ -35,10 +35,12 @@ CANDIDATE, INCUMBENT = "candidate", "incumbent"
 @dataclass
 class Scoreboard:
     """The game pairs of a scoreboard: the candidate's against the incumbent (`head`),
-    and each anchor's name -> (the candidate's pairs, the incumbent's) on the same openings."""
+    and each anchor's name -> (the candidate's pairs, the incumbent's) on the same openings;
+    the seconds each player took a move, by its role (CANDIDATE, INCUMBENT) or name."""
 
     head: Pairs
     against: dict[str, tuple[Pairs, Pairs]]
+    seconds: dict[str, float] = field(default_factory=dict)  # a move, by role or anchor
 
     def measures(self) -> dict[str, tuple[float, float]]:
         """Each measure's name -> (mean paired difference candidate - incumbent, its
@@ -63,7 +65,7 @@ class Scoreboard:
         measures = self.measures()
         (main, (gain, error)), *others = measures.items()
         score, head_error = self.head.score(), self.head.standard_error()
-        said = f"{main} {_words(main, gain, error)}"
+        said = f"{main} ({_words(main, gain, error)})"
         weaker = [name for name, (mean, se) in others if mean < -behind * se]
         if score < 0.5 - behind * head_error:
             return False, f"scored {score:.1%} ± {head_error:.1%} against the incumbent"
@@ -72,6 +74,19 @@ class Scoreboard:
         if weaker:
             return False, f"ahead on the {said}, but behind on the {', '.join(weaker)}"
         return True, f"ahead on the {said}; {score:.1%} ± {head_error:.1%} against the incumbent"
+
+    def lines(self) -> list[str]:
+        """The scoreboard in words, a line a measure and one for the head-to-head."""
+        out = []
+        for anchor, (mine, theirs) in self.against.items():
+            both = ", ".join(
+                f"{who} {_figures(p)}" for who, p in ((CANDIDATE, mine), (INCUMBENT, theirs))
+            )
+            out.append(f"  against {anchor}: {both}")
+        for name, (mean, error) in self.measures().items():
+            out.append(f"  paired, {name}: {_words(name, mean, error)}")
+        out.append(f"  {CANDIDATE} against {INCUMBENT}: {_figures(self.head)}")
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """The figures of a gate record (JSON-safe)."""
@@ -85,6 +100,7 @@ class Scoreboard:
                 name: {"difference": round(mean, 4), "standard_error": round(error, 4)}
                 for name, (mean, error) in self.measures().items()
             },
+            "seconds_per_move": {name: round(s, 4) for name, s in self.seconds.items()},
         }
 
 
@@ -118,9 +134,11 @@ def play_scoreboard(
         progress=progress,
         pairings=pairings,
     )
+    roles = {candidate: CANDIDATE, incumbent: INCUMBENT}
     return Scoreboard(
         played_pairs(result, candidate, incumbent),
         {a: tuple(played_pairs(result, p, a) for p in names[:2]) for a in anchors},
+        {roles.get(n, n): s for n, s in result["seconds_per_move"].items()},
     )
 
 
@@ -145,8 +163,16 @@ def _paired(mine: Pairs, theirs: Pairs, of) -> tuple[float, float]:
     return mean_se(differences)
 
 
+def _figures(pairs: Pairs) -> str:
+    """score % ± its standard error, the pentanomial counts, the mean margin."""
+    margin = pairs.margin()
+    seeds = "" if margin is None else f", margin {margin:+.2f}"
+    counts = " ".join(map(str, pairs.pentanomial()))
+    return f"{100 * pairs.score():.1f}% ± {100 * pairs.standard_error():.1f} ({counts}{seeds})"
+
+
 def _words(name: str, gain: float, error: float) -> str:
     """A paired difference in words: points of score, or seeds of margin, a game."""
     if name.startswith("score"):
-        return f"({100 * gain:+.1f} ± {100 * error:.1f} points a game)"
-    return f"({gain:+.2f} ± {error:.2f} a game)"
+        return f"{100 * gain:+.1f} ± {100 * error:.1f} points a game"
+    return f"{gain:+.2f} ± {error:.2f} a game"

@@ -73,6 +73,7 @@ def test_the_scoreboard_plays_both_players_against_each_anchor_on_the_same_openi
     record = board.to_dict()
     assert set(record["paired"]) == {"score against greedy", "margin against greedy"}
     assert record["against"]["greedy"]["candidate"]["pairs"] == 4
+    assert set(record["seconds_per_move"]) == {"candidate", "incumbent", "greedy"}
 
 
 @pytest.mark.slow
@@ -93,7 +94,9 @@ def test_promote_gates_a_sungka_az_net_on_the_scoreboard(tmp_path, capsys, monke
     PolicyValue("sungka", weights_file("sungka", mine)).fresh(3).save()
     argv = [str(mine), "az-net", "--variant", "sungka", "--gate-openings", "3"]
     assert promote.main([*argv, "--models", str(models), "--gate-opponents", "greedy"]) == 0
-    assert "gate az-net (az:t=0.01): kept the current weights" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "gate az-net (az:t=0.01): kept the current weights" in out
+    assert "\n  against greedy: candidate " in out and "\n  paired, score against greedy: " in out
     assert weights_file("sungka", models).read_bytes() == shipped
     [decision] = [json.loads(line) for line in (mine / "gates.jsonl").read_text().splitlines()]
     assert decision["opening_set"] == "sungka-a" and decision["head_to_head"]["pairs"] == 3
