@@ -23,11 +23,11 @@ first, then the same games; on a board no solved set covers (Sungka), it plays a
 plays, 0.1 s a move, on the game's scoreboard (mancala/learn/scoreboard.py): the
 candidate and the shipped network each against the game's anchors (or --gate-opponents)
 and one another, on the first --gate-openings openings of its fixed set, paired opening
-by opening (`--workers 2` plays two games at once). Tak's `evaluation`
-(DIR/tak/evaluation-SIZE.json, `mancala fit evaluation`) and `guide`
-(DIR/tak/az-guide-SIZE.json, `mancala fit guide`) play game pairs at 0.1 s a move against
-what they would replace (the alpha-beta with the shipped weights; az as it plays the
-board today, or the alpha-beta where az has nothing there).
+by opening, promoted on the game's main measure (on Sungka the margin; `--workers 2`
+plays two games at once). Tak's `evaluation` (DIR/tak/evaluation-SIZE.json, `mancala fit
+evaluation`) and `guide` (DIR/tak/az-guide-SIZE.json, `mancala fit guide`) play game
+pairs at 0.1 s a move against what they would replace (the alpha-beta with the shipped
+weights; az as it plays the board today, or the alpha-beta where az has nothing there).
 """
 
 from __future__ import annotations

@@ -160,9 +160,15 @@ class Game:
     teacher_depth: int = 8  # plies of the main job's alpha-beta teacher
     pool_per_second: int = 2_000_000  # nodes `az:t=S` reserves a second: above its speed
     openings: OpeningRecipe = OpeningRecipe()  # how its fixed opening sets are drawn
+    # what its scoreboard (mancala.learn.scoreboard) promotes on against its first
+    # anchor: "score" (points a game), or "margin" (its final margin a game, a game that
+    # keeps scores and whose seat decides most results)
+    main_measure: str = "score"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "capabilities", as_capabilities(self.capabilities))
+        if self.main_measure not in ("score", "margin"):
+            raise ValueError(f"{self.name}: no main measure {self.main_measure!r}")
 
 
 SOWING = frozenset(
@@ -201,6 +207,7 @@ GAMES: dict[str, Game] = {
             practice=SOWING_PRACTICE,
             gate=SOWING_GATE,
             openings=OpeningRecipe(plies=6, depth=8, within=6.0),
+            main_measure="margin",  # the seat decides most games: docs/az.md
         ),
         Game(
             "tak",

@@ -264,7 +264,7 @@ def _az_scoreboard(
     """(the scoreboard, the decision) of the network at `path` against the one at `target`
     (random play, `luck`, where there is none), both played as `az` plays."""
     from mancala.arena.opening_sets import load_set
-    from mancala.games import new_game
+    from mancala.games import game, new_game
     from mancala.learn.scoreboard import play_scoreboard
 
     start = new_game(variant)
@@ -278,7 +278,7 @@ def _az_scoreboard(
         candidate, incumbent, anchors, start, fixed["openings"][:openings],
         seed=seed, workers=workers,
     )  # fmt: skip
-    promoted, reason = board.verdict()
+    promoted, reason = board.verdict(main=game(variant).main_measure)
     if not target.is_file():
         reason = f"{nothing_to_replace(target.parent.parent)}: {reason}"
     decision = {"variant": variant, "player": f"az:{timed}", "promoted": promoted}

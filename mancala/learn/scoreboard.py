@@ -11,10 +11,11 @@ players (most pairs split one game each), so both players' scores sit near half 
 their differences are mostly zero.
 
 The rule (`Scoreboard.verdict`): the candidate is promoted when it is ahead on the main
-measure (its score against the first anchor), by `lead` standard errors of the paired
-differences (so not where they are all 0), behind on no other measure (its margin against
-every anchor, its score against the others) by more than two, and scores at least half
-against the incumbent less two standard errors of that score.
+measure (its score against the first anchor, or where the game says so, its margin: the
+game's `main_measure`), by `lead` standard errors of the paired differences (so not where
+they are all 0), behind on no other measure (its margin against every anchor, its score
+against the others) by more than two, and scores at least half against the incumbent less
+two standard errors of that score.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from mancala.arena.solved_set import mean_se
 from mancala.arena.tournament import played_pairs, run_tournament
 
 BEHIND = 2.0  # standard errors the candidate may be behind on a measure not the main one
+SCORE, MARGIN = "score", "margin"  # the kinds of measure, against an anchor
 CANDIDATE, INCUMBENT = "candidate", "incumbent"
 
 
@@ -54,16 +56,33 @@ class Scoreboard:
         """
         out = {}
         for anchor, (mine, theirs) in self.against.items():
-            out[f"score against {anchor}"] = _paired(mine, theirs, _pair_score)
+            out[f"{SCORE} against {anchor}"] = _paired(mine, theirs, _pair_score)
         for anchor, (mine, theirs) in self.against.items():
             if mine.margin() is not None and theirs.margin() is not None:
-                out[f"margin against {anchor}"] = _paired(mine, theirs, _pair_margin)
+                out[f"{MARGIN} against {anchor}"] = _paired(mine, theirs, _pair_margin)
         return out
 
-    def verdict(self, lead: float = 2.0, behind: float = BEHIND) -> tuple[bool, str]:
-        """(promoted, the reason in words) by the rule of the module's text."""
+    def verdict(
+        self, lead: float = 2.0, behind: float = BEHIND, main: str = SCORE
+    ) -> tuple[bool, str]:
+        """(promoted, the reason in words) by the rule of the module's text; `main` is the
+        kind of the main measure (SCORE or MARGIN, against the first anchor).
+
+        >>> even = Pairs([(1,), (2,), (3,)], [[1, 0]] * 3, [[2, -2]] * 3)
+        >>> wider = Pairs([(1,), (2,), (3,)], [[1, 0]] * 3, [[4, -1], [5, -1], [6, -1]])
+        >>> board = Scoreboard(even, {"greedy": (wider, even)})
+        >>> board.verdict()[0], board.verdict(main=MARGIN)[0]
+        (False, True)
+        >>> board.verdict(main=MARGIN)[1].split(";")[0]
+        'ahead on the margin against greedy (+2.00 ± 0.29 a game)'
+        """
         measures = self.measures()
-        (main, (gain, error)), *others = measures.items()
+        first = f"{main} against {next(iter(self.against))}"
+        if first not in measures:
+            raise ValueError(f"no {first} to decide on: the game keeps no scores")
+        gain, error = measures.pop(first)
+        others = list(measures.items())
+        main = first
         score, head_error = self.head.score(), self.head.standard_error()
         said = f"{main} ({_words(main, gain, error)})"
         weaker = [name for name, (mean, se) in others if mean < -behind * se]
@@ -173,6 +192,6 @@ def _figures(pairs: Pairs) -> str:
 
 def _words(name: str, gain: float, error: float) -> str:
     """A paired difference in words: points of score, or seeds of margin, a game."""
-    if name.startswith("score"):
+    if name.startswith(SCORE):
         return f"{100 * gain:+.1f} ± {100 * error:.1f} points a game"
     return f"{gain:+.2f} ± {error:.2f} a game"

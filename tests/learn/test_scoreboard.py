@@ -107,3 +107,20 @@ def test_promote_gates_a_sungka_az_net_on_the_scoreboard(tmp_path, capsys, monke
     out = capsys.readouterr().out
     assert "promoted to" in out and "gated against random play (luck)" in out
     assert weights_file("sungka", empty).read_bytes() == shipped
+
+
+def test_a_game_names_its_main_measure_and_no_other():
+    """Sungka's seat decides most games, so its scoreboard promotes on the margin; a
+    game line naming a measure the scoreboard has not is refused where it is written,
+    and the margin of a game that keeps no scores where it is asked for."""
+    from dataclasses import replace
+
+    from mancala.games import game
+
+    assert (game("sungka").main_measure, game("kalah").main_measure) == ("margin", "score")
+    with pytest.raises(ValueError, match="no main measure 'seeds'"):
+        replace(game("sungka"), main_measure="seeds")
+    no_scores = Pairs(OPENINGS, [[1, 0]] * 8, [[None, None]] * 8)
+    board = Scoreboard(no_scores, {"luck": (no_scores, no_scores)})
+    with pytest.raises(ValueError, match="no margin against luck to decide on"):
+        board.verdict(main="margin")
