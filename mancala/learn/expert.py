@@ -80,14 +80,16 @@ def check_expert(
         fixed = load_set(start.game)
         if fixed["options"] == dict(start.options):
             starts, moves = (found[:openings] for found in set_starts(fixed))
+            where = "of the fixed set"
         else:  # a board of other rules: random openings of it
             starts, moves = gate_openings(start, openings, 2, seed=0)
+            where = "of random 2-ply openings"
         progress(f"expert check: {mine.name} against {theirs.name}, {len(starts)} game pairs")
         pairs = play_pairs(mine, theirs, starts, moves)
         gain, error = pairs.score() - 0.5, pairs.standard_error()
         said = (
             f"{mine.name} scored {100 * pairs.score():.1f}% ± {100 * error:.1f} against "
-            f"{theirs.name} in {len(starts)} game pairs of the fixed set"
+            f"{theirs.name} in {len(starts)} game pairs {where}"
         )
     stronger = gain > 0 and gain >= LEAD * error
     behind = f"not {LEAD:g} standard errors ahead: {theirs.name} labels"

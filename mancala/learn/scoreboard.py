@@ -1,5 +1,5 @@
-"""The scoreboard of a game without solved positions (Sungka, Tak): game pairs on the
-game's fixed opening set, the new player and the old paired opening by opening.
+"""The scoreboard of a game without solved positions (Sungka): game pairs on the game's
+fixed opening set, the new player and the old paired opening by opening.
 
 The candidate and the player it would replace (the incumbent) each play the same openings
 of the game's shipped set (both seats) against the same fixed anchors (the registry's
@@ -46,8 +46,8 @@ class Scoreboard:
 
     def measures(self) -> dict[str, tuple[float, float]]:
         """Each measure's name -> (mean paired difference candidate - incumbent, its
-        standard error): the score (0..1 a game) against each anchor, the main one first,
-        then the final margin a game against each anchor, where the game keeps scores.
+        standard error): the score (0..1 a game) against each anchor, then the final
+        margin a game against each anchor, where the game keeps scores.
 
         >>> won = Pairs([(1,), (2,)], [[1, 1], [1, 0]], [[3, 1], [2, -4]])
         >>> split = Pairs([(1,), (2,)], [[1, 0], [1, 0]], [[2, -2], [2, -6]])
@@ -77,15 +77,13 @@ class Scoreboard:
         'ahead on the margin against greedy (+2.00 ± 0.29 a game)'
         """
         measures = self.measures()
-        first = f"{main} against {next(iter(self.against))}"
-        if first not in measures:
-            raise ValueError(f"no {first} to decide on: the game keeps no scores")
-        gain, error = measures.pop(first)
-        others = list(measures.items())
-        main = first
+        main = f"{main} against {next(iter(self.against))}"
+        if main not in measures:
+            raise ValueError(f"no {main} to decide on: the game keeps no scores")
+        gain, error = measures.pop(main)
         score, head_error = self.head.score(), self.head.standard_error()
         said = f"{main} ({_words(main, gain, error)})"
-        weaker = [name for name, (mean, se) in others if mean < -behind * se]
+        weaker = [name for name, (mean, se) in measures.items() if mean < -behind * se]
         if score < 0.5 - behind * head_error:
             return False, f"scored {score:.1%} ± {head_error:.1%} against the incumbent"
         if gain <= 0 or gain < lead * error:
