@@ -94,6 +94,14 @@ def load_set(game: str, name: str = "a") -> dict[str, Any]:
         raise ValueError(f"no opening set {name!r} of {game}: {path} ({error})") from None
 
 
+def board_set_starts(start: Any, name: str = "a") -> tuple[list[Any], list[list[int]]] | None:
+    """The positions and moves (`set_starts`) of the shipped set `name` of `start`'s game
+    where that set is of `start`'s rules, else None; ValueError when the game has no such
+    set (`load_set`)."""
+    opening_set = load_set(start.game, name)
+    return set_starts(opening_set) if opening_set["options"] == dict(start.options) else None
+
+
 def set_starts(opening_set: dict[str, Any]) -> tuple[list[Any], list[list[int]]]:
     """The positions of a set's openings, and their moves (for `play_pairs`)."""
     start = new_game(opening_set["game"], **opening_set["options"])

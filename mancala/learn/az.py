@@ -32,7 +32,7 @@ import numpy as np
 from mancala.ai.az import AZ, AZNet, load_any_game
 from mancala.ai.registry import make_player
 from mancala.arena.match import make_record, ply_limit
-from mancala.arena.opening_sets import load_set, set_starts
+from mancala.arena.opening_sets import board_set_starts
 from mancala.arena.openings import random_openings
 from mancala.arena.pairs import Pairs, play_pairs
 from mancala.arena.records import GameLog, append_games
@@ -313,8 +313,7 @@ def head_to_head(
     the first `openings` of the game's shipped opening set (distinct, contested) when it
     is of the candidate's board, and random openings of 4 plies beyond it."""
     start = new_game(candidate.game, **candidate.options)
-    shipped = load_set(candidate.game, GATE_SET)
-    starts, moves = set_starts(shipped) if shipped["options"] == start.options else ([], [])
+    starts, moves = board_set_starts(start, GATE_SET) or ([], [])
     starts, moves = starts[:openings], moves[:openings]
     if openings > len(starts):
         more = gate_openings(start, openings - len(starts), 4, seed)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mancala.ai.base import Player
-from mancala.arena.opening_sets import load_set, set_starts
+from mancala.arena.opening_sets import board_set_starts
 from mancala.arena.pairs import play_pairs
 from mancala.arena.solved_set import mean_se, move_losses, shipped_set
 from mancala.learn.gate import gate_openings
@@ -77,9 +77,9 @@ def check_expert(
             f"{100 * error:.1f} points)"
         )
     else:
-        fixed = load_set(start.game)
-        if fixed["options"] == dict(start.options):
-            starts, moves = (found[:openings] for found in set_starts(fixed))
+        fixed = board_set_starts(start)
+        if fixed is not None:
+            starts, moves = (found[:openings] for found in fixed)
             where = "of the fixed set"
         else:  # a board of other rules: random openings of it
             starts, moves = gate_openings(start, openings, 2, seed=0)

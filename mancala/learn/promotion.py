@@ -263,19 +263,19 @@ def _az_scoreboard(
 ) -> tuple[Any, dict]:
     """(the scoreboard, the decision) of the network at `path` against the one at `target`
     (random play, `luck`, where there is none), both played as `az` plays."""
-    from mancala.arena.opening_sets import load_set
+    from mancala.arena.opening_sets import board_set_starts
     from mancala.games import game, new_game
     from mancala.learn.scoreboard import play_scoreboard
 
     start = new_game(variant)
-    fixed = load_set(variant)
-    if fixed["options"] != dict(start.options):
+    fixed = board_set_starts(start)
+    if fixed is None:
         raise ValueError(f"no fixed opening set of {variant} {dict(start.options)} to gate on")
     timed = f"t={AZ_SCOREBOARD_SECONDS:g}"
     candidate = f"az-file:{path},{timed}"
     incumbent = f"az-file:{target},{timed}" if target.is_file() else first_bar(seed).name
     board = play_scoreboard(
-        candidate, incumbent, anchors, start, fixed["openings"][:openings],
+        candidate, incumbent, anchors, start, fixed[1][:openings],  # the set's moves
         seed=seed, workers=workers,
     )  # fmt: skip
     promoted, reason = board.verdict(main=game(variant).main_measure)
@@ -366,16 +366,17 @@ def _tak_gate(
 
     from tqdm import tqdm
 
-    from mancala.arena.opening_sets import load_set, set_starts
+    from mancala.arena.opening_sets import board_set_starts
     from mancala.arena.pairs import play_pairs
     from mancala.games.tak.state import TakState, new_tak
     from mancala.learn.gate import gate_openings
 
-    fixed = load_set(TakState.game)
-    if fixed["options"]["size"] == size:
-        starts, moves = (found[:openings] for found in set_starts(fixed))
+    start = new_tak(size)
+    fixed = board_set_starts(start)
+    if fixed is not None:
+        starts, moves = (found[:openings] for found in fixed)
     else:
-        starts, moves = gate_openings(new_tak(size), openings, 2, seed)
+        starts, moves = gate_openings(start, openings, 2, seed)
     total = 2 * len(starts)
     over = iter(range(1, total + 1))  # the count of games over, one drawn at each end
     # a bar of moves, the games over beside it: a seat's games go on side by side
