@@ -147,11 +147,10 @@ def shipped_guide(game: str, options: dict[str, Any] | None = None) -> Guide | N
 def guide_from_file(path: str | os.PathLike) -> Guide | None:
     """The guide in the file `path` (named as guides ship, of a game with a guide), or
     None for a file of no such name; ValueError when such a file holds no guide."""
-    for game in GAMES:
-        module = game_entry(game).guide
-        found = None if module is None else import_module(module).read_guide_file(Path(path))
-        if found is not None:
-            return Guide(game, *found)
+    for entry in GAMES.values():
+        found = entry.guide and import_module(entry.guide).read_guide_file(Path(path))
+        if found:
+            return Guide(entry.name, *found)
     return None
 
 
