@@ -97,14 +97,15 @@ class GameJob:
 @dataclass(frozen=True)
 class Finished:
     """A game that ended: its job's place in the call, its record (annotated when a teacher
-    was given), each seat's thinking time and moves, and the positions the teacher valued
-    exactly and by search."""
+    was given), each seat's thinking time and moves, the positions the teacher valued
+    exactly and by search, and the worker's time on it all."""
 
     index: int
     record: dict[str, Any]
     seconds: tuple[float, float]
     moves: tuple[int, int]
     valued: tuple[int, int] = (0, 0)
+    busy: float = 0.0  # the worker's seconds on the game: its moves and its annotation
 
 
 def seat_seeds(seed: int) -> list[tuple[int, int]]:
@@ -161,6 +162,7 @@ class GameWorker:
     ) -> Finished:
         from mancala.arena.match import play_games
 
+        began = time.perf_counter()
         players = [
             _Clocked(self._player(seats[s], *seeds))
             for s, seeds in zip(job.seats, seat_seeds(job.seed))
@@ -171,7 +173,8 @@ class GameWorker:
         )[0]
         valued = self._annotate(record, teaching) if teaching else (0, 0)
         seconds = (players[0].seconds, players[1].seconds)
-        return Finished(index, record, seconds, (players[0].moves, players[1].moves), valued)
+        moves = (players[0].moves, players[1].moves)
+        return Finished(index, record, seconds, moves, valued, time.perf_counter() - began)
 
     def _player(self, seat: Seat, seed: int, explore_seed: int) -> Player:
         from mancala.ai.explorer import Explorer
@@ -206,6 +209,19 @@ class GameWorker:
         exact, searched = teacher.exact, teacher.searched
         teacher.annotate(record)
         return teacher.exact - exact, teacher.searched - searched
+
+
+@dataclass
+class _RayPlay:
+    """One call's games on Ray: the jobs not handed out yet, the times each was cut short,
+    the workers free for a chunk (an actor once for each chunk it may hold), and the
+    chunks being played (stream -> (actor's place, the actor, its jobs not yet back))."""
+
+    queue: deque[int]
+    tries: list[int]
+    idle: list[int]
+    running: dict[Any, tuple[int, Any, list[int]]]
+    seats: Any = None  # the seats in Ray's object store
 
 
 class Workers:
@@ -290,40 +306,56 @@ class Workers:
             yield from batch
 
     def play_batches(
-        self, seats: Sequence[Seat], jobs: Sequence[GameJob], teaching: Teaching | None = None
+        self,
+        seats: Sequence[Seat],
+        jobs: Sequence[GameJob],
+        teaching: Teaching | None = None,
+        ahead: bool = False,
     ) -> Iterator[list[Finished]]:
         """`play`, the games that have come back together in one list (so that a writer
-        can append them at once)."""
+        can append them at once). With `ahead`, Ray workers are handed every job before
+        this returns and play them while the caller does other work (a learning run's
+        refits), the games waiting in Ray's store until they are read; otherwise a
+        worker gets its next jobs as it comes free, while they are read. Played here,
+        a game is played when it is read."""
         if self.local is not None:
-            for index, job in enumerate(jobs):
-                yield [self.local.play_one(seats, index, job, teaching)]
-            return
-        yield from self._play_on_ray(seats, jobs, teaching)
+            return (
+                [self.local.play_one(seats, index, job, teaching)] for index, job in enumerate(jobs)
+            )
+        ray = self.ray
+        play = _RayPlay(deque(range(len(jobs))), [0] * len(jobs), [], {})
+        slots = len(jobs) if ahead else 1  # chunks an actor may hold at once
+        play.idle = [actor for _ in range(slots) for actor in range(self.count)]
+        play.seats = ray.put(list(seats))
+        if ahead:
+            self._hand_out(play, jobs, teaching)
+        return self._play_on_ray(play, jobs, teaching)
+
+    def _hand_out(self, play: _RayPlay, jobs: Sequence[GameJob], teaching: Teaching | None) -> None:
+        """Give the waiting jobs to idle workers, a chunk each."""
+        queue = play.queue
+        while play.idle and queue:
+            actor = play.idle.pop()
+            size = max(1, min(MAX_CHUNK, len(queue) // (4 * self.count)))
+            chunk = [queue.popleft() for _ in range(min(size, len(queue)))]
+            pairs = [(i, jobs[i]) for i in chunk]
+            stream = self.actors[actor].play.remote(play.seats, pairs, teaching)
+            play.running[stream] = (actor, self.actors[actor], chunk)
 
     def _play_on_ray(
-        self, seats: Sequence[Seat], jobs: Sequence[GameJob], teaching: Teaching | None
+        self, play: _RayPlay, jobs: Sequence[GameJob], teaching: Teaching | None
     ) -> Iterator[list[Finished]]:
         ray = self.ray
-        seats_ref = ray.put(list(seats))
-        queue = deque(range(len(jobs)))
-        tries = [0] * len(jobs)
-        idle = list(range(len(self.actors)))
-        running: dict[Any, tuple[int, list[int]]] = {}  # stream -> (actor, unfinished jobs)
+        queue, tries, idle, running = play.queue, play.tries, play.idle, play.running
         try:
             while queue or running:
                 stop_if_asked()
-                while idle and queue:
-                    actor = idle.pop()
-                    size = max(1, min(MAX_CHUNK, len(queue) // (4 * self.count)))
-                    chunk = [queue.popleft() for _ in range(min(size, len(queue)))]
-                    pairs = [(i, jobs[i]) for i in chunk]
-                    stream = self.actors[actor].play.remote(seats_ref, pairs, teaching)
-                    running[stream] = (actor, chunk)
+                self._hand_out(play, jobs, teaching)
                 ray.wait(list(running), num_returns=1)
                 ready, _ = ray.wait(list(running), num_returns=len(running), timeout=0)
                 batch: list[Finished] = []
                 for stream in ready:
-                    actor, unfinished = running[stream]
+                    actor, handle, unfinished = running[stream]
                     try:
                         games = ray.get(next(stream))
                     except StopIteration:
@@ -333,7 +365,8 @@ class Workers:
                     except ray.exceptions.RayActorError as death:
                         del running[stream]
                         self._play_again(unfinished, queue, tries, death)
-                        self.actors[actor] = self._new_actor()
+                        if self.actors[actor] is handle:  # its other chunks die with it
+                            self.actors[actor] = self._new_actor()
                         idle.append(actor)
                         continue
                     for game in games:
@@ -342,13 +375,13 @@ class Workers:
                 if batch:
                     yield batch
         except KeyboardInterrupt:  # Ctrl+C or SIGTERM: the busy workers go, none is started
-            for actor, _ in running.values():
+            for actor in {actor for actor, *_ in running.values()}:
                 ray.kill(self.actors[actor])
             running.clear()
             raise
         finally:
-            for actor, _ in running.values():  # stopped early: busy workers start afresh
-                ray.kill(self.actors[actor])
+            for actor in {actor for actor, *_ in running.values()}:  # stopped early: busy
+                ray.kill(self.actors[actor])  # workers start afresh
                 self.actors[actor] = self._new_actor()
 
     def _play_again(

@@ -62,6 +62,9 @@ COMMANDS = (
     ),
     Command("bench", "networks", "mancala.commands.bench_networks", "the networks' forward passes"),
     Command(
+        "bench", "loop", "mancala.commands.bench_loop", "the main job's games an hour, and waiting"
+    ),
+    Command(
         "bench",
         "teachers",
         "mancala.commands.bench_teachers",

@@ -27,6 +27,9 @@ the games of a chosen network against chosen opponents, annotated by a deeper te
 for `mancala fit` to learn from.
 --workers N plays and annotates the games N ways at once on Ray (--address joins a
 cluster; docs/ray.md); the records do not depend on N, each game being seeded alone.
+On Ray the workers play the next batch while this process refits, measures and gates
+(with the weights before those refits; --wait-for-refits waits for them instead), and
+each batch's line says the share of the run in which the workers were busy.
 Ctrl+C (exit 130) or SIGTERM (exit 143) loses no recorded game and leaves no half-written
 weights file; --resume continues from there.
 """
@@ -129,6 +132,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="K",
         help="with --teacher az:N, K held-out positions (Kalah) or game pairs of the fixed "
         f"set (Sungka) that must show az the stronger labeller first ({EXPERT_CHECK}; 0: none)",
+    )
+    parser.add_argument(
+        "--wait-for-refits",
+        action="store_true",
+        help="with --workers N, play each batch only once the refits of the last are done, "
+        "by their weights (by default Ray workers play the next batch during the refits, "
+        "with the weights before them)",
     )
     practice_arguments(parser, None, 240)
     args = parser.parse_args(argv)
@@ -241,21 +251,32 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     # the fixed opponents every network's win rate is measured against, batch after batch
     yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
     solved = gate_positions(args.variant, args.rules)
-    batch = 0
+    ahead = not args.wait_for_refits and workers.local is None
+
+    def hand_out():
+        """The next batch's games, handed to the workers (on Ray, played from now on by
+        the networks as they are now)."""
+        seats = {spec: Seat.of(player, args.explore) for spec, player in players.items()}
+        pairings = [rng.sample(specs, 2) for _ in range(max(1, args.games // args.per_pairing))]
+        seated = [(seats[one], seats[two]) for one, two in pairings]
+        return practice.begin(seated, args.per_pairing, ahead)
+
+    batch, playing = 0, None
     while args.batches is None or batch < args.batches:
         stop_if_asked()
         batch += 1
         start = time.perf_counter()
-        seats = {spec: Seat.of(player, args.explore) for spec, player in players.items()}
-        pairings = [rng.sample(specs, 2) for _ in range(max(1, args.games // args.per_pairing))]
-        practice.play([(seats[one], seats[two]) for one, two in pairings], args.per_pairing)
+        practice.finish(playing or hand_out())
         played = time.perf_counter() - start
+        last = batch == args.batches
+        playing = hand_out() if ahead and not last else None  # played during the refits
         if not nets:  # only recording
             teacher = practice.teacher
             exact = f", {teacher.exact} of them exact" if teacher.exact_nodes else ""
             print(
                 f"batch {batch}: {practice.recorded} games recorded "
                 f"({teacher.exact + teacher.searched} positions valued{exact}), {played:.0f} s, "
+                f"workers busy {practice.busy_share():.0%}, "
                 f"total {(time.perf_counter() - began) / 60:.1f} min",
                 flush=True,
             )
@@ -285,6 +306,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             "minutes": round(minutes, 2),
             "games": practice.store.games,
             "positions": practice.store.seen,
+            "busy": round(practice.busy_share(), 4),
             "rates": rates,
             "kept": kept,
             "loss": losses,
@@ -299,6 +321,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             f"% won vs greedy: {against}"
             + (f" | % value kept: {keeping}" if kept else "")
             + f" | play {played:.0f} s, batch {time.perf_counter() - start:.0f} s, "
+            f"workers busy {practice.busy_share():.0%}, "
             f"total {minutes:.1f} min, peak memory {peak_megabytes():,.0f} MB"
         )
         if batch % args.gate_every == 0 or batch == args.batches:

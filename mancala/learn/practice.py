@@ -10,7 +10,8 @@ so far, save it atomically, and measure it against fixed opponents (the learning
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +67,8 @@ class Practice:
         self.store = PositionStore(max(1, keep // self.row), seed)  # sample count the moves
         self.recorded = 0
         self.skipped = 0
+        self.busy = 0.0  # the workers' seconds on games since the first were handed out
+        self.began: float | None = None
         if labels:  # the positions whose every move is exact alone (docs/perfect_play.md)
             reader = PositionReader(labels, exact_only=True)
             self.store.add_reader(reader)
@@ -80,6 +83,15 @@ class Practice:
         """`games` games of each pairing (its first seat moves first) from random openings,
         each seeded by its own seed and played on `workers`; each is annotated and appended
         to `out` (by this process alone) as soon as it is back. The records, as they ended."""
+        return self.finish(self.begin(pairings, games))
+
+    def begin(
+        self, pairings: Sequence[tuple[Seat, Seat]], games: int, ahead: bool = False
+    ) -> Iterator[list[Finished]]:
+        """The games of `play`, handed to the workers; `finish` reads them. With `ahead`,
+        Ray workers play them from now on, while this process does other work."""
+        if self.began is None:
+            self.began = time.perf_counter()
         seats = list({id(seat): seat for pairing in pairings for seat in pairing}.values())
         place = {id(seat): i for i, seat in enumerate(seats)}
         start = self.start
@@ -99,8 +111,18 @@ class Practice:
         teaching = Teaching(
             teacher.depth, teacher.exact_nodes, start.game, teacher.simulations, teacher.max_seeds
         )
-        batches = self.workers.play_batches(seats, jobs, teaching)
-        return [record for batch in batches for record in self._keep(batch)]
+        return self.workers.play_batches(seats, jobs, teaching, ahead)
+
+    def finish(self, playing: Iterator[list[Finished]]) -> list[dict[str, Any]]:
+        """The records of the games `begin` handed out, each appended to `out` and kept
+        for the refits as it comes back."""
+        return [record for batch in playing for record in self._keep(batch)]
+
+    def busy_share(self) -> float:
+        """The share of the workers' time, since the first games were handed out, that they
+        spent on games (0 before)."""
+        elapsed = time.perf_counter() - (self.began or time.perf_counter())
+        return min(1.0, self.busy / (self.workers.count * elapsed)) if elapsed > 0 else 0.0
 
     def _keep(self, batch: list[Finished]) -> list[dict[str, Any]]:
         """Append the games that came back together (one write), and learn from them."""
@@ -110,6 +132,7 @@ class Practice:
         self.recorded += len(records)
         self.teacher.exact += sum(done.valued[0] for done in batch)
         self.teacher.searched += sum(done.valued[1] for done in batch)
+        self.busy += sum(done.busy for done in batch)
         return records
 
     def refit(

@@ -97,6 +97,34 @@ def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game(
 
 
 @pytest.mark.ray
+@pytest.mark.ray
+@pytest.mark.slow
+def test_games_handed_out_ahead_are_played_before_they_are_read():
+    """With `ahead` the workers play every game while nothing reads them: once each worker
+    has answered a later call (served after its games), all of them can die and not one
+    game is played again, and each comes back once; the dead are replaced one for one."""
+    import ray
+
+    seats, jobs = seats_and_jobs(24)
+    here = {d.index: d.record for d in Workers(1).play(seats, jobs)}
+    with Workers(2) as pool:
+        playing = pool.play_batches(seats, jobs, ahead=True)
+        ray.get([actor.cpu_seconds.remote() for actor in pool.actors])  # after their games
+        dead = list(pool.actors)
+        for actor in dead:
+            ray.kill(actor)
+        assert all(dies(actor) for actor in dead)
+        there = {d.index: d for batch in playing for d in batch}
+        assert {k: same(d.record) for k, d in there.items()} == {
+            k: same(r) for k, r in here.items()
+        }
+        assert all(d.busy > 0 for d in there.values())
+        assert pool.replayed == 0
+        fresh = {d.index: d.record for d in pool.play(seats, jobs[:4])}  # new workers
+        assert sorted(fresh) == [0, 1, 2, 3] and len(pool.actors) == 2
+        assert not set(pool.actors) & set(dead)
+
+
 @pytest.mark.slow
 def test_sigterm_stops_the_workers_and_keeps_every_finished_game(tmp_path):
     out = tmp_path / "games.jsonl"

@@ -62,3 +62,33 @@ def test_a_sample_beyond_the_store_takes_each_example_once_and_says_so(tmp_path)
         f"takes all {len(practice.store):,} examples recorded, fewer than --sample's 100,000"
     )
     network("nn1h128", net.path).load()  # fitted and saved
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_on_workers_the_next_batch_is_played_during_the_refits_by_the_weights_before_them(
+    tmp_path, capsys
+):
+    """Two batches of a refitting run on 2 workers are the games of a run that refits
+    nothing (the second batch was handed out before the first refit), and each batch's
+    line and curve point say how busy the workers were."""
+    import json
+
+    from mancala.arena.records import GameLog
+    from mancala.commands.train import main
+
+    def run(name: str, *extra: str) -> list[dict]:
+        argv = ["nn1h128", "greedy", "minimax:2", "--run", str(tmp_path / name), "--models"]
+        argv += [str(tmp_path / "models"), "--batches", "2", "--games", "8"]
+        argv += ["--per-pairing", "2", "--teacher", "2", "--exact-nodes", "0", "--labels"]
+        argv += ["--eval-games", "2", "--sample", "2000", "--gate-every", "9", "--workers", "2"]
+        assert main(argv + [*extra, "--gate-openings", "4", "--gate-opponents", "greedy"]) == 0
+        return sorted(GameLog([tmp_path / name / "games.jsonl"]), key=lambda r: r["seed"])
+
+    kept = [{k: r[k] for k in ("players", "moves", "seed")} for r in run("still", "--record-only")]
+    assert "workers busy" in capsys.readouterr().out
+    ahead = run("ahead")
+    assert [{k: r[k] for k in ("players", "moves", "seed")} for r in ahead] == kept
+    assert len(kept) == 16
+    points = json.loads((tmp_path / "ahead" / "curve.json").read_text())
+    assert [p["batch"] for p in points] == [1, 2] and all(0 < p["busy"] <= 1 for p in points)
