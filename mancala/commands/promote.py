@@ -27,7 +27,10 @@ by opening, promoted on the game's main measure (on Sungka the margin; `--worker
 plays two games at once). Tak's `evaluation` (DIR/tak/evaluation-SIZE.json, `mancala fit
 evaluation`) and `guide` (DIR/tak/az-guide-SIZE.json, `mancala fit guide`) play game
 pairs at 0.1 s a move against what they would replace (the alpha-beta with the shipped
-weights; az as it plays the board today, or the alpha-beta where az has nothing there).
+weights; the alpha-beta where az has nothing on the board). A guide where az plays the
+board already (its guide, or its network) meets it on the scoreboard instead, as az-net
+does on Sungka: both at 0.1 s a move against Tak's anchors (or --gate-opponents) and one
+another, on the board's fixed set, promoted on the score.
 """
 
 from __future__ import annotations
@@ -128,8 +131,11 @@ def _promote(args: argparse.Namespace) -> int:
             )
         print(line, flush=True)
     for name in TAK_FILES:
-        for line in _gate_tak_files(args, name, record) if name in args.names else []:
-            print(line, flush=True)
+        if name in args.names:
+            anchors = opponents if given else None
+            with Workers(args.workers, args.address) as workers:
+                lines = _gate_tak_files(args, name, record, anchors, workers)
+            print("\n".join(lines), flush=True)
     start = new_game(args.variant, **board_rules(args.variant))
     for net in nets:
         line = gate_and_promote(
@@ -139,9 +145,11 @@ def _promote(args: argparse.Namespace) -> int:
     return 0
 
 
-def _gate_tak_files(args: argparse.Namespace, name: str, record) -> list[str]:
-    """Each board's fitted evaluation weights (or az guide, by `name`) in the folder
-    through their gate."""
+def _gate_tak_files(
+    args: argparse.Namespace, name: str, record, anchors: list[str] | None, workers
+) -> list[str]:
+    """Each board's fitted evaluation weights (or az guide, by `name`: its scoreboard
+    against `anchors`, else the game's, on `workers`) in the folder through their gate."""
     from mancala.games.tak.evaluate import weights_files
     from mancala.games.tak.guide import guide_files
     from mancala.learn.promotion import gate_and_promote_evaluation, gate_and_promote_guide
@@ -153,8 +161,9 @@ def _gate_tak_files(args: argparse.Namespace, name: str, record) -> list[str]:
     sizes = files(args.folder)
     if not sizes:
         raise ValueError(f"no {name} weights in {args.folder / TakState.game}")
+    more = {"anchors": anchors, "workers": workers} if name == GUIDE else {}
     return [
-        gate(args.folder, args.models, size, args.gate_openings, args.seed, record)
+        gate(args.folder, args.models, size, args.gate_openings, args.seed, record, **more)
         for size in sizes
     ]
 

@@ -263,26 +263,48 @@ def _az_scoreboard(
 ) -> tuple[Any, dict]:
     """(the scoreboard, the decision) of the network at `path` against the one at `target`
     (random play, `luck`, where there is none), both played as `az` plays."""
-    from mancala.arena.opening_sets import board_set_starts
-    from mancala.games import game, new_game
-    from mancala.learn.scoreboard import play_scoreboard
+    from mancala.games import new_game
 
     start = new_game(variant)
-    fixed = board_set_starts(start)
-    if fixed is None:
-        raise ValueError(f"no fixed opening set of {variant} {dict(start.options)} to gate on")
     timed = f"t={AZ_SCOREBOARD_SECONDS:g}"
     candidate = f"az-file:{path},{timed}"
     incumbent = f"az-file:{target},{timed}" if target.is_file() else first_bar(seed).name
-    board = play_scoreboard(
-        candidate, incumbent, anchors, start, fixed[1][:openings],  # the set's moves
-        seed=seed, workers=workers,
-    )  # fmt: skip
-    promoted, reason = board.verdict(main=game(variant).main_measure)
+    board, decision = scoreboard_gate(
+        candidate, incumbent, start, anchors, openings, seed, workers, f"az:{timed}"
+    )
     if not target.is_file():
-        reason = f"{nothing_to_replace(target.parent.parent)}: {reason}"
-    decision = {"variant": variant, "player": f"az:{timed}", "promoted": promoted}
-    return board, decision | {"reason": reason, "opening_set": f"{variant}-a", **board.to_dict()}
+        decision["reason"] = f"{nothing_to_replace(target.parent.parent)}: {decision['reason']}"
+    return board, decision
+
+
+def scoreboard_gate(
+    candidate: str,
+    incumbent: str,
+    start,
+    anchors: Sequence[str],
+    openings: int,
+    seed: int,
+    workers,
+    player: str,
+) -> tuple[Any, dict]:
+    """(the scoreboard, the decision) of the players named `candidate` and `incumbent`
+    (as `player` names how they play) on the first `openings` openings of the fixed set
+    of `start`'s board, or where none ships, as many random 2-ply openings; promoted by
+    the scoreboard's rule on the game's main measure."""
+    from mancala.arena.opening_sets import board_set_starts
+    from mancala.games import game
+    from mancala.learn.gate import gate_openings
+    from mancala.learn.scoreboard import play_scoreboard
+
+    fixed = board_set_starts(start)
+    if fixed is not None:
+        moves, drawn = fixed[1][:openings], f"{start.game}-a"
+    else:
+        moves, drawn = gate_openings(start, openings, 2, seed)[1], "random 2-ply"
+    board = play_scoreboard(candidate, incumbent, anchors, start, moves, seed=seed, workers=workers)
+    promoted, reason = board.verdict(main=game(start.game).main_measure)
+    decision = {"variant": start.game, "player": player, "promoted": promoted}
+    return board, decision | {"reason": reason, "opening_set": drawn, **board.to_dict()}
 
 
 EVALUATION_GATE_SECONDS = 0.1  # each side's time a move in a Tak evaluation's or guide's gate
@@ -324,34 +346,45 @@ def gate_and_promote_guide(
     seed: int,
     record: Record,
     seconds: float = EVALUATION_GATE_SECONDS,
+    anchors: Sequence[str] | None = None,
+    workers=None,
 ) -> str:
     """Put the guide of az on Tak boards of `size` in `folder` (`mancala.games.tak.guide`)
-    through the gate: az with it, `seconds` a move, plays game pairs (`_tak_gate`) against
-    what az plays on the board from `models` (its guide, else its network), or where az
-    has neither, against the board's alpha-beta at the same time; promoted when it scores
-    above half by two standard errors, the replaced file kept in `models`/replaced/tak/.
-    A line saying what was decided; ValueError when the candidate's file is no guide."""
+    through the gate, az with it playing `seconds` a move. Where az plays the board from
+    `models` (its guide, else its network), on the game's scoreboard (`scoreboard_gate`:
+    both against `anchors`, by default the game's, and one another, on `workers`); where
+    az has neither, in game pairs (`_tak_gate`) against the board's alpha-beta at the same
+    time, promoted above half by two standard errors: what a first guide replaces is the
+    alpha-beta that the board's engine plays. The replaced file is kept in
+    `models`/replaced/tak/. A line saying what was decided (and the scoreboard's lines);
+    ValueError when the candidate's file is no guide."""
     from mancala.ai.az import AZ
     from mancala.ai.minimax import Minimax
+    from mancala.games import game
     from mancala.games.tak.guide import guide_file, read_guide
-    from mancala.games.tak.state import TakState
-    from mancala.nn_lib.policy_value import Guide, PolicyValue, weights_file
+    from mancala.games.tak.state import TakState, new_tak
+    from mancala.nn_lib.policy_value import Guide, weights_file
 
     board = {"size": size}
     path, target = guide_file(size, folder), guide_file(size, models)
-    candidate = AZ(seed, seconds=seconds, net=Guide(TakState.game, board, read_guide(path, size)))
+    guide = Guide(TakState.game, board, read_guide(path, size))
     network = weights_file(TakState.game, models, board)
-    if target.is_file():
-        shipped = Guide(TakState.game, board, read_guide(target, size))
-        incumbent, against = AZ(seed + 1, seconds=seconds, net=shipped), "the shipped guide"
-    elif network.is_file():
-        net = PolicyValue(TakState.game, network, board).load()
-        incumbent, against = AZ(seed + 1, seconds=seconds, net=net), "the shipped network"
-    else:
-        incumbent, against = Minimax(seed + 1, seconds=seconds), "the board's alpha-beta"
     player = f"az:t={seconds:g}"
-    return _tak_gate(candidate, incumbent, against, player, path, target, folder, models, size,
-                     openings, seed, record, seconds)  # fmt: skip
+    shipped = target if target.is_file() else network if network.is_file() else None
+    if shipped is None:
+        candidate = AZ(seed, seconds=seconds, net=guide)
+        incumbent, against = Minimax(seed + 1, seconds=seconds), "the board's alpha-beta"
+        return _tak_gate(candidate, incumbent, against, player, path, target, folder, models,
+                         size, openings, seed, record, seconds)  # fmt: skip
+    anchors = list(anchors or game(TakState.game).anchors)
+    scores, decision = scoreboard_gate(
+        f"az-file:{path},t={seconds:g}", f"az-file:{shipped},t={seconds:g}", new_tak(size),
+        anchors, openings, seed, workers, player,
+    )  # fmt: skip
+    decision["folder"] = recorded(folder)
+    keep = models / "replaced" / TakState.game
+    line = _installed(target.stem, decision, path, target, keep, record, target.stem)
+    return "\n".join([line, *scores.lines()])
 
 
 def _tak_gate(

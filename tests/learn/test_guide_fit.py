@@ -208,21 +208,30 @@ def test_self_play_teaches_the_shipped_guide_and_goes_on_from_its_games(lab_main
 @pytest.mark.slow
 def test_the_gate_promotes_a_stronger_guide_and_keeps_the_one_it_replaces(tmp_path):
     """A blind guide (no prior, every position worth nothing to its policy) ships; a
-    guide of the evaluation's weights beats it and replaces it, the blind file kept; the
-    blind one against that is refused and changes nothing."""
+    guide of the evaluation's weights scores more against the anchor on the same
+    openings (the scoreboard) and replaces it, the blind file kept; the blind one against
+    that is refused and changes nothing. Where no guide or network ships (4x4), a guide
+    meets the board's alpha-beta in game pairs."""
     models, mine, record = tmp_path / "models", tmp_path / "mine", record_to(tmp_path / "g.jsonl")
     blind = np.zeros(len(WEIGHT_NAMES))
     write_guide(guide_file(5, models), blind, 1000.0, {})
     write_guide(guide_file(5, mine), fitted_weights(5) * 2, 5.0, {})
-    line = gate_and_promote_guide(mine, models, 5, 6, 0, record, seconds=0.01)
-    assert "promoted to" in line and "against the shipped guide in 6 game pairs" in line
+    gate = dict(seconds=0.01, anchors=["greedy"])
+    line = gate_and_promote_guide(mine, models, 5, 8, 0, record, **gate)
+    assert "promoted to" in line and "ahead on the score against greedy" in line
+    assert "  candidate against incumbent: " in line
     assert read_guide(guide_file(5, models), 5).scale == 5.0
     [kept] = (models / "replaced" / TAK).iterdir()
     assert read_guide(kept, 5).scale == 1000.0
     write_guide(guide_file(5, mine), blind, 1000.0, {})
-    line = gate_and_promote_guide(mine, models, 5, 6, 0, record, seconds=0.01)
+    line = gate_and_promote_guide(mine, models, 5, 8, 0, record, **gate)
     assert "kept the current weights" in line
     assert read_guide(guide_file(5, models), 5).scale == 5.0
+    write_guide(guide_file(4, mine), fitted_weights(4) * 2, 5.0, {})
+    line = gate_and_promote_guide(mine, models, 4, 3, 0, record, **gate)
+    assert "against the board's alpha-beta in 3 game pairs" in line
     decisions = [json.loads(x) for x in (tmp_path / "g.jsonl").read_text().splitlines()]
-    assert [d["promoted"] for d in decisions] == [True, False]
-    assert all(d["network"] == "az-guide-5" and d["player"] == "az:t=0.01" for d in decisions)
+    assert [d["promoted"] for d in decisions[:2]] == [True, False]
+    assert [d["network"] for d in decisions] == ["az-guide-5", "az-guide-5", "az-guide-4"]
+    assert all(d["player"] == "az:t=0.01" for d in decisions)
+    assert decisions[0]["opening_set"] == "tak-a" and "paired" in decisions[0]
