@@ -136,6 +136,7 @@ class GameWorker:
     def __init__(self) -> None:
         self.networks: dict[str, Any] = {}
         self.teachers: dict[Teaching, Any] = {}
+        self.games = 0  # played so far
 
     def play(
         self, seats: Sequence[Seat], jobs: Sequence[tuple[int, GameJob]], teaching: Teaching | None
@@ -157,6 +158,10 @@ class GameWorker:
         """The CPU time of this worker's process so far."""
         return time.process_time()
 
+    def played(self) -> int:
+        """The games this worker has played so far."""
+        return self.games
+
     def play_one(
         self, seats: Sequence[Seat], index: int, job: GameJob, teaching: Teaching | None
     ) -> Finished:
@@ -172,6 +177,7 @@ class GameWorker:
             players, [start], openings=[list(job.opening)], seed=job.seed, max_plies=job.max_plies
         )[0]
         valued = self._annotate(record, teaching) if teaching else (0, 0)
+        self.games += 1
         seconds = (players[0].seconds, players[1].seconds)
         moves = (players[0].moves, players[1].moves)
         return Finished(index, record, seconds, moves, valued, time.perf_counter() - began)
