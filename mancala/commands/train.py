@@ -224,10 +224,11 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     labels = shipped_labels(game_start) if args.labels is None else args.labels
     if nets and labels:
         run.log(f"reading the exact labels of {len(labels)} file(s) for the refits")
+    seed = resumed_seed(args.seed, args.out)
     practice = Practice(
         args.out,
         depth,
-        args.seed,
+        seed,
         recorded if nets else None,
         args.exact_nodes,
         args.keep,
@@ -247,7 +248,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     curve = LearningCurve(run.curve)
     scalars = Scalars(run.folder / "tensorboard")
     offset = curve.points[-1]["minutes"] if curve.points else 0.0
-    rng = random.Random(args.seed)
+    rng = random.Random(seed)
     # the fixed opponents every network's win rate is measured against, batch after batch
     yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
     solved = gate_positions(args.variant, args.rules)
@@ -340,6 +341,17 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
                     )  # fmt: skip
                 )
     return 0
+
+
+def resumed_seed(seed: int, out: Path) -> int:
+    """The seed of the games a run goes on with: `seed` in a new run, and after the
+    lines already in `out`, another one for each count, so that a resumed run does
+    not play its first games again."""
+    if not out.is_file():
+        return seed
+    with out.open("rb") as lines:
+        done = sum(1 for _ in lines)
+    return seed + 1_000_003 * done if done else seed
 
 
 def gate_recorder(run: Run, scalars: Scalars, batch: int):

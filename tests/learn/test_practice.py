@@ -92,3 +92,16 @@ def test_on_workers_the_next_batch_is_played_during_the_refits_by_the_weights_be
     assert len(kept) == 16
     points = json.loads((tmp_path / "ahead" / "curve.json").read_text())
     assert [p["batch"] for p in points] == [1, 2] and all(0 < p["busy"] <= 1 for p in points)
+
+
+def test_a_resumed_run_goes_on_with_games_it_has_not_played(tmp_path):
+    """--resume plays new games, not the run's first ones again (the same --seed)."""
+    from mancala.arena.records import GameLog
+    from mancala.commands.train import main
+
+    argv = ["luck", "greedy", "--record-only", "--run", str(tmp_path / "run"), "--batches"]
+    argv += ["1", "--games", "4", "--per-pairing", "2", "--teacher", "1", "--exact-nodes", "0"]
+    assert main(argv) == 0
+    assert main([*argv, "--resume"]) == 0
+    seeds = [record["seed"] for record in GameLog([tmp_path / "run" / "games.jsonl"])]
+    assert len(seeds) == 8 and len(set(seeds)) == 8
