@@ -16,7 +16,8 @@ annotates every game with the teacher's value of each legal move (alpha-beta to
 network, once the expert check has shown it the stronger labeller: mancala/learn/expert.py)
 and appends it to the run's games the moment it ends. Then every
 network is refit on the examples recorded so far (a sample of at most --sample of them:
-the exact labels that ship for the board, the run's games and those beside --out) and
+the labels that ship for the board (on Kalah its exact positions alone), the run's games
+and those beside --out) and
 saved as the run's candidate. Every
 --gate-every batches each candidate meets the promotion gate (mancala/learn/gate.py):
 only a candidate shown stronger than the weights in mancala/models/ replaces them,
@@ -47,7 +48,7 @@ from mancala.ai.registry import check_can_play, check_names, split_names
 from mancala.arena.records import record_files
 from mancala.core.cli import add_alias, command_parser, fail, float_in, int_in
 from mancala.core.stopping import run_command, stop_if_asked
-from mancala.games import game, new_game
+from mancala.games import Capability, game, new_game, offers
 from mancala.games.options import add_game_options, game_options
 from mancala.learn.gate import lead_for
 from mancala.learn.labels import shipped_labels
@@ -105,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
         nargs="*",
         type=Path,
         metavar="FILE",
-        help="exact labels the refits learn from beside the games (default: those shipped "
+        help="labels the refits learn from beside the games (default: those shipped "
         "for the board, mancala/data/GAME/; --labels alone: none)",
     )
     parser.add_argument("--run", help="the run's name in runs/, or a folder (default: the time)")
@@ -223,7 +224,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         depth, simulations = _expert_checked(args, game_start, simulations, run.log)
     labels = shipped_labels(game_start) if args.labels is None else args.labels
     if nets and labels:
-        run.log(f"reading the exact labels of {len(labels)} file(s) for the refits")
+        run.log(f"reading the labels of {len(labels)} file(s) for the refits")
     seed = resumed_seed(args.seed, args.out)
     practice = Practice(
         args.out,
@@ -239,7 +240,8 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     )
     if nets:
         games, seen = practice.labelled
-        exact = f"{seen:,} exactly labelled positions of {games:,} games; " if labels else ""
+        exact = "exactly " if offers(args.variant, Capability.SOLVER) else ""
+        exact = f"{seen:,} {exact}labelled positions of {games:,} games; " if labels else ""
         run.log(
             f"{exact}{practice.store.games - games} annotated game(s) "
             f"({practice.store.seen - seen} positions) already recorded; "

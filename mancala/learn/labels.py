@@ -79,7 +79,8 @@ def labels_stem(start: Any) -> str:
 
 def shipped_labels(start: Any) -> list[Path]:
     """The labels that ship for the board of `start` (mancala/data/GAME/STEM-labels-seed*
-    .jsonl.xz): the exact labels behind its shipped weights; [] for a board without."""
+    .jsonl.xz): the labels behind its shipped weights (Kalah's exact where the solver
+    proves them, Sungka's a 10-ply alpha-beta's); [] for a board without."""
     if not is_sowing(start):
         return []
     return sorted((DATA_DIR / start.game).glob(f"{labels_stem(start)}-labels-seed*.jsonl.xz"))

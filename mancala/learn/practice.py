@@ -24,6 +24,7 @@ from mancala.arena.records import append_games
 from mancala.core.cli import float_in, int_in
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
+from mancala.games import Capability, offers
 from mancala.learn.data import PositionReader, PositionStore, moves_a_row
 from mancala.learn.teacher import Teacher, Teaching
 from mancala.nn_lib.base import Network
@@ -35,8 +36,9 @@ KEEP = 2_000_000  # examples kept in memory for the refits (a uniform sample of 
 
 class Practice:
     """Records annotated games to `out` and keeps a uniform sample of at most `keep` of
-    the examples in memory for refits: those of the exact `labels` (the positions whose
-    every move is exact), of the recorded games `read`, and of the games it plays."""
+    the examples in memory for refits: those of the `labels` (on a board the solver
+    reaches, the positions whose every move is exact alone; elsewhere every labelled
+    one), of the recorded games `read`, and of the games it plays."""
 
     def __init__(
         self,
@@ -69,8 +71,8 @@ class Practice:
         self.skipped = 0
         self.busy = 0.0  # the workers' seconds on games since the first were handed out
         self.began: float | None = None
-        if labels:  # the positions whose every move is exact alone (docs/perfect_play.md)
-            reader = PositionReader(labels, exact_only=True)
+        if labels:  # where the solver reaches, exact positions alone (docs/perfect_play.md)
+            reader = PositionReader(labels, exact_only=offers(self.start.game, Capability.SOLVER))
             self.store.add_reader(reader)
             self.skipped += reader.skipped
         self.labelled = self.store.games, self.store.seen  # of the labels: (games, positions)

@@ -105,3 +105,23 @@ def test_a_resumed_run_goes_on_with_games_it_has_not_played(tmp_path):
     assert main([*argv, "--resume"]) == 0
     seeds = [record["seed"] for record in GameLog([tmp_path / "run" / "games.jsonl"])]
     assert len(seeds) == 8 and len(set(seeds)) == 8
+
+
+def test_sungka_labels_ship_and_the_refits_read_every_labelled_position(tmp_path):
+    """Sungka has no solver: its shipped labels (a deep alpha-beta's, their command in
+    the header) all go into the store, where Kalah's would keep the exact ones alone."""
+    import json
+
+    from mancala.games import new_game
+    from mancala.learn.data import record_positions
+    from mancala.learn.labels import read_header, shipped_labels
+
+    start = new_game("sungka")
+    shipped = shipped_labels(start)
+    assert shipped and all(read_header(path)["command"].startswith("mancala ") for path in shipped)
+    records = list(itertools.islice(labelled(shipped[:1]), 20))
+    assert not any(any(record["exact"]) for record in records)
+    small = tmp_path / "labels.jsonl"
+    small.write_text("".join(json.dumps(record) + "\n" for record in records))
+    practice = Practice(tmp_path / "games.jsonl", start=start, labels=[small])
+    assert practice.store.seen == sum(len(record_positions(r)[0]) for r in records) > 0
