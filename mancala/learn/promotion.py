@@ -230,6 +230,8 @@ def gate_and_promote_az(
     if not path.is_file():
         raise ValueError(f"no weights at {path}")
     net = PolicyValue(variant, path).load()
+    if target.is_file():  # a damaged shipped file is said here, not in a worker's game
+        PolicyValue(variant, target).load()
     if not solved:
         board, decision = _az_scoreboard(path, target, variant, opponents, openings, seed, workers)
         decision["folder"] = recorded(folder)

@@ -109,6 +109,21 @@ def test_promote_gates_a_sungka_az_net_on_the_scoreboard(tmp_path, capsys, monke
     assert weights_file("sungka", empty).read_bytes() == shipped
 
 
+
+def test_a_damaged_shipped_network_is_named_before_any_game(tmp_path):
+    from mancala.learn.promotion import gate_and_promote_az, record_to
+    from mancala.nn_lib.base import WeightsError
+    from mancala.nn_lib.policy_value import PolicyValue, weights_file
+
+    models, mine = tmp_path / "models", tmp_path / "mine"
+    PolicyValue("sungka", weights_file("sungka", mine)).fresh(3).save()
+    weights_file("sungka", models).parent.mkdir(parents=True)
+    weights_file("sungka", models).write_bytes(b"not a keras file")
+    record = record_to(tmp_path / "gates.jsonl")
+    with pytest.raises(WeightsError, match=str(weights_file("sungka", models))):
+        gate_and_promote_az(mine, models, "sungka", ["greedy"], 2, 0, record)
+    assert not (tmp_path / "gates.jsonl").exists()
+
 def test_a_game_names_its_main_measure_and_no_other():
     """Sungka's seat decides most games, so its scoreboard promotes on the margin; a
     game line naming a measure the scoreboard has not is refused where it is written,
