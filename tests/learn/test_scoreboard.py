@@ -110,8 +110,14 @@ def test_promote_gates_a_sungka_az_net_on_the_scoreboard(tmp_path, capsys, monke
 
 
 
-def test_a_damaged_shipped_network_is_named_before_any_game(tmp_path):
+def test_a_damaged_shipped_network_is_named_before_any_game(tmp_path, monkeypatch):
+    from mancala.learn import scoreboard
     from mancala.learn.promotion import gate_and_promote_az, record_to
+
+    def no_games(*_, **__):
+        raise AssertionError("the scoreboard's games began")
+
+    monkeypatch.setattr(scoreboard, "play_scoreboard", no_games)
     from mancala.nn_lib.base import WeightsError
     from mancala.nn_lib.policy_value import PolicyValue, weights_file
 
