@@ -328,6 +328,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             f"total {minutes:.1f} min, peak memory {peak_megabytes():,.0f} MB"
         )
         if batch % args.gate_every == 0 or batch == args.batches:
+            promoted: list[str] = []
             for net in nets.values():
                 run.log(
                     gate_and_promote(
@@ -336,12 +337,13 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
                         args.gate_opponents,
                         args.gate_openings,
                         batch,
-                        gate_recorder(run, scalars, batch),
+                        gate_recorder(run, scalars, batch, promoted),
                         solved,
                         game_start,
                         lead_for(run.tries(net.name)),
                     )  # fmt: skip
                 )
+            curve.mark("promoted", promoted)
     return 0
 
 
@@ -356,11 +358,14 @@ def resumed_seed(seed: int, out: Path) -> int:
     return seed + 1_000_003 * done if done else seed
 
 
-def gate_recorder(run: Run, scalars: Scalars, batch: int):
-    """Record a gate's decision in the run's gates.jsonl and its TensorBoard scalars."""
+def gate_recorder(run: Run, scalars: Scalars, batch: int, promoted: list[str]):
+    """Record a gate's decision in the run's gates.jsonl and its TensorBoard scalars, and
+    a promoted network's name in `promoted`."""
 
     def record(network: str, decision: dict) -> None:
         run.record_gate(network, decision)
+        if decision["promoted"]:
+            promoted.append(network)
         head = decision.get("head_to_head")
         scalars.write(
             batch,

@@ -52,6 +52,12 @@ class LearningCurve:
             write_json(self.path, self.points)
             self.plot(self.path.with_suffix(".png"))
 
+    def mark(self, key: str, value: Any) -> None:
+        """Add `key` to the last point (its batch's promotions, say); write both again."""
+        if self.points:
+            self.points[-1][key] = value
+            self.add(self.points.pop())
+
     def panels(self) -> list[tuple[str, str, str | None]]:
         """(title, key of the points, opponent or None) of each measure in the points."""
         opponents = sorted({o for p in self.points for o in p.get("rates", {})})
@@ -61,8 +67,9 @@ class LearningCurve:
         return out
 
     def plot(self, png: Path) -> None:
-        """One column a measure; by minutes of training (top) and games recorded (below).
-        Nothing is drawn while the points measure nothing (a run with --eval 0)."""
+        """One column a measure; by minutes of training (top) and games recorded (below),
+        a star where the gate promoted a network (a new generation of it). Nothing is
+        drawn while the points measure nothing (a run with --eval 0)."""
         from mancala.arena.plots import save_figure, subplots
 
         panels = self.panels()
@@ -78,6 +85,8 @@ class LearningCurve:
                 self._draw(axes[row][column], key, opponent, x)
                 axes[row][column].set_title(f"{title} (mean of {SMOOTH})")
                 axes[row][column].set_xlabel(label)
+        if any(p.get("promoted") for p in self.points):
+            axes[0][-1].plot([], [], "*", color="gray", markersize=10, label="promoted")
         axes[0][-1].legend(fontsize=7, loc="lower right")
         save_figure(figure, png)
 
@@ -91,6 +100,10 @@ class LearningCurve:
             xs = [p.get(x, 0) for p in seen]
             ys = np.array([measure(p)[net] for p in seen])
             smooth = np.convolve(ys, np.ones(SMOOTH), "valid") / SMOOTH if len(ys) >= SMOOTH else ys
-            ax.plot(xs[len(xs) - len(smooth) :], smooth, label=net)
+            (line,) = ax.plot(xs[len(xs) - len(smooth) :], smooth, label=net)
+            # a new generation: the batch whose candidate the gate promoted, as measured
+            new = [(px, y) for px, y, p in zip(xs, ys, seen) if net in p.get("promoted", ())]
+            if new:
+                ax.plot(*zip(*new), "*", color=line.get_color(), markersize=10)
         ax.set_ylim(-2, 102)
         ax.grid(alpha=0.3)

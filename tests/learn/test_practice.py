@@ -70,8 +70,9 @@ def test_on_workers_the_next_batch_is_played_during_the_refits_by_the_weights_be
     tmp_path, capsys
 ):
     """Two batches of a refitting run on 2 workers are the games of a run that refits
-    nothing (the second batch was handed out before the first refit), and each batch's
-    line and curve point say how busy the workers were."""
+    nothing (the second batch was handed out before the first refit), each batch's line
+    and curve point say how busy the workers were, and a gated batch's point which
+    networks the gate promoted."""
     import json
 
     from mancala.arena.records import GameLog
@@ -92,6 +93,11 @@ def test_on_workers_the_next_batch_is_played_during_the_refits_by_the_weights_be
     assert len(kept) == 16
     points = json.loads((tmp_path / "ahead" / "curve.json").read_text())
     assert [p["batch"] for p in points] == [1, 2] and all(0 < p["busy"] <= 1 for p in points)
+    gates = [
+        json.loads(line) for line in (tmp_path / "ahead" / "gates.jsonl").read_text().splitlines()
+    ]
+    assert "promoted" not in points[0]  # no gate after the first batch
+    assert points[1]["promoted"] == [g["network"] for g in gates if g["promoted"]]
 
 
 def test_a_resumed_run_goes_on_with_games_it_has_not_played(tmp_path):
