@@ -109,7 +109,6 @@ def test_promote_gates_a_sungka_az_net_on_the_scoreboard(tmp_path, capsys, monke
     assert weights_file("sungka", empty).read_bytes() == shipped
 
 
-
 def test_a_damaged_shipped_network_is_named_before_any_game(tmp_path, monkeypatch):
     from mancala.learn import scoreboard
     from mancala.learn.promotion import gate_and_promote_az, record_to
@@ -129,6 +128,7 @@ def test_a_damaged_shipped_network_is_named_before_any_game(tmp_path, monkeypatc
     with pytest.raises(WeightsError, match=str(weights_file("sungka", models))):
         gate_and_promote_az(mine, models, "sungka", ["greedy"], 2, 0, record)
     assert not (tmp_path / "gates.jsonl").exists()
+
 
 def test_a_game_names_its_main_measure_and_no_other():
     """Sungka's seat decides most games, so its scoreboard promotes on the margin; a
