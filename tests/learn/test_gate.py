@@ -156,7 +156,7 @@ def test_the_refits_learn_from_the_exact_labels_that_ship(tmp_path, capsys):
     assert 0 < exact < sum(len(r["values"]) for r in records)  # searched ones left out
     assert _train(tmp_path, "--labels", str(small)) == 0
     out = capsys.readouterr().out
-    assert "reading the exact labels of 1 file(s)" in out
+    assert "reading the labels of 1 file(s)" in out
     assert f"{exact:,} exactly labelled positions of 30 games; 0 annotated game(s)" in out
 
 
