@@ -3,11 +3,12 @@ the search is shown the stronger labeller; otherwise the alpha-beta labels.
 
 A teacher plays as its labels say (`TeacherPlayer`: the legal move it values highest).
 Where a held-out set of solved positions ships for the board (Kalah(6,4)), both teachers
-choose a move in the same positions of it, and the search must keep the exact value in
-more of them by two standard errors of the paired differences. Elsewhere (Sungka) the two
-play game pairs from the game's fixed opening set, and the search must score above half
-by two standard errors (on a board of other rules than the set's, from random 2-ply
-openings of it).
+choose a move in the same positions of it (distinct ones, spread through the set: its
+first hundred are eight positions, the start 59 times), and the search must keep the
+exact value in more of them by two standard errors of the paired differences.
+Elsewhere (Sungka) the two play game pairs from the game's fixed opening set, and the
+search must score above half by two standard errors (on a board of other rules than the
+set's, from random 2-ply openings of it).
 """
 
 from __future__ import annotations
@@ -23,8 +24,16 @@ from mancala.learn.gate import gate_openings
 from mancala.learn.teacher import Teacher
 
 LEAD = 2.0  # standard errors the search must be ahead by
-POSITIONS = 500  # of the held-out set, its first
+POSITIONS = 500  # distinct ones of the held-out set, spread through it
 OPENINGS = 50  # of the fixed set, its first, each in both seats
+
+
+def spread(positions: list, count: int) -> list:
+    """`count` distinct positions of `positions` (by `key`), evenly spaced through them
+    in their order; all the distinct ones where there are fewer."""
+    distinct = list({position.key: position for position in positions}.values())
+    step = max(1.0, len(distinct) / max(1, count))
+    return [distinct[int(k * step)] for k in range(min(count, len(distinct)))]
 
 
 class TeacherPlayer(Player):
@@ -62,7 +71,7 @@ def check_expert(
     on the board of `start`: over the first `positions` of its held-out set where one
     ships, else game pairs from the first `openings` of its fixed set."""
     mine, theirs = TeacherPlayer(search), TeacherPlayer(alpha_beta)
-    solved = shipped_set(start, "held-out")[:positions]
+    solved = spread(shipped_set(start, "held-out"), positions)
     if solved:
         progress(f"expert check: {mine.name} and {theirs.name} on {len(solved)} solved positions")
         kept = [

@@ -14,8 +14,9 @@ promoted when
    opening and seat for both; `lead` standard errors in general); or, where the solver
    reaches (`exact`: a solved set of positions), against perfect play: it keeps the
    exact value in more of the set's positions than the incumbent, by the same two
-   standard errors of the paired differences (checked first: a candidate that fails it
-   plays no game), and
+   standard errors of the paired differences, clustered by position (a position the set
+   holds many times counts once as evidence: `mean_se`; checked first: a candidate that
+   fails it plays no game), and
 3. against no fixed opponent is it worse than the incumbent beyond noise: its mean may
    fall below the incumbent's by at most `z` (two) standard errors.
 
@@ -39,7 +40,7 @@ from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -105,19 +106,25 @@ def lead_for(tries: int, false_share: float = 0.05) -> float:
     return max(2.0, NormalDist().inv_cdf(1 - false_share / max(1, tries)))
 
 
-def paired(candidate: list[float], incumbent: list[float]) -> tuple[float, float]:
-    """(mean, standard error) of the paired differences candidate - incumbent.
+def paired(
+    candidate: list[float], incumbent: list[float], groups: Sequence[Hashable] | None = None
+) -> tuple[float, float]:
+    """(mean, standard error) of the paired differences candidate - incumbent (clustered
+    by `groups`, as `mean_se`).
 
     >>> paired([1.0, 1.0, 0.0, 1.0], [1.0, 1.0, 1.0, 1.0])
     (-0.25, 0.25)
     """
-    return mean_se([c - i for c, i in zip(candidate, incumbent)])
+    return mean_se([c - i for c, i in zip(candidate, incumbent)], groups)
 
 
-def _perfect(exact: tuple[list[float], list[float]]) -> tuple[list[float], str]:
-    """(% kept by each of the two, the words saying so) on a solved set."""
+def _perfect(
+    exact: tuple[list[float], list[float]], groups: Sequence[Hashable] | None = None
+) -> tuple[list[float], str]:
+    """(% kept by each of the two, the words saying so) on a solved set whose positions
+    are `groups`."""
     shares = [100.0 * sum(kept) / len(kept) for kept in exact]
-    error = paired(*exact)[1]
+    error = paired(*exact, groups)[1]
     return shares, (
         f"keeps the exact value in {shares[0]:.1f}% of the solved positions, the weights "
         f"it would replace in {shares[1]:.1f}% (standard error {100 * error:.1f})"
@@ -136,15 +143,17 @@ def gate(
     z: float = BEHIND,
     lead: float = 2.0,
     exact: tuple[list[float], list[float]] | None = None,
+    groups: Sequence[Hashable] | None = None,
 ) -> GateResult:
     """Play the gate's games and apply its rule (see the module's docstring);
     `opponents` are registry specs, each made with `seed` for either side's games;
-    `exact`: the candidate's and the incumbent's 1 (kept) or 0 in each solved position."""
+    `exact`: the candidate's and the incumbent's 1 (kept) or 0 in each solved position,
+    `groups` those positions' keys (`SolvedPosition.key`)."""
     if openings < 1:
         raise ValueError(f"the gate needs at least 1 opening, not {openings}")
     if exact is not None:
-        shares, perfect = _perfect(exact)
-        gain, error = paired(*exact)
+        shares, perfect = _perfect(exact, groups)
+        gain, error = paired(*exact, groups)
         if gain < lead * error:
             reason = f"not {lead:.3g} standard errors ahead of them against perfect play: {perfect}"
             return GateResult(False, reason, 0, None, kept_share=shares)
@@ -159,7 +168,7 @@ def gate(
             ]
             for spec in opponents
         }
-    return verdict(head, sides, exact, z, lead)
+    return verdict(head, sides, exact, z, lead, groups)
 
 
 def verdict(
@@ -168,13 +177,14 @@ def verdict(
     exact: tuple[list[float], list[float]] | None = None,
     z: float = BEHIND,
     lead: float = 2.0,
+    groups: Sequence[Hashable] | None = None,
 ) -> GateResult:
     """The gate's rule (the module's docstring) on what its games gave: `head`, the
     candidate's score in each game against the incumbent (each opening in the first seat,
     then in the second); `sides`, for each fixed opponent, the candidate's and the
     incumbent's scores in the same games; `exact`, both players' 1 or 0 in each solved
-    position (already found `lead` standard errors ahead)."""
-    shares, perfect = _perfect(exact) if exact is not None else (None, "")
+    position (already found `lead` standard errors ahead), whose keys are `groups`."""
+    shares, perfect = _perfect(exact, groups) if exact is not None else (None, "")
     half = len(head) // 2  # each opening in the first seat, then in the second
     head_to_head, head_error = mean_se([(a + b) / 2 for a, b in zip(head[:half], head[half:])])
     against, weaker, mine_all, theirs_all = {}, [], [], []

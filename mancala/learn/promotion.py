@@ -197,6 +197,7 @@ def _gated(
         openings=openings,
         seed=seed,
         exact=(kept_each(candidate, solved), kept_each(incumbent, solved)) if solved else None,
+        groups=[position.key for position in solved] if solved else None,
         lead=lead,
     )
     return result.to_dict() | {"lead": lead}
@@ -251,7 +252,11 @@ def gate_and_promote_az(
     against = incumbent or first_bar(seed)
     exact = (kept_each(candidate, solved), kept_each(against, solved)) if solved else None
     start = new_game(variant)
-    result = gate(candidate, against, opponents, start, openings=openings, seed=seed, exact=exact)
+    groups = [position.key for position in solved] if solved else None
+    result = gate(
+        candidate, against, opponents, start, openings=openings, seed=seed, exact=exact,
+        groups=groups,
+    )  # fmt: skip
     decision = {"variant": variant, "player": player, **result.to_dict()}
     if incumbent is None:
         decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"

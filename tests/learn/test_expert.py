@@ -55,3 +55,17 @@ def test_the_main_job_labels_with_whichever_teacher_the_check_found_stronger(tmp
     chose = "az:20" if said.endswith("; az:20 labels") else "minimax:8"
     assert said.endswith(f" {chose} labels")
     assert {game["teacher"] for game in GameLog([run / "games.jsonl"])} == {chose}
+
+
+def test_the_check_meets_distinct_positions_spread_through_the_held_out_set():
+    """The held-out set's first hundred positions are eight distinct ones (games begin
+    alike); the check takes distinct positions from all through the set."""
+    from mancala.arena.solved_set import shipped_set
+    from mancala.learn.expert import spread
+
+    held = shipped_set(new_game("kalah"), "held-out")
+    assert len({p.key for p in held[:100]}) < 20
+    chosen = spread(held, 100)
+    assert len({p.key for p in chosen}) == 100
+    last = max(i for i, p in enumerate(held) if p.key == chosen[-1].key)
+    assert last > len(held) * 0.9

@@ -389,3 +389,20 @@ def test_promote_gates_an_az_net_by_its_search(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "promoted to" in out and "gated against random play (luck)" in out
     assert weights_file("kalah", empty).read_bytes() == weights_file("kalah", mine).read_bytes()
+
+
+def test_a_gain_in_one_position_the_set_repeats_is_not_evidence():
+    """30 copies of one position kept where the incumbent loses it, the rest alike: plain,
+    that is 5.6 standard errors ahead; clustered by position, one position's worth of
+    evidence, refused before any game."""
+    from mancala.learn.gate import paired
+
+    exact = ([1.0] * 30 + [1.0] * 900 + [0.0] * 70, [0.0] * 30 + [1.0] * 900 + [0.0] * 70)
+    groups = ["start"] * 30 + list(range(970))
+    gain, plain = paired(*exact)
+    assert gain == pytest.approx(0.03) and gain > 5 * plain
+    assert paired(*exact, groups)[1] > gain / 2
+    one, two = make_player("greedy", seed=1), make_player("greedy", seed=1)
+    refused = gate(one, two, [], GameState.new(), openings=2, exact=exact, groups=groups)
+    assert not refused.promoted and refused.games == 0
+    assert "not 2 standard errors ahead of them against perfect play" in refused.reason
