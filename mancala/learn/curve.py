@@ -102,8 +102,15 @@ class LearningCurve:
             smooth = np.convolve(ys, np.ones(SMOOTH), "valid") / SMOOTH if len(ys) >= SMOOTH else ys
             (line,) = ax.plot(xs[len(xs) - len(smooth) :], smooth, label=net)
             # a new generation: the batch whose candidate the gate promoted, as measured
-            new = [(px, y) for px, y, p in zip(xs, ys, seen) if net in p.get("promoted", ())]
+            new = [(px, y) for px, y, p in zip(xs, ys, seen) if _promoted(p, net)]
             if new:
                 ax.plot(*zip(*new), "*", color=line.get_color(), markersize=10)
         ax.set_ylim(-2, 102)
         ax.grid(alpha=0.3)
+
+
+def _promoted(point: dict[str, Any], net: str) -> bool:
+    """Whether the gate promoted `net` at `point`: the main job names the networks it
+    promoted, self-play's one candidate says yes or no."""
+    promoted = point.get("promoted", ())
+    return promoted is True or (isinstance(promoted, list) and net in promoted)
