@@ -107,7 +107,7 @@ def test_one_flag_name_for_one_thing_and_old_spellings_still_read(capsys):
 
 
 TABLE_COMMANDS = ["bench", "bench_networks", "bench_workers", "measure_dqn", "measure_perfect"]
-TABLE_COMMANDS += ["tournament", "measure_weights", "bench_teachers"]
+TABLE_COMMANDS += ["tournament", "measure_weights", "bench_teachers", "bench_loop"]
 
 
 @pytest.mark.parametrize("name", TABLE_COMMANDS)
@@ -134,6 +134,26 @@ def test_a_table_printed_as_json_has_its_rows(capsys):
     assert table["title"].startswith("Tak 3x3, one process")
     assert [row["position"] for row in table["rows"]] == ["10 plies", "40 plies"]
     assert all(int(row["legal moves"]) > 0 for row in table["rows"])
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_the_loop_bench_runs_the_main_job_both_ways_and_counts_what_they_made(capsys, tmp_path):
+    import json
+
+    from mancala.commands import bench_loop
+
+    job = ["nn1h128", "greedy", "--games", "4", "--per-pairing", "2", "--teacher", "1"]
+    job += ["--exact-nodes", "0", "--labels", "--eval-games", "1", "--sample", "200"]
+    job += ["--gate-openings", "1", "--gate-opponents", "greedy", "--models", str(tmp_path)]
+    assert bench_loop.main(["--batches", "2", "--json", "--", *job]) == 0
+    [table] = json.loads(capsys.readouterr().out)
+    before, after, ratio = table["rows"]
+    assert before["schedule"] == "wait for the refits" and after["schedule"] == "play during them"
+    assert before["games"] == after["games"] == 8  # two batches of 4
+    assert all(row["labelled positions"] > 0 and 0 < row["workers busy %"] <= 100
+               for row in (before, after))  # fmt: skip
+    assert ratio["positions / CPU-hour"].endswith("x")
 
 
 @pytest.mark.slow
