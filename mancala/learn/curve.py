@@ -48,15 +48,18 @@ class LearningCurve:
         KeyboardInterrupt inside matplotlib's C code surfaces as a ValueError
         ("Invalid affine transformation matrix"), not as an interrupt."""
         self.points.append(point)
-        with signals_held():
-            write_json(self.path, self.points)
-            self.plot(self.path.with_suffix(".png"))
+        self._write()
 
     def mark(self, key: str, value: Any) -> None:
         """Add `key` to the last point (its batch's promotions, say); write both again."""
         if self.points:
             self.points[-1][key] = value
-            self.add(self.points.pop())
+            self._write()
+
+    def _write(self) -> None:
+        with signals_held():
+            write_json(self.path, self.points)
+            self.plot(self.path.with_suffix(".png"))
 
     def panels(self) -> list[tuple[str, str, str | None]]:
         """(title, key of the points, opponent or None) of each measure in the points."""

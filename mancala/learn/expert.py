@@ -17,10 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from mancala.ai.base import Player
-from mancala.arena.opening_sets import board_set_starts
 from mancala.arena.pairs import play_pairs
 from mancala.arena.solved_set import mean_se, move_losses, shipped_set
-from mancala.learn.gate import gate_openings
+from mancala.learn.gate import fixed_or_random_openings
 from mancala.learn.teacher import Teacher
 
 LEAD = 2.0  # standard errors the search must be ahead by
@@ -86,13 +85,8 @@ def check_expert(
             f"{100 * error:.1f} points)"
         )
     else:
-        fixed = board_set_starts(start)
-        if fixed is not None:
-            starts, moves = (found[:openings] for found in fixed)
-            where = "of the fixed set"
-        else:  # a board of other rules: random openings of it
-            starts, moves = gate_openings(start, openings, 2, seed=0)
-            where = "of random 2-ply openings"
+        starts, moves, fixed = fixed_or_random_openings(start, openings, seed=0)
+        where = "of the fixed set" if fixed else "of random 2-ply openings"
         progress(f"expert check: {mine.name} against {theirs.name}, {len(starts)} game pairs")
         pairs = play_pairs(mine, theirs, starts, moves)
         gain, error = pairs.score() - 0.5, pairs.standard_error()

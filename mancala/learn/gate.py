@@ -51,6 +51,7 @@ from tqdm import tqdm
 
 from mancala.ai.base import Player
 from mancala.ai.registry import make_player
+from mancala.arena.opening_sets import board_set_starts
 from mancala.arena.openings import draw_openings
 from mancala.arena.pairs import play_pairs
 from mancala.arena.solved_set import mean_se
@@ -84,6 +85,19 @@ def gate_openings(
     that many (`draw_openings`): (positions, their moves)."""
     moves = draw_openings(start, openings, plies, seed)
     return [replayed(start, m) for m in moves], moves
+
+
+def fixed_or_random_openings(
+    start: GameState, openings: int, seed: int
+) -> tuple[list[GameState], list[list[int]], str | None]:
+    """The first `openings` openings of the fixed set of `start`'s board, else as many
+    random 2-ply openings of it (`gate_openings`): (positions, their moves, the set's
+    name or None)."""
+    fixed = board_set_starts(start)
+    if fixed is None:
+        return *gate_openings(start, openings, 2, seed), None
+    starts, moves = fixed
+    return starts[:openings], moves[:openings], f"{start.game}-a"
 
 
 def _both_seats(

@@ -108,6 +108,15 @@ def value_kept(net, positions: list) -> float:
     return 100.0 * sum(kept) / len(kept)
 
 
+def against_perfect_play(candidate, incumbent, solved: list) -> dict[str, Any]:
+    """The gate's `exact` and `groups` for two players on the `solved` positions: each
+    one's 1 or 0 (value kept) in every position, and the positions' keys; {} for none."""
+    if not solved:
+        return {}
+    exact = (kept_each(candidate, solved), kept_each(incumbent, solved))
+    return {"exact": exact, "groups": [position.key for position in solved]}
+
+
 def kept_each(player, positions: list) -> list[float]:
     """1.0 for each of `positions` where `player`'s move keeps the value, else 0.0."""
     from mancala.arena.solved_set import move_losses
@@ -196,9 +205,8 @@ def _gated(
         start or GameState.new(),
         openings=openings,
         seed=seed,
-        exact=(kept_each(candidate, solved), kept_each(incumbent, solved)) if solved else None,
-        groups=[position.key for position in solved] if solved else None,
         lead=lead,
+        **against_perfect_play(candidate, incumbent, solved),
     )
     return result.to_dict() | {"lead": lead}
 
@@ -231,8 +239,8 @@ def gate_and_promote_az(
     if not path.is_file():
         raise ValueError(f"no weights at {path}")
     net = PolicyValue(variant, path).load()
-    if target.is_file():  # a damaged shipped file is said here, not in a worker's game
-        PolicyValue(variant, target).load()
+    # read first: a damaged shipped file is said here, not in a worker's game
+    shipped = PolicyValue(variant, target).load() if target.is_file() else None
     if not solved:
         board, decision = _az_scoreboard(path, target, variant, opponents, openings, seed, workers)
         decision["folder"] = recorded(folder)
@@ -248,14 +256,12 @@ def gate_and_promote_az(
         return az
 
     candidate = searching(net)
-    incumbent = searching(PolicyValue(variant, target).load()) if target.is_file() else None
+    incumbent = searching(shipped) if shipped is not None else None
     against = incumbent or first_bar(seed)
-    exact = (kept_each(candidate, solved), kept_each(against, solved)) if solved else None
     start = new_game(variant)
-    groups = [position.key for position in solved] if solved else None
     result = gate(
-        candidate, against, opponents, start, openings=openings, seed=seed, exact=exact,
-        groups=groups,
+        candidate, against, opponents, start, openings=openings, seed=seed,
+        **against_perfect_play(candidate, against, solved),
     )  # fmt: skip
     decision = {"variant": variant, "player": player, **result.to_dict()}
     if incumbent is None:
@@ -298,19 +304,15 @@ def scoreboard_gate(
     (as `player` names how they play) on the first `openings` openings of the fixed set
     of `start`'s board, or where none ships, as many random 2-ply openings; promoted by
     the scoreboard's rule on the game's main measure."""
-    from mancala.arena.opening_sets import board_set_starts
     from mancala.games import game
-    from mancala.learn.gate import gate_openings
+    from mancala.learn.gate import fixed_or_random_openings
     from mancala.learn.scoreboard import play_scoreboard
 
-    fixed = board_set_starts(start)
-    if fixed is not None:
-        moves, drawn = fixed[1][:openings], f"{start.game}-a"
-    else:
-        moves, drawn = gate_openings(start, openings, 2, seed)[1], "random 2-ply"
+    _, moves, fixed = fixed_or_random_openings(start, openings, seed)
     board = play_scoreboard(candidate, incumbent, anchors, start, moves, seed=seed, workers=workers)
     promoted, reason = board.verdict(main=game(start.game).main_measure)
     decision = {"variant": start.game, "player": player, "promoted": promoted}
+    drawn = fixed or "random 2-ply"
     return board, decision | {"reason": reason, "opening_set": drawn, **board.to_dict()}
 
 
@@ -406,17 +408,11 @@ def _tak_gate(
 
     from tqdm import tqdm
 
-    from mancala.arena.opening_sets import board_set_starts
     from mancala.arena.pairs import play_pairs
     from mancala.games.tak.state import TakState, new_tak
-    from mancala.learn.gate import gate_openings
+    from mancala.learn.gate import fixed_or_random_openings
 
-    start = new_tak(size)
-    fixed = board_set_starts(start)
-    if fixed is not None:
-        starts, moves = (found[:openings] for found in fixed)
-    else:
-        starts, moves = gate_openings(start, openings, 2, seed)
+    starts, moves, _ = fixed_or_random_openings(new_tak(size), openings, seed)
     total = 2 * len(starts)
     over = iter(range(1, total + 1))  # the count of games over, one drawn at each end
     # a bar of moves, the games over beside it: a seat's games go on side by side
