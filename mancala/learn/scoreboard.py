@@ -1,5 +1,5 @@
-"""The scoreboard of a game without solved positions (Sungka): game pairs on the game's
-fixed opening set, the new player and the old paired opening by opening.
+"""The scoreboard of a game without solved positions (Sungka's az-net, Tak's guides): game
+pairs on the game's fixed opening set, the new player and the old paired opening by opening.
 
 The candidate and the player it would replace (the incumbent) each play the same openings
 of the game's shipped set (both seats) against the same fixed anchors (the registry's
