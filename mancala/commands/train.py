@@ -54,11 +54,17 @@ from mancala.learn.gate import lead_for
 from mancala.learn.labels import shipped_labels
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import practice_arguments
-from mancala.learn.promotion import gate_and_promote, gate_positions, value_kept
+from mancala.learn.promotion import (
+    gate_and_promote,
+    gate_and_promote_az,
+    gate_positions,
+    value_kept,
+)
 from mancala.learn.runs import Run
 from mancala.learn.scalars import Scalars, flatten
 from mancala.nn_lib.base import LEARNING_RATE, ZOO_GAMES
 from mancala.nn_lib.boards import board_rules
+from mancala.nn_lib.policy_value import NAME as AZ_NET
 from mancala.nn_lib.zoo import ZOO, network, networks_for
 
 EXPERT_CHECK = 100  # held-out positions, or game pairs, of the expert check
@@ -71,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         nargs="*",
         help="players (default: the zoo's networks of the game and its practice players: "
         + "; ".join(f"{name}: {', '.join(game(name).practice)}" for name in ZOO_GAMES)
-        + ")",
+        + f"); {AZ_NET} (sowing games, default board) is refit and gated beside them but "
+        "plays no games",
     )
     parser.add_argument("--per-pairing", type=int_in(1), default=8, help="games a pairing (8)")
     parser.add_argument("--epochs", type=int_in(1), default=1, help="epochs over the sample")
@@ -149,8 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         args.rules = board_rules(args.variant, game_options(args))
         check_names(specs + args.gate_opponents)
-        if len(set(specs)) < 2:
-            raise ValueError("name at least two different players")
+        if len(set(specs) - {AZ_NET}) < 2:
+            raise ValueError(f"name at least two different players ({AZ_NET} plays no games)")
         check_players(specs + args.gate_opponents, args.variant, args.rules)
         run = Run.open(args.run, args.resume)
     except ValueError as error:
@@ -174,7 +181,11 @@ def check_players(specs: list[str], variant: str, rules: dict | None = None) -> 
     for spec in specs:
         if spec in ZOO:
             network(spec, None, variant, rules)
-    check_can_play([spec for spec in specs if spec not in ZOO], start)
+    if AZ_NET in specs and (
+        not offers(variant, Capability.SOWING) or rules != board_rules(variant, None)
+    ):
+        raise ValueError(f"{AZ_NET} learns in the main job on a sowing game's default board")
+    check_can_play([spec for spec in specs if spec not in {*ZOO, AZ_NET}], start)
 
 
 def _run_on_workers(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> int:
@@ -204,11 +215,11 @@ def _expert_checked(
 
 
 def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, workers) -> int:
-    from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import Seat
     from mancala.core.paths import MODELS_DIR
     from mancala.learn.curve import LearningCurve, win_rate
+    from mancala.learn.learner import player_of
     from mancala.learn.practice import Practice
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
@@ -260,7 +271,8 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         """The next batch's games, handed to the workers (on Ray, played from now on by
         the networks as they are now)."""
         seats = {spec: Seat.of(player, args.explore) for spec, player in players.items()}
-        pairings = [rng.sample(specs, 2) for _ in range(max(1, args.games // args.per_pairing))]
+        playing = [spec for spec in specs if spec in players]
+        pairings = [rng.sample(playing, 2) for _ in range(max(1, args.games // args.per_pairing))]
         seated = [(seats[one], seats[two]) for one, two in pairings]
         return practice.begin(seated, args.per_pairing, ahead)
 
@@ -295,14 +307,15 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             )
             for name, net in nets.items()
         }
+        alone = {name: player_of(net) for name, net in nets.items()}  # each network alone
         rates = {
             label: {
-                name: win_rate(NetworkPlayer(net=net), opponent, args.eval_games, start=game_start)
-                for name, net in nets.items()
+                name: win_rate(player, opponent, args.eval_games, start=game_start)
+                for name, player in alone.items()
             }
             for label, opponent in yardsticks.items()
         }
-        kept = {name: value_kept(net, solved) for name, net in nets.items()} if solved else {}
+        kept = {name: value_kept(each, solved) for name, each in alone.items()} if solved else {}
         minutes = offset + (time.perf_counter() - began) / 60
         point = {
             "batch": batch,
@@ -330,19 +343,19 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         if batch % args.gate_every == 0 or batch == args.batches:
             promoted: list[str] = []
             for net in nets.values():
-                run.log(
-                    gate_and_promote(
-                        net,
-                        models,
-                        args.gate_opponents,
-                        args.gate_openings,
-                        batch,
-                        gate_recorder(run, scalars, batch, promoted),
-                        solved,
-                        game_start,
-                        lead_for(run.tries(net.name)),
+                record = gate_recorder(run, scalars, batch, promoted)
+                lead = lead_for(run.tries(net.name))
+                if net.name == AZ_NET:
+                    decided = gate_and_promote_az(
+                        run.candidates, models, args.variant, args.gate_opponents,
+                        args.gate_openings, batch, record, solved, workers, lead,
                     )  # fmt: skip
-                )
+                else:
+                    decided = gate_and_promote(
+                        net, models, args.gate_opponents, args.gate_openings, batch, record,
+                        solved, game_start, lead,
+                    )  # fmt: skip
+                run.log(decided)
             curve.mark("promoted", promoted)
     return 0
 

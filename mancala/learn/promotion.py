@@ -100,11 +100,9 @@ def gate_positions(game: str, options: dict | None = None) -> list:
     return shipped_set(start, "gate") or shipped_set(start)
 
 
-def value_kept(net, positions: list) -> float:
-    """% of `positions` where the network alone plays a move that keeps the value."""
-    from mancala.ai.network import NetworkPlayer
-
-    kept = kept_each(NetworkPlayer(net=net), positions)
+def value_kept(player, positions: list) -> float:
+    """% of `positions` where `player` (a network alone) plays a move that keeps the value."""
+    kept = kept_each(player, positions)
     return 100.0 * sum(kept) / len(kept)
 
 
@@ -221,15 +219,16 @@ def gate_and_promote_az(
     record: Record,
     solved: list = (),
     workers=None,
+    lead: float = 2.0,
 ) -> str:
     """Put the policy-value network in `folder` through the gate against the one in
     `models`; promote it when it passes, keeping the replaced file in
     `models`/replaced/GAME/. With `solved` positions, both are played by az without the
     solver's help (AZ_GATE_SIMULATIONS simulations a move), against perfect play first,
-    then with the fixed `opponents` over `openings` random openings; without, on the
-    game's scoreboard (`opponents` its anchors, the first `openings` of its fixed set) on
-    `workers`. A line saying what was decided; ValueError when the candidate has no
-    weights file."""
+    then with the fixed `opponents` over `openings` random openings, ahead by `lead`
+    standard errors; without, on the game's scoreboard (`opponents` its anchors, the first
+    `openings` of its fixed set) on `workers`. A line saying what was decided; ValueError
+    when the candidate has no weights file."""
     from mancala.ai.az import AZ
     from mancala.games import new_game
     from mancala.learn.gate import gate
@@ -260,10 +259,10 @@ def gate_and_promote_az(
     against = incumbent or first_bar(seed)
     start = new_game(variant)
     result = gate(
-        candidate, against, opponents, start, openings=openings, seed=seed,
+        candidate, against, opponents, start, openings=openings, seed=seed, lead=lead,
         **against_perfect_play(candidate, against, solved),
     )  # fmt: skip
-    decision = {"variant": variant, "player": player, **result.to_dict()}
+    decision = {"variant": variant, "player": player, **result.to_dict(), "lead": lead}
     if incumbent is None:
         decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"
     decision["folder"] = recorded(folder)

@@ -29,6 +29,7 @@ board, `shipped_guide` gives it in a network's face (`Guide`), which az plays th
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from importlib import import_module
 from pathlib import Path
 from typing import Any
@@ -53,7 +54,7 @@ from mancala.nn_lib.boards import (
     trained_boards,
 )
 from mancala.nn_lib.choice import soft_choice
-from mancala.nn_lib.keras_io import batches, import_keras
+from mancala.nn_lib.keras_io import batches, import_keras, stopping_callbacks
 from mancala.nn_lib.losses import masked_policy_loss
 from mancala.nn_lib.meta import read_number
 from mancala.nn_lib.saved import SavedModel, WeightsError
@@ -354,12 +355,14 @@ class PolicyValue(SavedModel):
         epochs: int = 1,
         batch_size: int = 256,
         learning_rate: float | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> float:
         """Fit both heads to `data` (features, policy, mask, value); the last epoch's loss.
         The model is compiled at its first fit, with Adam at `learning_rate`
         (LEARNING_RATE if None), and Adam's state is kept from one fit to the next; a
         later fit given a `learning_rate` sets Adam's rate to it. The examples are encoded
-        a batch at a time, in a new random order each epoch."""
+        a batch at a time, in a new random order each epoch. `stop`, asked after every
+        batch: when it says True the fit ends there."""
         keras = import_keras()
         if not getattr(self.model, "compiled", False):
             self.model.compile(
@@ -376,7 +379,9 @@ class PolicyValue(SavedModel):
             return self.encode(compact[rows]), {"policy": targets, "value": outcome}
 
         examples = batches(len(compact), batch, batch_size, seed=len(compact))
-        history = self.model.fit(examples, epochs=epochs, verbose=0)
+        history = self.model.fit(
+            examples, epochs=epochs, verbose=0, callbacks=stopping_callbacks(stop)
+        )
         self._use(self.model)
         return float(history.history["loss"][-1])
 

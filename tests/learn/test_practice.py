@@ -131,3 +131,64 @@ def test_sungka_labels_ship_and_the_refits_read_every_labelled_position(tmp_path
     small.write_text("".join(json.dumps(record) + "\n" for record in records))
     practice = Practice(tmp_path / "games.jsonl", start=start, labels=[small])
     assert practice.store.seen == sum(len(record_positions(r)[0]) for r in records) > 0
+
+
+@pytest.mark.slow
+def test_az_net_is_refit_and_gated_in_the_main_job_beside_the_zoo_but_plays_no_game(tmp_path):
+    """Named among the players, az-net learns from the run's labelled positions (its
+    candidate saved in the run), each batch measures it alone, its gate plays it as az
+    without the solver's help, and no game has it at the table."""
+    import json
+
+    from mancala.arena.records import GameLog
+    from mancala.commands.train import main
+    from mancala.nn_lib.policy_value import PolicyValue
+
+    argv = ["az-net", "nn1h128", "greedy", "--run", str(tmp_path / "run"), "--models"]
+    argv += [str(tmp_path / "models"), "--batches", "1", "--games", "4", "--per-pairing", "2"]
+    argv += ["--teacher", "1", "--exact-nodes", "0", "--labels", "--eval-games", "1"]
+    assert main([*argv, "--gate-openings", "2", "--gate-opponents", "greedy"]) == 0
+    players = {
+        name for record in GameLog([tmp_path / "run" / "games.jsonl"]) for name in record["players"]
+    }
+    assert players == {"nn1h128", "greedy"}
+    candidate = tmp_path / "run" / "candidates" / "kalah" / "az-net.keras"
+    assert PolicyValue("kalah", candidate).load().model is not None
+    point = json.loads((tmp_path / "run" / "curve.json").read_text())[-1]
+    assert set(point["kept"]) == set(point["loss"]) == {"az-net", "nn1h128"}
+    gates = [
+        json.loads(line) for line in (tmp_path / "run" / "gates.jsonl").read_text().splitlines()
+    ]
+    assert {g["network"]: g.get("player") for g in gates} == {
+        "az-net": "az-solo:1000",
+        "nn1h128": None,
+    }
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["az-net", "greedy"], ["az-net", "luck", "greedy", "--variant", "tak"]],
+    ids=["no-second-player", "tak"],
+)
+def test_az_net_in_the_main_job_is_refused_where_it_cannot_learn(argv, tmp_path, capsys):
+    from mancala.commands.train import main
+
+    assert main([*argv, "--run", str(tmp_path / "run")]) == 2
+    assert "az-net" in capsys.readouterr().err
+
+
+def test_az_nets_refit_ends_after_the_batch_during_which_it_was_asked_to_stop(tmp_path):
+    from mancala.learn.learner import PolicyValueLearner
+    from mancala.nn_lib.policy_value import PolicyValue
+
+    practice = practice_with(tmp_path, 40)
+    learner = PolicyValueLearner(PolicyValue("kalah", tmp_path / "az-net.keras").fresh(seed=1))
+    asked: list[bool] = []
+
+    def stop() -> bool:
+        asked.append(True)
+        return True
+
+    examples = practice.store.sample(len(practice.store), practice.np_rng)
+    learner.fit(*examples, epochs=5, batch_size=16, stop=stop)
+    assert len(practice.store) > 16 * 5 and asked == [True]  # one batch of many asked for
