@@ -297,6 +297,16 @@ class AZ(AZNet):
         position for the mover: `mancala.ai.gumbel.search_value`), one
         entry a move id, of a search whose root is Gumbel AlphaZero's (`mancala.ai.gumbel`)
         of `simulations` (default: the player's)."""
+        gumbel, root = self.gumbel_root(state, rng, simulations)
+        move = chosen_move(gumbel, *root)
+        return move, improved_policy(*root), root[2], search_value(*root)
+
+    def gumbel_root(
+        self, state: GameState, rng: np.random.Generator, simulations: int | None = None
+    ) -> tuple[np.ndarray, tuple[float, np.ndarray, np.ndarray, np.ndarray, np.ndarray]]:
+        """(the Gumbel noise, and the root as `mancala.ai.gumbel` reads it: the network's
+        value, priors, visits, mean values, legal moves), one entry a move id, of the search
+        `gumbel_search` makes."""
         moves = require_moves(state)
         legal = np.zeros(state.num_actions, bool)
         legal[moves] = True
@@ -308,9 +318,7 @@ class AZ(AZNet):
         means = np.divide(sums, visits, out=np.zeros(len(visits)), where=visits > 0)
         gumbel = np.zeros(state.num_actions)
         gumbel[moves] = noise
-        move = chosen_move(gumbel, value, priors, visits, means, legal)
-        searched = search_value(value, priors, visits, means, legal)
-        return move, improved_policy(value, priors, visits, means, legal), visits, searched
+        return gumbel, (value, priors, visits, means, legal)
 
     def best(
         self, state: GameState, seconds: float | None = None

@@ -74,9 +74,15 @@ def mixed_value(value, priors, visits, means, legal):
     return (value + total * weighted / weight) / (1.0 + total)
 
 
+MIN_MAX = np.zeros(2)  # sigma's bounds: the completed values' own least and most
+FIXED = np.array([-1.0, 1.0])  # ... or the value's whole range
+
+
 @njit(cache=True, nogil=True)
-def sigma_scores(value, priors, visits, means, legal, out):
-    """log prior + sigma(completed q) of every legal move into `out` (-inf elsewhere)."""
+def sigma_scores(value, priors, visits, means, legal, out, bounds):
+    """log prior + sigma(completed q) of every legal move into `out` (-inf elsewhere),
+    sigma rescaling q from `bounds` (low, high) to 0..1, or from the completed values'
+    own least and most where low == high (`MIN_MAX`)."""
     mixed = mixed_value(value, priors, visits, means, legal)
     low, high, most = np.inf, -np.inf, 0.0
     for a in range(legal.shape[0]):
@@ -84,6 +90,8 @@ def sigma_scores(value, priors, visits, means, legal, out):
             q = means[a] if visits[a] > 0 else mixed
             out[a] = q
             low, high, most = min(low, q), max(high, q), max(most, visits[a])
+    if bounds[0] < bounds[1]:
+        low, high = bounds[0], bounds[1]
     spread = max(high - low, 1e-8)
     for a in range(legal.shape[0]):
         if legal[a]:
@@ -97,7 +105,7 @@ def sigma_scores(value, priors, visits, means, legal, out):
 def root_move(target, gumbel, value, priors, visits, means, legal, scratch):
     """The root's next move to search: of the legal moves with `target` visits, the one
     of highest g + log prior + sigma(completed q); -1 when none has that count."""
-    sigma_scores(value, priors, visits, means, legal, scratch)
+    sigma_scores(value, priors, visits, means, legal, scratch, MIN_MAX)
     best, move = -np.inf, -1
     for a in range(legal.shape[0]):
         if legal[a] and visits[a] == target and gumbel[a] + scratch[a] > best:
@@ -106,12 +114,25 @@ def root_move(target, gumbel, value, priors, visits, means, legal, scratch):
 
 
 def improved_policy(
-    value: float, priors: np.ndarray, visits: np.ndarray, means: np.ndarray, legal: np.ndarray
+    value: float,
+    priors: np.ndarray,
+    visits: np.ndarray,
+    means: np.ndarray,
+    legal: np.ndarray,
+    bounds: np.ndarray = MIN_MAX,
 ) -> np.ndarray:
     """softmax(log prior + sigma(completed q)) over the legal moves (0 elsewhere): the
-    policy target of a searched position."""
+    policy target of a searched position (sigma's `bounds` as `sigma_scores` takes them).
+
+    >>> legal = np.ones(2, bool)
+    >>> close = dict(priors=np.full(2, 0.5), visits=np.full(2, 8.0), means=np.array([0.3, 0.301]))
+    >>> improved_policy(0.0, legal=legal, **close).round(2).tolist()
+    [0.0, 1.0]
+    >>> improved_policy(0.0, legal=legal, bounds=FIXED, **close).round(2).tolist()
+    [0.5, 0.5]
+    """
     scores = np.empty(len(legal))
-    sigma_scores(float(value), priors, visits.astype(np.float64), means, legal, scores)
+    sigma_scores(float(value), priors, visits.astype(np.float64), means, legal, scores, bounds)
     scores[legal] -= scores[legal].max()
     policy = np.where(legal, np.exp(scores), 0.0)
     return policy / policy.sum()
