@@ -19,7 +19,7 @@ import argparse
 import numpy as np
 
 from mancala.ai.az import AZ
-from mancala.ai.gumbel import FIXED, MIN_MAX, improved_policy
+from mancala.ai.gumbel import FIXED, MIN_MAX, improved_policy, mixed_value
 from mancala.arena.solved_set import HELD_OUT, load, mean_se
 from mancala.core.report import Table
 from mancala.nn_lib.policy_value import PolicyValue
@@ -32,6 +32,13 @@ def measures(policy: np.ndarray, position) -> tuple[float, float, float]:
     losses = np.array([position.loss(move) for move in moves], float)
     keeping = float(weights[losses == 0].sum())
     return keeping, float(losses[int(np.argmax(weights))] == 0), float(weights @ losses)
+
+
+def spread(value, priors, visits, means, legal) -> float:
+    """The most minus the least completed value of the legal moves."""
+    mixed = mixed_value(float(value), priors, visits.astype(np.float64), means, legal)
+    completed = np.where(visits > 0, means, mixed)[legal]
+    return float(completed.max() - completed.min())
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -52,8 +59,11 @@ def main(argv: list[str] | None = None) -> None:
             "min-max": [],
             "fixed": [],
         }
+        spreads = []  # of the completed values of a position's moves (two or more)
         for i, position in enumerate(held):
             _, root = az.gumbel_root(position.state, np.random.default_rng(i), simulations)
+            if root[4].sum() > 1:
+                spreads.append(spread(*root))
             rows["prior"].append(measures(root[1], position))
             rows["min-max"].append(measures(improved_policy(*root, bounds=MIN_MAX), position))
             rows["fixed"].append(measures(improved_policy(*root, bounds=FIXED), position))
@@ -78,7 +88,13 @@ def main(argv: list[str] | None = None) -> None:
             f"{100 * differences[1][0]:+.1f} ± {100 * differences[1][1]:.1f}",
             f"{differences[2][0]:+.3f} ± {differences[2][1]:.3f}",
         )
-        print(table.markdown(), flush=True)
+        low, middle, high = np.percentile(spreads, [25, 50, 75])
+        print(
+            f"{simulations} simulations: the completed values of a position's moves span "
+            f"{middle:.2f} (quartiles {low:.2f} and {high:.2f}) of the value's range of 2",
+            flush=True,
+        )
+    print(table.markdown())
 
 
 if __name__ == "__main__":
