@@ -29,8 +29,9 @@ for `mancala fit` to learn from.
 --workers N plays and annotates the games N ways at once on Ray (--address joins a
 cluster; docs/ray.md); the records do not depend on N, each game being seeded alone.
 On Ray the workers play the next batch while this process refits, measures and gates
-(with the weights before those refits; --wait-for-refits waits for them instead), and
-each batch's line says the share of the run in which the workers were busy.
+(with the weights before those refits; --wait-for-refits waits for them instead), a batch
+as long as the last refits and gates took (at least --games games, at most 16 times as
+many), and each batch's line says the share of the run in which the workers were busy.
 Ctrl+C (exit 130) or SIGTERM (exit 143) loses no recorded game and leaves no half-written
 weights file; --resume continues from there.
 """
@@ -220,7 +221,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     from mancala.core.paths import MODELS_DIR
     from mancala.learn.curve import LearningCurve, win_rate
     from mancala.learn.learner import player_of
-    from mancala.learn.practice import Practice
+    from mancala.learn.practice import Practice, games_to_fill
 
     run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
     models = args.models or MODELS_DIR
@@ -267,24 +268,32 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     solved = gate_positions(args.variant, args.rules)
     ahead = not args.wait_for_refits and workers.local is None
 
-    def hand_out():
-        """The next batch's games, handed to the workers (on Ray, played from now on by
-        the networks as they are now)."""
+    def hand_out(games: int):
+        """A batch of about `games` games, handed to the workers (on Ray, played from now
+        on by the networks as they are now)."""
         seats = {spec: Seat.of(player, args.explore) for spec, player in players.items()}
         playing = [spec for spec in specs if spec in players]
-        pairings = [rng.sample(playing, 2) for _ in range(max(1, args.games // args.per_pairing))]
+        pairings = [rng.sample(playing, 2) for _ in range(max(1, games // args.per_pairing))]
         seated = [(seats[one], seats[two]) for one, two in pairings]
         return practice.begin(seated, args.per_pairing, ahead)
 
-    batch, playing = 0, None
+    batch, playing, size, handed, refitting = 0, None, args.games, 0.0, 0.0
     while args.batches is None or batch < args.batches:
         stop_if_asked()
         batch += 1
         start = time.perf_counter()
-        practice.finish(playing or hand_out())
+        if playing is not None:  # the time of the last refits and gates
+            refitting = start - handed
+        recorded, busy = practice.recorded, practice.busy
+        practice.finish(playing or hand_out(size))
         played = time.perf_counter() - start
         last = batch == args.batches
-        playing = hand_out() if ahead and not last else None  # played during the refits
+        playing = None
+        if ahead and not last:  # the next batch, played during the refits and sized to them
+            done, worked = practice.recorded - recorded, practice.busy - busy
+            size = games_to_fill(args.games, done, worked, workers.count, refitting)
+            size = args.per_pairing * max(1, size // args.per_pairing)  # as hand_out plays
+            playing, handed = hand_out(size), time.perf_counter()
         if not nets:  # only recording
             teacher = practice.teacher
             exact = f", {teacher.exact} of them exact" if teacher.exact_nodes else ""
@@ -337,8 +346,9 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             f"% won vs greedy: {against}"
             + (f" | % value kept: {keeping}" if kept else "")
             + f" | play {played:.0f} s, batch {time.perf_counter() - start:.0f} s, "
-            f"workers busy {practice.busy_share():.0%}, "
-            f"total {minutes:.1f} min, peak memory {peak_megabytes():,.0f} MB"
+            f"workers busy {practice.busy_share():.0%}"
+            + (f", next batch {size} games" if playing is not None else "")
+            + f", total {minutes:.1f} min, peak memory {peak_megabytes():,.0f} MB"
         )
         if batch % args.gate_every == 0 or batch == args.batches:
             promoted: list[str] = []

@@ -179,6 +179,25 @@ class Practice:
         return describe_data(self.sources, self.store.games, len(self.store))
 
 
+MOST_GROWTH = 16  # a batch sized to fill the refits has at most this many times --games
+
+
+def games_to_fill(least: int, games: int, busy: float, workers: int, seconds: float) -> int:
+    """Games a batch needs to keep `workers` playing for `seconds` (the last refits' and
+    gates' time) at the rate of the last batch (`games` games in `busy` seconds of the
+    workers' time): at least `least`, at most MOST_GROWTH times it.
+
+    >>> games_to_fill(240, 240, busy=20.0, workers=2, seconds=80.0)
+    1920
+    >>> games_to_fill(240, 240, busy=200.0, workers=2, seconds=10.0), games_to_fill(240, 0, 0, 2, 9)
+    (240, 240)
+    """
+    if games <= 0 or busy <= 0 or seconds <= 0:
+        return least
+    every_worker = games * workers / busy  # games a second, every worker playing
+    return int(min(MOST_GROWTH * least, max(least, round(every_worker * seconds))))
+
+
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
 MAX_TEACHER_SIMULATIONS = 100_000  # az's, a position
 EXACT_NODES = 20_000  # and the solver's proofs within this many nodes

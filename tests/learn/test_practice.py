@@ -100,6 +100,26 @@ def test_on_workers_the_next_batch_is_played_during_the_refits_by_the_weights_be
     assert points[1]["promoted"] == [g["network"] for g in gates if g["promoted"]]
 
 
+@pytest.mark.ray
+@pytest.mark.slow
+def test_on_workers_a_batch_played_during_the_refits_is_as_long_as_they_were(tmp_path, capsys):
+    """The third batch (the first handed out once a refit has been timed) has the size
+    the second batch's line announced, sized by `games_to_fill`; never fewer than --games."""
+    import re
+
+    from mancala.arena.records import GameLog
+    from mancala.commands.train import main
+
+    argv = ["nn1h128", "greedy", "minimax:2", "--run", str(tmp_path / "run"), "--models"]
+    argv += [str(tmp_path / "models"), "--batches", "3", "--games", "8", "--per-pairing", "2"]
+    argv += ["--teacher", "2", "--exact-nodes", "0", "--labels", "--eval-games", "2"]
+    argv += ["--gate-openings", "4", "--gate-opponents", "greedy", "--workers", "2"]
+    assert main(argv) == 0
+    sizes = [int(n) for n in re.findall(r"next batch (\d+) games", capsys.readouterr().out)]
+    assert len(sizes) == 2 and sizes[0] == 8 and sizes[1] >= 8
+    assert len(list(GameLog([tmp_path / "run" / "games.jsonl"]))) == 8 + 8 + sizes[1]
+
+
 def test_a_resumed_run_goes_on_with_games_it_has_not_played(tmp_path):
     """--resume plays new games, not the run's first ones again (the same --seed)."""
     from mancala.arena.records import GameLog
