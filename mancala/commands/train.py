@@ -12,8 +12,10 @@ A run lives in runs/<name>/ (see mancala/learn/runs.py): its games, its candidat
 weights, its learning curve, its gate decisions and its log. Each batch plays random
 pairings of the players (each move a random legal one with probability --explore),
 annotates every game with the teacher's value of each legal move (alpha-beta to
---teacher plies, or with --teacher az:N az's search of N simulations guided by the shipped
-network, once the expert check has shown it the stronger labeller: mancala/learn/expert.py)
+--teacher plies, or with --teacher az:N az's search of N simulations guided by the az-net
+of the weights folder, once the expert check has shown it the stronger labeller:
+mancala/learn/expert.py; naming az-net among the players closes the loop: each az-net the
+gate promotes there guides the labels of the batches after it)
 and appends it to the run's games the moment it ends. Then every
 network is refit on the examples recorded so far (a sample of at most --sample of them:
 the labels that ship for the board (on Kalah its exact positions alone), the run's games
@@ -66,6 +68,7 @@ from mancala.learn.scalars import Scalars, flatten
 from mancala.nn_lib.base import LEARNING_RATE, ZOO_GAMES
 from mancala.nn_lib.boards import board_rules
 from mancala.nn_lib.policy_value import NAME as AZ_NET
+from mancala.nn_lib.policy_value import weights_file
 from mancala.nn_lib.zoo import ZOO, network, networks_for
 
 EXPERT_CHECK = 100  # held-out positions, or game pairs, of the expert check
@@ -198,16 +201,18 @@ def _run_on_workers(args: argparse.Namespace, specs: list[str], run: Run, began:
 
 
 def _expert_checked(
-    args: argparse.Namespace, start, simulations: int, log: Callable[[str], None]
+    args: argparse.Namespace, start, simulations: int, guide: Path, log: Callable[[str], None]
 ) -> tuple[int, int]:
-    """(depth, simulations) of the run's teacher: az's search of `simulations` where the
-    expert check shows it the stronger labeller, else the game's alpha-beta."""
+    """(depth, simulations) of the run's teacher: az's search of `simulations`, guided by
+    the network in `guide` (the shipped one where there is none), where the expert check
+    shows it the stronger labeller, else the game's alpha-beta."""
     from mancala.learn.expert import check_expert
     from mancala.learn.teacher import Teacher
 
     depth = game(args.variant).teacher_depth
+    weights = str(guide) if guide.is_file() else ""
     search, alpha_beta = (
-        Teacher(d, args.exact_nodes, game=start.game, simulations=n)
+        Teacher(d, args.exact_nodes, game=start.game, simulations=n, weights=weights)
         for d, n in ((0, simulations), (depth, 0))
     )
     checked = check_expert(start, search, alpha_beta, args.expert_check, args.expert_check, log)
@@ -233,7 +238,8 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
     depth, simulations = args.teacher or (game(args.variant).teacher_depth, 0)
     if simulations and args.expert_check:
-        depth, simulations = _expert_checked(args, game_start, simulations, run.log)
+        guide = weights_file(args.variant, models)
+        depth, simulations = _expert_checked(args, game_start, simulations, guide, run.log)
     labels = shipped_labels(game_start) if args.labels is None else args.labels
     if nets and labels:
         run.log(f"reading the labels of {len(labels)} file(s) for the refits")
@@ -249,6 +255,7 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         workers=workers,
         teacher_simulations=simulations,
         labels=labels if nets else (),
+        teacher_weights=weights_file(args.variant, models) if simulations else None,
     )
     if nets:
         games, seen = practice.labelled

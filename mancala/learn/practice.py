@@ -38,7 +38,9 @@ class Practice:
     """Records annotated games to `out` and keeps a uniform sample of at most `keep` of
     the examples in memory for refits: those of the `labels` (on a board the solver
     reaches, the positions whose every move is exact alone; elsewhere every labelled
-    one), of the recorded games `read`, and of the games it plays."""
+    one), of the recorded games `read`, and of the games it plays. An az teacher
+    (`teacher_simulations`) is guided by the network in `teacher_weights` as the file
+    is when a batch is handed out (the shipped one while there is none)."""
 
     def __init__(
         self,
@@ -52,16 +54,19 @@ class Practice:
         workers: Workers | None = None,
         teacher_simulations: int = 0,
         labels: Sequence[Path] = (),
+        teacher_weights: Path | None = None,
     ) -> None:
         self.out = Path(out)
         self.start = start or GameState.new()
         self.workers = workers or Workers(1)
         self.sources = list(dict.fromkeys([*labels, *(read or []), self.out]))
+        self.teacher_weights = teacher_weights
         self.teacher = Teacher(
             teacher_depth,
             exact_nodes,
             game=self.start.game,
             simulations=teacher_simulations,
+            weights=self._guiding()[0],
         )
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
@@ -110,10 +115,21 @@ class Practice:
             for moves in random_openings(start, games, self.rng, PRACTICE_PLIES, vary=True)[1]
         ]
         teacher = self.teacher
+        weights, stamp = self._guiding()
         teaching = Teaching(
-            teacher.depth, teacher.exact_nodes, start.game, teacher.simulations, teacher.max_seeds
-        )
+            teacher.depth, teacher.exact_nodes, start.game, teacher.simulations,
+            teacher.max_seeds, weights=weights, stamp=stamp,
+        )  # fmt: skip
         return self.workers.play_batches(seats, jobs, teaching, ahead)
+
+    def _guiding(self) -> tuple[str, int]:
+        """(the file of the network that guides az's labels, its modification time): the
+        `teacher_weights` as they are now, or ("", 0), the shipped network, where there
+        are none (yet)."""
+        path = self.teacher_weights
+        if path is None or not path.is_file():
+            return "", 0
+        return str(path), path.stat().st_mtime_ns
 
     def finish(self, playing: Iterator[list[Finished]]) -> list[dict[str, Any]]:
         """The records of the games `begin` handed out, each appended to `out` and kept

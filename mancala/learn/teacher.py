@@ -13,7 +13,9 @@ much of the middle game, with the endgame database of `mancala.games.sowing.solv
 (the players' size, or `max_seeds` seeds when given: a bigger one proves more, faster).
 
 `Teacher(simulations=N)` values instead by `az`, N simulations of its PUCT search guided
-by the current shipped network (the sowing games): a move's value is its final margin
+by the current shipped network (the sowing games; `weights=FILE`: that file's, which the
+main job points at the network its gate promotes, so that the labels follow the best
+network of the run): a move's value is its final margin
 where the search found it exact, else the search's mean value of it turned back into
 seeds (the network's `seeds`); a move the search did not visit gets the completed value
 of Gumbel AlphaZero (Danihelka et al., 2022), the network's value of the position mixed
@@ -72,6 +74,7 @@ class Teacher:
         simulations: int = 0,
         max_seeds: int = 0,
         up_to: int | None = None,
+        weights: str = "",
     ) -> None:
         from mancala.ai.limits import REGISTRY_LIMITS, Limits
         from mancala.ai.minimax import Minimax
@@ -87,7 +90,9 @@ class Teacher:
         limits = Limits(memory=self.TABLE_BYTES) if chain else REGISTRY_LIMITS
         self.game = game
         self.search: Any = (
-            SearchValues(simulations, game) if simulations else Minimax(depth=depth, limits=limits)
+            SearchValues(simulations, game, weights)
+            if simulations
+            else Minimax(depth=depth, limits=limits)
         )  # Minimax plays Tak with its numba alpha-beta
         self.exact = self.searched = 0  # positions valued each way
         self.known: OrderedDict[GameState, tuple[list[int | None], bool]] = OrderedDict()
@@ -180,15 +185,17 @@ def _number(value: float) -> float:
 
 class SearchValues:
     """The values in seeds of every legal move of a sowing game's position by `az` with
-    `simulations` simulations and the shipped network of `game` (see the module's text)."""
+    `simulations` simulations and the policy-value network of `game` in the file
+    `weights` (the shipped one where not given; see the module's text)."""
 
-    def __init__(self, simulations: int, game: str) -> None:
+    def __init__(self, simulations: int, game: str, weights: str = "") -> None:
         from mancala.ai.az import AZ, shipped_network
         from mancala.nn_lib.policy_value import PolicyValue
 
         if not PolicyValue(game).margins:
             raise ValueError(f"az teaches the games with final margins (sowing), not {game}")
-        self.az = AZ(0, simulations=simulations, net=shipped_network(game))
+        net = PolicyValue(game, weights).load() if weights else shipped_network(game)
+        self.az = AZ(0, simulations=simulations, net=net)
 
     def evaluate(self, state: GameState) -> dict[str, dict[int, float]]:
         """{"moves": {legal move: value for the mover, final store difference in seeds}}."""
@@ -224,6 +231,8 @@ class Teaching:
     simulations: int = 0  # az's; 0: alpha-beta to `depth`
     max_seeds: int = 0  # the solver's endgame database; 0: the players' size
     up_to: int | None = None  # positions with more seeds in the houses left unlabelled
+    weights: str = ""  # the policy-value file guiding az's search; "": the shipped one
+    stamp: int = 0  # ... its modification time: a file replaced makes a new teacher
 
     def make(self) -> Teacher:
         return Teacher(
@@ -233,4 +242,5 @@ class Teaching:
             simulations=self.simulations,
             max_seeds=self.max_seeds,
             up_to=self.up_to,
+            weights=self.weights,
         )

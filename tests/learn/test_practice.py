@@ -212,3 +212,28 @@ def test_az_nets_refit_ends_after_the_batch_during_which_it_was_asked_to_stop(tm
     examples = practice.store.sample(len(practice.store), practice.np_rng)
     learner.fit(*examples, epochs=5, batch_size=16, stop=stop)
     assert len(practice.store) > 16 * 5 and asked == [True]  # one batch of many asked for
+
+
+def test_az_labels_follow_the_network_file_as_it_is_when_a_batch_is_handed_out(tmp_path):
+    """With an az teacher and `teacher_weights`, a batch's labels are those of the network
+    in the file then; a file replaced (a promotion) labels the next batch."""
+    import os
+
+    from mancala.arena.parallel import Seat
+    from mancala.learn.teacher import Teacher
+    from mancala.nn_lib.policy_value import PolicyValue
+
+    path = tmp_path / "models" / "kalah" / "az-net.keras"
+    path.parent.mkdir(parents=True)
+    practice = Practice(
+        tmp_path / "games.jsonl", 0, teacher_simulations=32, exact_nodes=0, teacher_weights=path
+    )
+    pairing = [(Seat("greedy"), Seat("luck"))]
+    for seed in (3, 4):
+        PolicyValue("kalah", path).fresh(seed=seed).save()
+        os.utime(path, ns=(seed, seed))  # a new stamp even within the clock's resolution
+        record = practice.play(pairing, 1)[0]
+        labelled = Teacher(0, 0, simulations=32, weights=str(path)).annotate(dict(record))
+        assert record["values"] == labelled["values"]
+    shipped = Teacher(0, 0, simulations=32).annotate(dict(record))
+    assert record["values"] != shipped["values"]
