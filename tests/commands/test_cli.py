@@ -183,6 +183,10 @@ def test_measure_weights_reads_a_folder_and_refuses_a_missing_one(tmp_path, caps
     rows = {row["network"]: row for row in table["rows"]}
     assert {"nn1h128", "nnx2h256"} <= set(rows)
     assert all(50 < row["keeps value %"] <= 100 for row in rows.values())
+    assert table["title"].endswith("solved positions (whole-game)")
+    assert measure_weights.main(["--games", "1", "--held-out", "--json"]) == 0
+    (table,) = json.loads(capsys.readouterr().out)
+    assert table["title"].endswith("2000 solved positions (held-out)")
     err = refused(measure_weights.main, [str(tmp_path)], capsys)
     assert f"mancala measure weights: no weights folder {tmp_path / 'kalah'}" in err
 
