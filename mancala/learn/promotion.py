@@ -106,13 +106,31 @@ def value_kept(player, positions: list) -> float:
     return 100.0 * sum(kept) / len(kept)
 
 
-def against_perfect_play(candidate, incumbent, solved: list) -> dict[str, Any]:
+def against_perfect_play(
+    candidate, incumbent, solved: list, incumbent_kept: list[float] | None = None
+) -> dict[str, Any]:
     """The gate's `exact` and `groups` for two players on the `solved` positions: each
-    one's 1 or 0 (value kept) in every position, and the positions' keys; {} for none."""
+    one's 1 or 0 (value kept) in every position (the incumbent's `incumbent_kept` where
+    known), and the positions' keys; {} for none."""
     if not solved:
         return {}
-    exact = (kept_each(candidate, solved), kept_each(incumbent, solved))
-    return {"exact": exact, "groups": [position.key for position in solved]}
+    kept = incumbent_kept if incumbent_kept is not None else kept_each(incumbent, solved)
+    return {"exact": (kept_each(candidate, solved), kept), "groups": [p.key for p in solved]}
+
+
+_FILES_KEPT: dict[tuple, list[float]] = {}  # (file, its version, set) -> kept_each
+
+
+def kept_by_file(player, path: Path, solved: list) -> list[float]:
+    """`kept_each(player, solved)` of a player whose moves depend on nothing but the
+    weights file `path` (az-solo at a fixed number of simulations: its search is
+    deterministic), worked out once per version of the file and set in this process:
+    the main job gates az-net against the same file batch after batch."""
+    stat = path.stat()
+    key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size, tuple(p.key for p in solved))
+    if key not in _FILES_KEPT:
+        _FILES_KEPT[key] = kept_each(player, solved)
+    return _FILES_KEPT[key]
 
 
 def kept_each(player, positions: list) -> list[float]:
@@ -257,10 +275,11 @@ def gate_and_promote_az(
     candidate = searching(net)
     incumbent = searching(shipped) if shipped is not None else None
     against = incumbent or first_bar(seed)
+    known = kept_by_file(incumbent, target, solved) if incumbent is not None else None
     start = new_game(variant)
     result = gate(
         candidate, against, opponents, start, openings=openings, seed=seed, lead=lead,
-        **against_perfect_play(candidate, against, solved),
+        **against_perfect_play(candidate, against, solved, known),
     )  # fmt: skip
     decision = {"variant": variant, "player": player, **result.to_dict(), "lead": lead}
     if incumbent is None:

@@ -406,3 +406,29 @@ def test_a_gain_in_one_position_the_set_repeats_is_not_evidence():
     refused = gate(one, two, [], GameState.new(), openings=2, exact=exact, groups=groups)
     assert not refused.promoted and refused.games == 0
     assert "not 2 standard errors ahead of them against perfect play" in refused.reason
+
+
+def test_az_solos_figures_on_the_gate_set_are_kept_while_its_weights_file_is_unchanged(tmp_path):
+    """The main job gates az-net against the same file batch after batch: the incumbent's
+    figures are worked out once per version of the file."""
+    import os
+
+    from mancala.ai.az import AZ
+    from mancala.learn.promotion import gate_positions, kept_by_file, kept_each
+    from mancala.nn_lib.policy_value import PolicyValue
+
+    solved = gate_positions("kalah")[:30]
+    path = tmp_path / "az-net.keras"
+
+    def saved(seed: int) -> AZ:
+        net = PolicyValue("kalah", path).fresh(seed=seed)
+        net.save()
+        os.utime(path, ns=(seed, seed))
+        return AZ(0, simulations=16, net=net, endgame=False, prove=False)
+
+    first = saved(1)
+    kept = kept_by_file(first, path, solved)
+    assert kept == kept_each(first, solved) and len(kept) == 30
+    assert kept_by_file(None, path, solved) is kept  # not worked out again
+    second = saved(2)
+    assert kept_by_file(second, path, solved) == kept_each(second, solved)
