@@ -40,7 +40,6 @@ weights file; --resume continues from there.
 
 from __future__ import annotations
 
-import argparse
 import random
 import sys
 import time
@@ -65,6 +64,7 @@ from mancala.learn.promotion import (
 )
 from mancala.learn.runs import Run
 from mancala.learn.scalars import Scalars, flatten
+from mancala.learn.settings import TrainSettings
 from mancala.nn_lib.base import LEARNING_RATE, ZOO_GAMES
 from mancala.nn_lib.boards import board_rules
 from mancala.nn_lib.policy_value import NAME as AZ_NET
@@ -171,8 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         f"every finished game is in {args.out}; the weights files are whole; "
         f"continue with --resume --run {run.name}"
     )
+    job = TrainSettings.from_args(args, specs)
     return run_command(
-        "mancala train", lambda: _run_on_workers(args, specs, run, time.perf_counter()), kept
+        "mancala train", lambda: _run_on_workers(job, run, time.perf_counter()), kept
     )
 
 
@@ -192,16 +193,16 @@ def check_players(specs: list[str], variant: str, rules: dict | None = None) -> 
     check_can_play([spec for spec in specs if spec not in {*ZOO, AZ_NET}], start)
 
 
-def _run_on_workers(args: argparse.Namespace, specs: list[str], run: Run, began: float) -> int:
+def _run_on_workers(job: TrainSettings, run: Run, began: float) -> int:
     """`_run` with its games played on --workers (stopped however the run ends)."""
     from mancala.arena.parallel import Workers
 
-    with Workers(args.workers, args.address) as workers:
-        return _run(args, specs, run, began, workers)
+    with Workers(job.workers, job.address) as workers:
+        return _run(job, run, began, workers)
 
 
 def _expert_checked(
-    args: argparse.Namespace, start, simulations: int, guide: Path, log: Callable[[str], None]
+    job: TrainSettings, start, simulations: int, guide: Path, log: Callable[[str], None]
 ) -> tuple[int, int]:
     """(depth, simulations) of the run's teacher: az's search of `simulations`, guided by
     the network in `guide` (the shipped one where there is none), where the expert check
@@ -209,18 +210,18 @@ def _expert_checked(
     from mancala.learn.expert import check_expert
     from mancala.learn.teacher import Teacher
 
-    depth = game(args.variant).teacher_depth
+    depth = game(job.variant).teacher_depth
     weights = str(guide) if guide.is_file() else ""
     search, alpha_beta = (
-        Teacher(d, args.exact_nodes, game=start.game, simulations=n, weights=weights)
+        Teacher(d, job.exact_nodes, game=start.game, simulations=n, weights=weights)
         for d, n in ((0, simulations), (depth, 0))
     )
-    checked = check_expert(start, search, alpha_beta, args.expert_check, args.expert_check, log)
+    checked = check_expert(start, search, alpha_beta, job.expert_check, job.expert_check, log)
     log(f"expert check: {checked.said}")
     return (0, simulations) if checked.stronger else (depth, 0)
 
 
-def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, workers) -> int:
+def _run(job: TrainSettings, run: Run, began: float, workers) -> int:
     from mancala.ai.registry import make_player
     from mancala.arena.parallel import Seat
     from mancala.core.paths import MODELS_DIR
@@ -228,38 +229,39 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     from mancala.learn.learner import player_of
     from mancala.learn.practice import Practice, games_to_fill
 
-    run.log(f"run {run.name} in {run.folder}{' (resumed)' if args.resume else ''}")
-    models = args.models or MODELS_DIR
-    game_start = new_game(args.variant, **args.rules)
-    nets, players = make_pool(specs, models, args.seed, run, args.variant, args.rules)
-    if args.record_only:
+    run.log(f"run {run.name} in {run.folder}{' (resumed)' if job.resume else ''}")
+    specs = list(job.players)
+    models = job.models or MODELS_DIR
+    game_start = new_game(job.variant, **job.rules)
+    nets, players = make_pool(specs, models, job.seed, run, job.variant, job.rules)
+    if job.record_only:
         nets = {}
-    beside = [] if args.out == run.games else record_files(args.out.parent)
+    beside = [] if job.out == run.games else record_files(job.out.parent)
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
-    depth, simulations = args.teacher or (game(args.variant).teacher_depth, 0)
-    if simulations and args.expert_check:
-        guide = weights_file(args.variant, models)
-        depth, simulations = _expert_checked(args, game_start, simulations, guide, run.log)
-    labels = shipped_labels(game_start) if args.labels is None else args.labels
+    depth, simulations = job.teacher or (game(job.variant).teacher_depth, 0)
+    if simulations and job.expert_check:
+        guide = weights_file(job.variant, models)
+        depth, simulations = _expert_checked(job, game_start, simulations, guide, run.log)
+    labels = shipped_labels(game_start) if job.labels is None else job.labels
     if nets and labels:
         run.log(f"reading the labels of {len(labels)} file(s) for the refits")
-    seed = resumed_seed(args.seed, args.out)
+    seed = resumed_seed(job.seed, job.out)
     practice = Practice(
-        args.out,
+        job.out,
         depth,
         seed,
         recorded if nets else None,
-        args.exact_nodes,
-        args.keep,
+        job.exact_nodes,
+        job.keep,
         game_start,
         workers=workers,
         teacher_simulations=simulations,
         labels=labels if nets else (),
-        teacher_weights=weights_file(args.variant, models) if simulations else None,
+        teacher_weights=weights_file(job.variant, models) if simulations else None,
     )
     if nets:
         games, seen = practice.labelled
-        exact = "exactly " if offers(args.variant, Capability.SOLVER) else ""
+        exact = "exactly " if offers(job.variant, Capability.SOLVER) else ""
         exact = f"{seen:,} {exact}labelled positions of {games:,} games; " if labels else ""
         run.log(
             f"{exact}{practice.store.games - games} annotated game(s) "
@@ -272,20 +274,20 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
     rng = random.Random(seed)
     # the fixed opponents every network's win rate is measured against, batch after batch
     yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
-    solved = gate_positions(args.variant, args.rules)
-    ahead = not args.wait_for_refits and workers.local is None
+    solved = gate_positions(job.variant, job.rules)
+    ahead = not job.wait_for_refits and workers.local is None
 
     def hand_out(games: int):
         """A batch of about `games` games, handed to the workers (on Ray, played from now
         on by the networks as they are now)."""
-        seats = {spec: Seat.of(player, args.explore) for spec, player in players.items()}
+        seats = {spec: Seat.of(player, job.explore) for spec, player in players.items()}
         playing = [spec for spec in specs if spec in players]
-        pairings = [rng.sample(playing, 2) for _ in range(max(1, games // args.per_pairing))]
+        pairings = [rng.sample(playing, 2) for _ in range(max(1, games // job.per_pairing))]
         seated = [(seats[one], seats[two]) for one, two in pairings]
-        return practice.begin(seated, args.per_pairing, ahead)
+        return practice.begin(seated, job.per_pairing, ahead)
 
-    batch, playing, size, handed, refitting = 0, None, args.games, 0.0, 0.0
-    while args.batches is None or batch < args.batches:
+    batch, playing, size, handed, refitting = 0, None, job.games, 0.0, 0.0
+    while job.batches is None or batch < job.batches:
         stop_if_asked()
         batch += 1
         start = time.perf_counter()
@@ -294,12 +296,12 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         recorded, busy = practice.recorded, practice.busy
         practice.finish(playing or hand_out(size))
         played = time.perf_counter() - start
-        last = batch == args.batches
+        last = batch == job.batches
         playing = None
         if ahead and not last:  # the next batch, played during the refits and sized to them
             done, worked = practice.recorded - recorded, practice.busy - busy
-            size = games_to_fill(args.games, done, worked, workers.count, refitting)
-            size = args.per_pairing * max(1, size // args.per_pairing)  # as hand_out plays
+            size = games_to_fill(job.games, done, worked, workers.count, refitting)
+            size = job.per_pairing * max(1, size // job.per_pairing)  # as hand_out plays
             playing, handed = hand_out(size), time.perf_counter()
         if not nets:  # only recording
             teacher = practice.teacher
@@ -315,18 +317,18 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
         losses = {
             name: practice.refit(
                 net,
-                args.sample,
-                args.epochs,
+                job.sample,
+                job.epochs,
                 progress=_saying(f"refit {name}"),
-                learning_rate=args.learning_rate,
-                missed_weight=args.missed_weight,
+                learning_rate=job.learning_rate,
+                missed_weight=job.missed_weight,
             )
             for name, net in nets.items()
         }
         alone = {name: player_of(net) for name, net in nets.items()}  # each network alone
         rates = {
             label: {
-                name: win_rate(player, opponent, args.eval_games, start=game_start)
+                name: win_rate(player, opponent, job.eval_games, start=game_start)
                 for name, player in alone.items()
             }
             for label, opponent in yardsticks.items()
@@ -357,19 +359,19 @@ def _run(args: argparse.Namespace, specs: list[str], run: Run, began: float, wor
             + (f", next batch {size} games" if playing is not None else "")
             + f", total {minutes:.1f} min, peak memory {peak_megabytes():,.0f} MB"
         )
-        if batch % args.gate_every == 0 or batch == args.batches:
+        if batch % job.gate_every == 0 or batch == job.batches:
             promoted: list[str] = []
             for net in nets.values():
                 record = gate_recorder(run, scalars, batch, promoted)
                 lead = lead_for(run.tries(net.name))
                 if net.name == AZ_NET:
                     decided = gate_and_promote_az(
-                        run.candidates, models, args.variant, args.gate_opponents,
-                        args.gate_openings, batch, record, solved, workers, lead,
+                        run.candidates, models, job.variant, job.gate_opponents,
+                        job.gate_openings, batch, record, solved, workers, lead,
                     )  # fmt: skip
                 else:
                     decided = gate_and_promote(
-                        net, models, args.gate_opponents, args.gate_openings, batch, record,
+                        net, models, job.gate_opponents, job.gate_openings, batch, record,
                         solved, game_start, lead,
                     )  # fmt: skip
                 run.log(decided)
