@@ -293,13 +293,13 @@ def _run(job: TrainSettings, run: Run, began: float, workers) -> int:
         start = time.perf_counter()
         if playing is not None:  # the time of the last refits and gates
             refitting = start - handed
-        recorded, busy = practice.recorded, practice.busy
+        games_before, busy_before = practice.recorded, practice.busy
         practice.finish(playing or hand_out(size))
         played = time.perf_counter() - start
         last = batch == job.batches
         playing = None
         if ahead and not last:  # the next batch, played during the refits and sized to them
-            done, worked = practice.recorded - recorded, practice.busy - busy
+            done, worked = practice.recorded - games_before, practice.busy - busy_before
             size = games_to_fill(job.games, done, worked, workers.count, refitting)
             size = job.per_pairing * max(1, size // job.per_pairing)  # as hand_out plays
             playing, handed = hand_out(size), time.perf_counter()
