@@ -89,6 +89,7 @@ def _promote(args: argparse.Namespace) -> int:
     from mancala.arena.parallel import Workers
     from mancala.games import game, new_game
     from mancala.learn.promotion import (
+        az_gate_opponents,
         gate_and_promote,
         gate_and_promote_az,
         gate_and_promote_dqn,
@@ -115,7 +116,7 @@ def _promote(args: argparse.Namespace) -> int:
         print("\n".join(lines), flush=True)
     solved = gate_positions(args.variant) if nets or AZ_NET in args.names else []
     if AZ_NET in args.names:
-        anchors = opponents if given or solved else list(game(args.variant).anchors)
+        anchors = az_gate_opponents(args.variant, opponents if given else (), bool(solved))
         check_names(anchors)
         with Workers(args.workers, args.address) as workers:
             line = gate_and_promote_az(

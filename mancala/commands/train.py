@@ -57,6 +57,7 @@ from mancala.learn.labels import shipped_labels
 from mancala.learn.pool import make_pool
 from mancala.learn.practice import practice_arguments
 from mancala.learn.promotion import (
+    az_gate_opponents,
     gate_and_promote,
     gate_and_promote_az,
     gate_positions,
@@ -135,7 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         "--gate-opponents",
         help="fixed opponents of the gate, comma-separated ("
         + "; ".join(f"{name}: {','.join(game(name).gate)}" for name in ZOO_GAMES)
-        + ")",
+        + f"; {AZ_NET}'s where no solved set judges it: the game's anchors)",
     )
     parser.add_argument(
         "--expert-check",
@@ -155,11 +156,13 @@ def main(argv: list[str] | None = None) -> int:
     practice_arguments(parser, None, 240)
     args = parser.parse_args(argv)
     specs = args.players or [*networks_for(args.variant), *game(args.variant).practice]
-    given = args.gate_opponents
-    args.gate_opponents = split_names(given) if given else [*game(args.variant).gate]
+    given = split_names(args.gate_opponents) if args.gate_opponents else []
+    args.gate_opponents = given or [*game(args.variant).gate]
     try:
         args.rules = board_rules(args.variant, game_options(args))
-        check_names(specs + args.gate_opponents)
+        solved = bool(gate_positions(args.variant, args.rules))
+        args.az_gate_opponents = az_gate_opponents(args.variant, given, solved)
+        check_names(specs + args.gate_opponents + args.az_gate_opponents)
         if len(set(specs) - {AZ_NET}) < 2:
             raise ValueError(f"name at least two different players ({AZ_NET} plays no games)")
         check_players(specs + args.gate_opponents, args.variant, args.rules)
@@ -366,7 +369,7 @@ def _run(job: TrainSettings, run: Run, began: float, workers) -> int:
                 lead = lead_for(run.tries(net.name))
                 if net.name == AZ_NET:
                     decided = gate_and_promote_az(
-                        run.candidates, models, job.variant, job.gate_opponents,
+                        run.candidates, models, job.variant, job.az_gate_opponents,
                         job.gate_openings, batch, record, solved, workers, lead,
                     )  # fmt: skip
                 else:

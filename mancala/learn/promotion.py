@@ -227,6 +227,22 @@ def _gated(
     return result.to_dict() | {"lead": lead}
 
 
+def az_gate_opponents(variant: str, given: Sequence[str], solved: bool) -> list[str]:
+    """Whom az-net's gate plays: the opponents `given` (--gate-opponents), else where a
+    solved set judges it the game's gate players, else its scoreboard's anchors.
+
+    >>> az_gate_opponents("sungka", [], solved=False), az_gate_opponents("kalah", [], True)
+    (['minimax:t=0.1', 'minimax:4'], ['greedy', 'minimax:4'])
+    >>> az_gate_opponents("sungka", ["greedy"], solved=False)
+    ['greedy']
+    """
+    from mancala.games import game
+
+    if given:
+        return list(given)
+    return list(game(variant).gate if solved else game(variant).anchors)
+
+
 def gate_and_promote_az(
     folder: Path,
     models: Path,

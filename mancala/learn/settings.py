@@ -44,6 +44,7 @@ class TrainSettings:
     gate_every: int
     gate_openings: int
     gate_opponents: tuple[str, ...]
+    az_gate_opponents: tuple[str, ...]  # az-net's (where no solved set judges it: anchors)
     # where
     out: Path  # the games file
     models: Path | None  # None: mancala/models
@@ -54,6 +55,7 @@ class TrainSettings:
         """The settings `args` (parsed and checked by `mancala train`) give `players`."""
         given = {field.name: getattr(args, field.name) for field in fields(cls)}
         given["labels"] = None if args.labels is None else tuple(args.labels)
-        return cls(
-            **given | {"players": tuple(players), "gate_opponents": tuple(args.gate_opponents)}
-        )
+        given["players"] = tuple(players)
+        given["gate_opponents"] = tuple(args.gate_opponents)
+        given["az_gate_opponents"] = tuple(args.az_gate_opponents)
+        return cls(**given)
