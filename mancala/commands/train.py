@@ -121,6 +121,12 @@ def main(argv: list[str] | None = None) -> int:
         help="labels the refits learn from beside the games (default: those shipped "
         "for the board, mancala/data/GAME/; --labels alone: none)",
     )
+    parser.add_argument(
+        "--exact-games",
+        action="store_true",
+        help="on a board the solver reaches, learn from the run's games as from the labels: "
+        "their positions whose every move is proved exact alone",
+    )
     parser.add_argument("--run", help="the run's name in runs/, or a folder (default: the time)")
     parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
     parser.add_argument(
@@ -261,6 +267,7 @@ def _run(job: TrainSettings, run: Run, began: float, workers) -> int:
         teacher_simulations=simulations,
         labels=labels if nets else (),
         teacher_weights=weights_file(job.variant, models) if simulations else None,
+        exact_games=job.exact_games,
     )
     if nets:
         games, seen = practice.labelled

@@ -234,12 +234,13 @@ class PositionReader:
 class PositionStore:
     """A uniform sample of at most `capacity` of the examples seen (reservoir sampling),
     in memory; grows by `add(records)`. `seen` counts every example offered, `len` those
-    kept, so memory stays bounded however many games are recorded."""
+    kept, so memory stays bounded however many games are recorded. With `exact_only`,
+    `add` takes the positions whose values a record says are exact alone."""
 
-    def __init__(self, capacity: int = 2_000_000, seed: int = 0) -> None:
+    def __init__(self, capacity: int = 2_000_000, seed: int = 0, exact_only: bool = False) -> None:
         if capacity < 1:
             raise ValueError(f"capacity must be at least 1, not {capacity}")
-        self.capacity = capacity
+        self.capacity, self.exact_only = capacity, exact_only
         self.rng = np.random.default_rng(seed)
         self.parts: list[Arrays] = []
         self.games = self.seen = self.size = 0
@@ -247,7 +248,7 @@ class PositionStore:
 
     def add(self, records: Iterable[dict[str, Any]]) -> None:
         for record in records:
-            arrays = record_positions(record)
+            arrays = record_positions(record, self.exact_only)
             if arrays is not None:
                 self._take(arrays)
                 self.games += 1

@@ -38,7 +38,8 @@ class Practice:
     """Records annotated games to `out` and keeps a uniform sample of at most `keep` of
     the examples in memory for refits: those of the `labels` (on a board the solver
     reaches, the positions whose every move is exact alone; elsewhere every labelled
-    one), of the recorded games `read`, and of the games it plays. An az teacher
+    one), of the recorded games `read`, and of the games it plays (with `exact_games`,
+    there too the exact positions alone, on a board the solver reaches). An az teacher
     (`teacher_simulations`) is guided by the network in `teacher_weights` as the file
     is when a batch is handed out (the shipped one while there is none)."""
 
@@ -55,6 +56,7 @@ class Practice:
         teacher_simulations: int = 0,
         labels: Sequence[Path] = (),
         teacher_weights: Path | None = None,
+        exact_games: bool = False,
     ) -> None:
         self.out = Path(out)
         self.start = start or GameState.new()
@@ -71,7 +73,8 @@ class Practice:
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
         self.row = moves_a_row(self.start.game)  # a Tak row is a position's moves: keep and
-        self.store = PositionStore(max(1, keep // self.row), seed)  # sample count the moves
+        exact = exact_games and offers(self.start.game, Capability.SOLVER)
+        self.store = PositionStore(max(1, keep // self.row), seed, exact)  # sample: moves
         self.recorded = 0
         self.skipped = 0
         self.busy = 0.0  # the workers' seconds on games since the first were handed out
@@ -82,7 +85,7 @@ class Practice:
             self.skipped += reader.skipped
         self.labelled = self.store.games, self.store.seen  # of the labels: (games, positions)
         if read:
-            reader = PositionReader(read)
+            reader = PositionReader(read, exact_only=exact)
             self.store.add_reader(reader)
             self.skipped += reader.skipped
 

@@ -32,6 +32,7 @@ class TrainSettings:
     exact_nodes: int  # the solver's proofs within this many nodes (Kalah)
     expert_check: int  # positions or game pairs that must show az the better labeller
     labels: tuple[Path, ...] | None  # None: those that ship for the board
+    exact_games: bool  # the run's games' exact positions alone (a board the solver reaches)
     # the refits
     record_only: bool
     keep: int

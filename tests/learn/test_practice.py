@@ -237,3 +237,16 @@ def test_az_labels_follow_the_network_file_as_it_is_when_a_batch_is_handed_out(t
         assert record["values"] == labelled["values"]
     shipped = Teacher(0, 0, simulations=32).annotate(dict(record))
     assert record["values"] != shipped["values"]
+
+
+def test_with_exact_games_the_runs_own_positions_are_kept_where_proved_exact_alone(tmp_path):
+    from mancala.learn.data import record_positions
+
+    records = list(itertools.islice(labelled([LABELS]), 30))
+    kept = [[record_positions(record, only) for record in records] for only in (False, True)]
+    count = [sum(len(arrays[0]) for arrays in each if arrays is not None) for each in kept]
+    assert 0 < count[1] < count[0]  # the file holds positions of both kinds
+    for exact, expected in ((False, count[0]), (True, count[1])):
+        practice = Practice(tmp_path / f"{exact}.jsonl", exact_games=exact)
+        practice.store.add(records)
+        assert practice.store.seen == expected
