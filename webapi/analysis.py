@@ -21,17 +21,11 @@ from __future__ import annotations
 
 import time
 
-from mancala.ai.solver import proved, shared_book, shared_solver
+from mancala.ai.solver import database_ready, proved, shared_book, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
 from mancala.games import capabilities
-from mancala.games.sowing.solver import (
-    cache_path,
-    default_cache_dir,
-    default_max_seeds,
-    header_matches,
-    store_lead,
-)
+from mancala.games.sowing.solver import store_lead
 from mancala.games.sowing.solver.book import book_key
 from webapi.engine import PlayerPool
 
@@ -41,12 +35,9 @@ SOLVER_SHARE = 0.6  # of the cap, for proofs; minimax gets the rest
 
 def solver_ready(state: GameState) -> bool:
     """True for a game with a solver (Kalah) when the database the shared solver would
-    use is cached already."""
-    if "solver" not in capabilities(state):
-        return False
-    n = default_max_seeds(state.houses, 2 * state.houses * state.seeds)
-    path = cache_path(default_cache_dir(), state.houses, n, state.empty_capture)
-    return header_matches(path, state.houses, n, state.empty_capture)
+    use (the largest of its rules in the cache, as the players': `database_ready`) is
+    cached already."""
+    return "solver" in capabilities(state) and database_ready(state)
 
 
 def analyse(state: GameState, pool: PlayerPool, seconds: float = ANALYSIS_SECONDS) -> dict:
