@@ -163,12 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     specs = args.players or [*networks_for(args.variant), *game(args.variant).practice]
     given = split_names(args.gate_opponents) if args.gate_opponents else []
+    args.gate_opponents_given = bool(given)
     args.gate_opponents = given or [*game(args.variant).gate]
     try:
         args.rules = board_rules(args.variant, game_options(args))
-        solved = bool(gate_positions(args.variant, args.rules))
-        args.az_gate_opponents = az_gate_opponents(args.variant, given, solved)
-        check_names(specs + args.gate_opponents + args.az_gate_opponents)
+        check_names(specs + args.gate_opponents)
         if len(set(specs) - {AZ_NET}) < 2:
             raise ValueError(f"name at least two different players ({AZ_NET} plays no games)")
         check_players(specs + args.gate_opponents, args.variant, args.rules)
@@ -217,10 +216,11 @@ def _expert_checked(
     the network in `guide` (the shipped one where there is none), where the expert check
     shows it the stronger labeller, else the game's alpha-beta."""
     from mancala.learn.expert import check_expert
+    from mancala.learn.practice import guiding
     from mancala.learn.teacher import Teacher
 
     depth = game(job.variant).teacher_depth
-    weights = str(guide) if guide.is_file() else ""
+    weights = guiding(guide)[0]
     search, alpha_beta = (
         Teacher(d, job.exact_nodes, game=start.game, simulations=n, weights=weights)
         for d, n in ((0, simulations), (depth, 0))
@@ -248,8 +248,8 @@ def _run(job: TrainSettings, run: Run, began: float, workers) -> int:
     beside = [] if job.out == run.games else record_files(job.out.parent)
     recorded = sorted(path for path in {run.games, *beside} if path.is_file())
     depth, simulations = job.teacher or (game(job.variant).teacher_depth, 0)
+    guide = weights_file(job.variant, models)  # az-net's, which guides an az teacher
     if simulations and job.expert_check:
-        guide = weights_file(job.variant, models)
         depth, simulations = _expert_checked(job, game_start, simulations, guide, run.log)
     labels = shipped_labels(game_start) if job.labels is None else job.labels
     if nets and labels:
@@ -266,7 +266,7 @@ def _run(job: TrainSettings, run: Run, began: float, workers) -> int:
         workers=workers,
         teacher_simulations=simulations,
         labels=labels if nets else (),
-        teacher_weights=weights_file(job.variant, models) if simulations else None,
+        teacher_weights=guide if simulations else None,
         exact_games=job.exact_games,
     )
     if nets:
@@ -285,6 +285,8 @@ def _run(job: TrainSettings, run: Run, began: float, workers) -> int:
     # the fixed opponents every network's win rate is measured against, batch after batch
     yardsticks = {"greedy": make_player("greedy", seed=1), "luck": make_player("luck", seed=1)}
     solved = gate_positions(job.variant, job.rules)
+    given = job.gate_opponents if job.gate_opponents_given else ()
+    az_opponents = az_gate_opponents(job.variant, given, bool(solved))
     ahead = not job.wait_for_refits and workers.local is None
 
     def hand_out(games: int):
@@ -376,7 +378,7 @@ def _run(job: TrainSettings, run: Run, began: float, workers) -> int:
                 lead = lead_for(run.tries(net.name))
                 if net.name == AZ_NET:
                     decided = gate_and_promote_az(
-                        run.candidates, models, job.variant, job.az_gate_opponents,
+                        run.candidates, models, job.variant, az_opponents,
                         job.gate_openings, batch, record, solved, workers, lead,
                     )  # fmt: skip
                 else:

@@ -34,10 +34,6 @@ class PolicyValueLearner:
     def path(self, path: Path) -> None:
         self.net.path = Path(path)
 
-    @property
-    def game(self) -> str:
-        return self.net.game
-
     def fit(
         self,
         rel: np.ndarray,

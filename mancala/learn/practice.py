@@ -68,7 +68,7 @@ class Practice:
             exact_nodes,
             game=self.start.game,
             simulations=teacher_simulations,
-            weights=self._guiding()[0],
+            weights=guiding(teacher_weights)[0],
         )
         self.rng = random.Random(seed)
         self.np_rng = np.random.default_rng(seed)
@@ -118,21 +118,12 @@ class Practice:
             for moves in random_openings(start, games, self.rng, PRACTICE_PLIES, vary=True)[1]
         ]
         teacher = self.teacher
-        weights, stamp = self._guiding()
+        weights, stamp = guiding(self.teacher_weights)
         teaching = Teaching(
             teacher.depth, teacher.exact_nodes, start.game, teacher.simulations,
             teacher.max_seeds, weights=weights, stamp=stamp,
         )  # fmt: skip
         return self.workers.play_batches(seats, jobs, teaching, ahead)
-
-    def _guiding(self) -> tuple[str, int]:
-        """(the file of the network that guides az's labels, its modification time): the
-        `teacher_weights` as they are now, or ("", 0), the shipped network, where there
-        are none (yet)."""
-        path = self.teacher_weights
-        if path is None or not path.is_file():
-            return "", 0
-        return str(path), path.stat().st_mtime_ns
 
     def finish(self, playing: Iterator[list[Finished]]) -> list[dict[str, Any]]:
         """The records of the games `begin` handed out, each appended to `out` and kept
@@ -196,6 +187,14 @@ class Practice:
     def described(self) -> str:
         """What the refits learn from, in words (for the weights' metadata)."""
         return describe_data(self.sources, self.store.games, len(self.store))
+
+
+def guiding(path: Path | None) -> tuple[str, int]:
+    """(the file of the network that guides az's labels, its modification time): `path`
+    as it is now, or ("", 0), the shipped network, where there is none (yet)."""
+    if path is None or not path.is_file():
+        return "", 0
+    return str(path), path.stat().st_mtime_ns
 
 
 MOST_GROWTH = 16  # a batch sized to fill the refits has at most this many times --games

@@ -45,7 +45,7 @@ class TrainSettings:
     gate_every: int
     gate_openings: int
     gate_opponents: tuple[str, ...]
-    az_gate_opponents: tuple[str, ...]  # az-net's (where no solved set judges it: anchors)
+    gate_opponents_given: bool  # named by --gate-opponents (else az-net's may be anchors)
     # where
     out: Path  # the games file
     models: Path | None  # None: mancala/models
@@ -58,5 +58,4 @@ class TrainSettings:
         given["labels"] = None if args.labels is None else tuple(args.labels)
         given["players"] = tuple(players)
         given["gate_opponents"] = tuple(args.gate_opponents)
-        given["az_gate_opponents"] = tuple(args.az_gate_opponents)
         return cls(**given)
