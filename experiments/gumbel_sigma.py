@@ -20,8 +20,9 @@ import numpy as np
 
 from mancala.ai.az import AZ
 from mancala.ai.gumbel import FIXED, MIN_MAX, improved_policy, mixed_value
-from mancala.arena.solved_set import HELD_OUT, load, mean_se
+from mancala.arena.solved_set import HELD_OUT, load, mean_se, set_file
 from mancala.core.report import Table
+from mancala.game_state import GameState
 from mancala.nn_lib.policy_value import PolicyValue
 
 
@@ -46,7 +47,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--simulations", type=int, nargs="+", default=[64, 200, 800])
     parser.add_argument("--positions", type=int, default=2000, help="the held-out set's first N")
     args = parser.parse_args(argv)
-    _, held = load(HELD_OUT)
+    _, held = load(set_file(GameState.new(), HELD_OUT))
     held = held[: args.positions]
     groups = [position.key for position in held]
     net = PolicyValue("kalah").load()

@@ -16,8 +16,9 @@ import argparse
 from pathlib import Path
 
 from mancala.ai.az import AZ, AZNet
-from mancala.arena.solved_set import HELD_OUT, load, move_quality, paired
+from mancala.arena.solved_set import HELD_OUT, load, move_quality, paired, set_file
 from mancala.core.report import Table
+from mancala.game_state import GameState
 from mancala.nn_lib.policy_value import PolicyValue
 
 
@@ -27,7 +28,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("new", type=Path, help="the weights compared with them")
     parser.add_argument("--simulations", type=int, default=1000)
     args = parser.parse_args(argv)
-    _, held = load(HELD_OUT)
+    _, held = load(set_file(GameState.new(), HELD_OUT))
     nets = [PolicyValue("kalah", path).load() for path in (args.old, args.new)]
     n = args.simulations
     players = {

@@ -24,8 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from mancala.ai.az import AZ, AZNet
-from mancala.arena.solved_set import HELD_OUT, load, move_quality, paired
+from mancala.arena.solved_set import HELD_OUT, load, move_quality, paired, set_file
 from mancala.core.report import Table
+from mancala.game_state import GameState
 from mancala.learn.data import concat_examples, record_positions
 from mancala.learn.labels import labelled
 from mancala.nn_lib.policy_value import PolicyValue, teacher_targets
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exact-only", action="store_true", help="leave out searched labels")
     parser.add_argument("--from-shipped", action="store_true", help="refit the shipped az-net")
     args = parser.parse_args(argv)
-    _, held = load(HELD_OUT)
+    _, held = load(set_file(GameState.new(), HELD_OUT))
     rel, gains, mask = examples(args.files, args.exact_only)
     print(f"{len(rel):,} training positions; {len(held)} held-out positions", flush=True)
     shipped = PolicyValue("kalah").load()

@@ -22,9 +22,10 @@ from pathlib import Path
 import numpy as np
 
 from mancala.ai.network import NetworkPlayer
-from mancala.arena.solved_set import HELD_OUT, SolvedPosition, load, move_quality, paired
+from mancala.arena.solved_set import HELD_OUT, SolvedPosition, load, move_quality, paired, set_file
 from mancala.core.paths import MODELS_DIR
 from mancala.core.report import Table
+from mancala.game_state import GameState
 from mancala.learn.data import concat_examples, record_positions
 from mancala.learn.labels import labelled, positions
 from mancala.nn_lib.training import fit_settling, settling_rate
@@ -72,7 +73,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--exact-only", action="store_true", help="leave out searched labels")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    _, held = load(HELD_OUT)
+    _, held = load(set_file(GameState.new(), HELD_OUT))
     held_out = {p.state for p in held}
     boards, gains, mask = examples(args.files, args.exact_only)
     order = np.random.default_rng(args.seed).permutation(len(boards))

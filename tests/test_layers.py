@@ -52,9 +52,13 @@ ENTRY_POINTS = {  # module -> the command it runs
 }
 
 
+SHARED = {"mancala.commands.options"}  # the options several commands share: no verb
+
+
 def command(name: str) -> str | None:
-    """Which command `name` belongs to (a module of mancala/commands/, or the web layer)."""
-    if layer(name) != "commands":
+    """Which command `name` belongs to (a module of mancala/commands/, or the web layer);
+    None for a library, or the options the commands share."""
+    if layer(name) != "commands" or name in SHARED:
         return None
     return "webapi" if name.startswith("webapi") else ENTRY_POINTS.get(name, name)
 

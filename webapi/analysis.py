@@ -24,7 +24,7 @@ import time
 from mancala.ai.solver import database_ready, proved, shared_book, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
-from mancala.games import capabilities
+from mancala.games import Capability, capabilities
 from mancala.games.sowing.solver import store_lead
 from mancala.games.sowing.solver.book import book_key
 from webapi.engine import PlayerPool
@@ -37,7 +37,7 @@ def solver_ready(state: GameState) -> bool:
     """True for a game with a solver (Kalah) when the database the shared solver would
     use (the largest of its rules in the cache, as the players': `database_ready`) is
     cached already."""
-    return "solver" in capabilities(state) and database_ready(state)
+    return Capability.SOLVER in capabilities(state) and database_ready(state)
 
 
 def analyse(state: GameState, pool: PlayerPool, seconds: float = ANALYSIS_SECONDS) -> dict:

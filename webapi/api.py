@@ -52,7 +52,14 @@ from flask import Blueprint, Response, abort, current_app, jsonify, request
 from mancala.ai.limits import Limits
 from mancala.ai.registry import entry_params, is_search, split_spec
 from mancala.game_state import DEFAULTS, IllegalMove
-from mancala.games import DEFAULT_GAME, capabilities, display, game_names, state_from_dict
+from mancala.games import (
+    DEFAULT_GAME,
+    Capability,
+    capabilities,
+    display,
+    game_names,
+    state_from_dict,
+)
 from mancala.games import new_game as opening  # `new_game` is the endpoint below
 from webapi.admission import Admission
 from webapi.analysis import analyse
@@ -207,7 +214,7 @@ def _played(state: Any, move: int) -> dict[str, Any]:
     sown, the boards in between and the events); 422 if the rules refuse it."""
     try:
         name = state.move_name(move)
-        if "frames" not in capabilities(state):
+        if Capability.FRAMES not in capabilities(state):
             return {"move": move, "move_name": name, "mover": state.player} | position(
                 state.play(move)
             )

@@ -46,7 +46,7 @@ from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.ai.solver import check_fits, database_ready, proved, shared_book, shared_solver
 from mancala.core.deadline import Deadline
 from mancala.game_state import GameState
-from mancala.games import DEFAULT_GAME, capabilities, describe, kernel_adapter, new_game
+from mancala.games import DEFAULT_GAME, Capability, capabilities, describe, kernel_adapter, new_game
 from mancala.games import game as game_entry
 from mancala.games.search_kernel import UNKNOWN
 from mancala.games.sowing.kernel import NO_ENDGAME, EndgameTable
@@ -84,7 +84,7 @@ def endgame_table(state: GameState) -> EndgameTable:
     """(values, binomials, most seeds) of the endgame database of `state`'s Kalah board,
     the one the process's `solver` uses (the largest cached), when it is cached; else
     NO_ENDGAME."""
-    if "solver" not in capabilities(state) or not database_ready(state):
+    if Capability.SOLVER not in capabilities(state) or not database_ready(state):
         return NO_ENDGAME
     with _LOADING:
         solver = shared_solver(state)
@@ -328,7 +328,7 @@ class AZ(AZNet):
         visits, means, _, margins, _ = self.search(state, seconds)
         moves = require_moves(state)
         known = [m for m in moves if margins[m] != NO_MARGIN]
-        won = "margin" not in capabilities(state) and any(margins[m] > 0 for m in known)
+        won = Capability.MARGIN not in capabilities(state) and any(margins[m] > 0 for m in known)
         if len(known) == len(moves) or won:
             move = max(known, key=lambda m: (margins[m], visits[m]))
         else:
@@ -338,7 +338,7 @@ class AZ(AZNet):
 
     def proof_solver(self, state: GameState) -> Solver | None:
         """The solver that may prove `state` within the limits, if any."""
-        if not self.prove or "solver" not in capabilities(state):
+        if not self.prove or Capability.SOLVER not in capabilities(state):
             return None
         if sum(relative_board(state)) > PROOF_SEEDS:
             return None
@@ -367,7 +367,7 @@ class AZ(AZNet):
         """A best move of the solver's opening book where it holds `state` and az has the
         solver's help (`prove`), else None."""
         self.net_for(state)  # a game it has no weights for is refused, as by a search
-        if not self.prove or "solver" not in capabilities(state):
+        if not self.prove or Capability.SOLVER not in capabilities(state):
             return None
         entry = shared_book(state).get(book_key(state))
         return None if entry is None else min(entry["best"])

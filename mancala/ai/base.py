@@ -38,9 +38,9 @@ class Player:
 def is_sowing(state: GameState) -> bool:
     """Whether `state` is of a sowing game (Kalah, Sungka), whose players run on the numba
     kernels of `mancala.games.sowing.engine`; other games get the generic searches."""
-    from mancala.games import capabilities
+    from mancala.games import Capability, capabilities
 
-    return "sowing" in capabilities(state)
+    return Capability.SOWING in capabilities(state)
 
 
 def require_moves(state: GameState) -> list[int]:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from mancala.ai.base import Player, require_moves
 from mancala.game_state import GameState
-from mancala.games import capabilities
+from mancala.games import Capability, capabilities
 
 LISTED = 20  # the most legal moves a prompt lists; past it, an example
 
@@ -43,7 +43,7 @@ def parse_move(text: str, state: GameState) -> int:
     """
     move = state.parse_move(text)
     if move not in state.legal_moves():
-        if "sowing" in capabilities(state):
+        if Capability.SOWING in capabilities(state):
             raise ValueError(f"house {state.move_name(move)} is empty")
         state.play(move)  # raises IllegalMove saying why
     return move

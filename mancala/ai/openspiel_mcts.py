@@ -22,7 +22,7 @@ from collections import OrderedDict
 from mancala.ai.base import Player, require_moves
 from mancala.ai.limits import REGISTRY_LIMITS, Limits
 from mancala.game_state import KALAH, GameState
-from mancala.games import capabilities
+from mancala.games import Capability, capabilities
 from mancala.games.replay import positions
 
 DEFAULT_SIMULATIONS = 20_000
@@ -94,7 +94,7 @@ class OpenSpielMCTS(Player):
         self.known: OrderedDict[GameState, object] = OrderedDict()
 
     def _spiel_state(self, state: GameState) -> object:
-        if "openspiel" not in capabilities(state) or state.options != OPENING.options:
+        if Capability.OPENSPIEL not in capabilities(state) or state.options != OPENING.options:
             raise ValueError("openspiel-mcts plays only Kalah(6,4) with the standard capture")
         if state in self.known:
             return self.known[state].clone()

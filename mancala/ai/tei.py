@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 
 from mancala.ai.base import Player
-from mancala.games import capabilities
+from mancala.games import Capability, capabilities
 from mancala.games.tak.state import TakState, from_tps, new_tak
 
 HANDSHAKE_SECONDS = 30.0  # an engine must say teiok (and readyok) within this
@@ -195,7 +195,7 @@ class TEIEngine(Player):
         self.options: set[str] = set()
 
     def choose_move(self, state: TakState) -> int:
-        if "tei" not in capabilities(state):
+        if Capability.TEI not in capabilities(state):
             raise ValueError(f"a TEI engine plays Tak, not {state.game}")
         self._start()
         if self.game != (state.size, state.komi):

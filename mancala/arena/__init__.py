@@ -1,2 +1,2 @@
-"""The arena: the match runner, openings, game records, results, tournaments, ratings, plots
-and solved sets."""
+"""The arena: the match runner, openings, game records, results, tournaments, ratings, plots,
+solved sets, the measure against perfect play and the speed benchmarks."""

@@ -15,7 +15,7 @@ from typing import Any
 from mancala.ai.base import Player
 from mancala.arena.records import FORMAT
 from mancala.game_state import GameState, IllegalMove
-from mancala.games import capabilities, new_game
+from mancala.games import Capability, capabilities, new_game
 
 GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is a draw
 
@@ -23,7 +23,7 @@ GAME_PLIES = 400  # a game without seeds (Tak) not over after this many plies is
 def ply_limit(start: GameState) -> int | None:
     """The plies after which a game like `start` stops as a draw: none for the sowing
     games (they always end), GAME_PLIES for the others (Tak has no move limit)."""
-    return None if "sowing" in capabilities(start) else GAME_PLIES
+    return None if Capability.SOWING in capabilities(start) else GAME_PLIES
 
 
 def make_record(
@@ -42,7 +42,7 @@ def make_record(
         "options": dict(start.options),
         "players": list(names),
         "moves": moves,
-        "scores": list(end.scores()) if "sowing" in capabilities(end) else None,
+        "scores": list(end.scores()) if Capability.SOWING in capabilities(end) else None,
         "winner": end.winner(),
         "seed": seed,
         "time": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),

@@ -16,7 +16,7 @@ import random
 from typing import Any
 
 from mancala.ai.minimax import Minimax
-from mancala.games import capabilities
+from mancala.games import Capability, capabilities
 
 State = Any  # a state of any game of the protocol (mancala.games)
 BALANCE_DEPTH = 12  # plies of the minimax search that judges an opening's balance
@@ -65,7 +65,7 @@ def draw_openings(
     with `balanced`, only openings whose minimax value is within that many seeds of 0."""
     if balanced is not None and balanced < 0:
         raise ValueError(f"--balanced takes a number of seeds >= 0, not {balanced}")
-    if balanced is not None and "sowing" not in capabilities(start):
+    if balanced is not None and Capability.SOWING not in capabilities(start):
         raise ValueError(f"--balanced counts seeds: {start.game} has none")
     rng = random.Random(seed)
     judge = Minimax(seed=seed, depth=BALANCE_DEPTH) if balanced is not None else None

@@ -18,7 +18,6 @@ caller, in the parent process, is the one writer of records.
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import os
 import random
@@ -418,29 +417,3 @@ def check_answers(address: str, seconds: float = 5.0) -> None:
             f"nothing answers at {address} ({error}); start the cluster's head there with "
             "`ray start --head` and give the address it prints"
         ) from None
-
-
-def workers_count(text: str) -> int | str:
-    """An argparse type: a whole number >= 1, or "auto" (one worker a CPU)."""
-    if text == "auto":
-        return text
-    try:
-        count = int(text)
-    except ValueError:
-        count = 0
-    if count < 1:
-        raise argparse.ArgumentTypeError(f'must be a whole number >= 1 or "auto", not {text!r}')
-    return count
-
-
-def add_workers_arguments(parser: argparse.ArgumentParser) -> None:
-    """--workers and --address, as every command that plays many games takes them."""
-    parser.add_argument(
-        "--workers",
-        type=workers_count,
-        default=1,
-        help='games played N ways at once, on Ray ("auto": one a CPU; 1: here, no Ray)',
-    )
-    parser.add_argument(
-        "--address", help="join this Ray cluster (`ray start --head` prints it), e.g. HOST:6379"
-    )

@@ -30,9 +30,10 @@ from mancala.games.replay import replayed
 
 FORMAT = "mancala-solved-set"
 POOL = ("luck", "greedy", "exact", "minimax:2", "minimax:6")  # the players of the games
-WHOLE_GAME = DATA_DIR / "kalah-h6-s4-whole-game.jsonl"  # the shipped set
-HELD_OUT = DATA_DIR / "kalah-h6-s4-held-out.jsonl"  # read by no fit and no gate
-GATE_SET = DATA_DIR / "kalah-h6-s4-gate.jsonl"  # what the promotion gate meets candidates on
+# the kinds of set shipped for a board, each a file of mancala/data/ whose header names it
+WHOLE_GAME = "whole-game"  # positions of every stage of real games
+HELD_OUT = "held-out"  # read by no fit and no gate
+GATE_SET = "gate"  # what the promotion gate meets candidates on
 
 
 @dataclass(frozen=True)
@@ -200,7 +201,7 @@ def build(
     return len(todo)
 
 
-def load(path: Path = WHOLE_GAME) -> tuple[dict[str, Any], list[SolvedPosition]]:
+def load(path: Path) -> tuple[dict[str, Any], list[SolvedPosition]]:
     """(header, solved positions in index order) of the set in `path`. ValueError when
     the file is missing or is not a set; a damaged line is left out."""
     if not path.is_file():
@@ -222,7 +223,7 @@ def load(path: Path = WHOLE_GAME) -> tuple[dict[str, Any], list[SolvedPosition]]
     return head, [positions[i] for i in sorted(positions)]
 
 
-def shipped_path(start: Any, kind: str = "whole-game") -> Path | None:
+def shipped_path(start: Any, kind: str = WHOLE_GAME) -> Path | None:
     """The set of `kind` ("whole-game", "gate", "held-out") shipped in mancala/data/ for
     `start`'s game and rules, or None when none ships for them (the set's header names
     its game and rules)."""
@@ -233,7 +234,16 @@ def shipped_path(start: Any, kind: str = "whole-game") -> Path | None:
     return None
 
 
-def shipped_set(start: Any, kind: str = "whole-game") -> list[SolvedPosition]:
+def set_file(start: Any, kind: str = WHOLE_GAME) -> Path:
+    """The file of the set of `kind` of `start`'s board: the one shipped (`shipped_path`),
+    else the name a new one takes in mancala/data/."""
+    from mancala.nn_lib.boards import board_name
+
+    named = DATA_DIR / f"{board_name(start.game, start.options)}-{kind}.jsonl"
+    return shipped_path(start, kind) or named
+
+
+def shipped_set(start: Any, kind: str = WHOLE_GAME) -> list[SolvedPosition]:
     """The positions of the set of `kind` shipped for `start`'s game and rules, or []."""
     path = shipped_path(start, kind)
     try:

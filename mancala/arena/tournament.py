@@ -40,7 +40,7 @@ from mancala.arena.records import append_games
 from mancala.arena.results import Tally, points
 from mancala.core.report import Table
 from mancala.game_state import GameState
-from mancala.games import capabilities, new_game
+from mancala.games import Capability, capabilities, new_game
 from mancala.games.replay import positions
 
 MAX_PLIES = 40  # random plies of an opening; more would be a random game, not an opening
@@ -268,7 +268,7 @@ def describe_openings(result: dict[str, Any], limit: int = 10) -> str:
         f"{i}: {' '.join(_move_names(start, moves)) or '(none)'}"
         for i, moves in enumerate(openings, 1)
     )
-    if "sowing" in capabilities(start):
+    if Capability.SOWING in capabilities(start):
         return f"{head}\nOpenings (houses in sowing order from the mover's side): {shown}"
     return f"{head}\nOpenings: {shown}"
 

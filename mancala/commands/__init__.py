@@ -29,7 +29,12 @@ COMMANDS = (
     Command(
         "selfplay", None, "mancala.commands.selfplay", "az self-play, generation by generation"
     ),
-    Command("adversary", None, "mancala.commands.adversary", "a network learns to beat a player"),
+    Command(
+        "adversary",
+        None,
+        "mancala.commands.adversary",
+        "two networks practise: the main job with them alone",
+    ),
     Command("dqn", None, "mancala.commands.dqn", "the DQN learns by playing fixed opponents"),
     Command("sarsa", None, "mancala.commands.sarsa", "tabular SARSA on Tak, as the seed learnt"),
     Command("tournament", None, "mancala.commands.tournament", "round robin: win rates, ratings"),

@@ -19,11 +19,11 @@ from collections.abc import Callable
 
 from mancala.ai.human import Human, InputEnded, Quit, read_line
 from mancala.ai.registry import check_can_play, make_player
+from mancala.commands.options import add_game_options, game_options
 from mancala.core.cli import command_parser, fail
 from mancala.core.stopping import exit_code, sigterm_as_interrupt
 from mancala.game_state import GameState
-from mancala.games import capabilities, game_names, new_game
-from mancala.games.options import add_game_options, game_options
+from mancala.games import Capability, capabilities, game_names, new_game
 from mancala.games.sowing.drawing import draw_board, house_choices, house_label
 from mancala.games.sowing.events import trace_move
 
@@ -42,7 +42,7 @@ def play_terminal(
     """
     computer = make_player(opponent_spec, seed=seed)
     human = Human(ask=ask, tell=tell)
-    if "frames" not in capabilities(start):
+    if Capability.FRAMES not in capabilities(start):
         return _play_plainly(computer, human, start, human_seat, tell)
     names = ["you", opponent_spec] if human_seat == 0 else [opponent_spec, "you"]
     tell(f"You are the bottom row. Type a house: {house_choices(start.houses)}; q quits.")
@@ -82,7 +82,7 @@ def _play_plainly(computer, human, start, human_seat: int, tell: Callable[[str],
 
 def result_line(state: GameState, human_seat: int) -> str:
     """'You win 30 to 18.' and the like, from the person's seat."""
-    if "sowing" not in capabilities(state):
+    if Capability.SOWING not in capabilities(state):
         outcome = getattr(state, "outcome", None)
         how = f" ({outcome.reason})" if outcome and outcome.winner is not None else ""
         if state.winner() is None:

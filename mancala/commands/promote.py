@@ -39,7 +39,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from mancala.arena.parallel import add_workers_arguments
+from mancala.commands.options import add_workers_arguments
 from mancala.core.cli import command_parser, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command

@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from dataclasses import fields
 from pathlib import Path
 
+from mancala.commands.options import add_game_options, game_options
 from mancala.core.cli import command_parser, fail, float_in, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
 from mancala.games import game
-from mancala.games.options import add_game_options, game_options
 from mancala.learn.runs import Run
 from mancala.nn_lib.policy_value import AZ_GAMES, LEARNING_RATE, VALUE_SCALE, board_rules
 
@@ -252,6 +253,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _run(args: argparse.Namespace, run: Run) -> int:
     from mancala.learn.az import Loop
+    from mancala.learn.settings import SelfPlaySettings
 
     if args.measure:
         from mancala.learn.generations import measure, table
@@ -268,7 +270,8 @@ def _run(args: argparse.Namespace, run: Run) -> int:
         print(f"\nthe curve: {run.folder / 'generations.png'}")
         return 0
 
-    loop = Loop(run, args)
+    named = {f.name: getattr(args, f.name) for f in fields(SelfPlaySettings)}
+    loop = Loop(run, SelfPlaySettings(**named))
     if args.sources:
         loop.pretrain(args.sources)
     elif args.teacher_games:

@@ -25,16 +25,16 @@ import time
 from pathlib import Path
 
 from mancala.ai.minimax import Minimax
+from mancala.commands.options import add_game_options, add_solver_options, game_options
 from mancala.core.cli import command_parser, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import KALAH, GameState
 from mancala.games import DEFAULT_GAME, games_with
-from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.drawing import house_label
 from mancala.games.sowing.solver import Solver, check_solvable
 from mancala.games.sowing.solver.book import GUESS_DEPTH, first_guess
 from mancala.games.sowing.solver.campaign import solve_every_move
-from mancala.games.sowing.solver.options import add_solver_options, solver_for
+from mancala.games.sowing.solver.options import solver_for
 
 
 def parse_position(text: str | None, options: dict) -> GameState:
@@ -108,7 +108,7 @@ def _solve(args: argparse.Namespace) -> int:
     state = parse_position(args.position, game_options(args))
     check_solvable(state)
     began, cpu = time.perf_counter(), time.process_time()
-    solver = solver_for(state, args)
+    solver = solver_for(state, max_seeds=args.max_seeds, tt_bits=args.tt_bits)
     search_cpu = time.process_time()
     if args.save:
         result = _campaign(solver, state, args.save, args.workers)

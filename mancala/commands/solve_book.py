@@ -17,11 +17,11 @@ from pathlib import Path
 from tqdm import tqdm
 
 from mancala.ai.minimax import Minimax
+from mancala.commands.options import add_game_options, game_options
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games import games_with, new_game
-from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.solver import TT_BITS, Solver, check_solvable, store_lead
 from mancala.games.sowing.solver.book import (
     GUESS_DEPTH,

@@ -29,14 +29,14 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from mancala.arena.parallel import Workers, add_workers_arguments
+from mancala.arena.parallel import Workers
 from mancala.arena.records import GameLog, append_games
+from mancala.commands.options import add_game_options, add_workers_arguments, game_options
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.paths import RUNS_DIR
 from mancala.core.report import Table
 from mancala.core.stopping import run_command
 from mancala.games import games_with, new_game
-from mancala.games.options import add_game_options, game_options
 from mancala.learn.labels import (
     Labelling,
     done_indices,

@@ -31,19 +31,15 @@ from typing import Any
 
 from tqdm import tqdm
 
-from mancala.arena.solved_set import WHOLE_GAME, Solved, build, seeds_in_houses, solved_in_turn
+from mancala.arena.solved_set import Solved, build, seeds_in_houses, set_file, solved_in_turn
+from mancala.commands.options import add_game_options, add_solver_options, game_options
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.paths import DATA_DIR
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games import games_with, new_game
-from mancala.games.options import add_game_options, game_options
 from mancala.games.sowing.solver.campaign import proved_in_records
-from mancala.games.sowing.solver.options import (
-    add_solver_options,
-    database_cached,
-    solver_for,
-)
+from mancala.games.sowing.solver.options import database_cached, solver_for
 
 RECORDS = DATA_DIR / "solved"  # the records of `mancala solve --save`
 MAX_POSITIONS = 10_000
@@ -59,7 +55,9 @@ def main(argv: list[str] | None = None) -> int:
         "--positions", type=int_in(1, MAX_POSITIONS), default=500, help="positions (500)"
     )
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=WHOLE_GAME, help="the set's file")
+    parser.add_argument(
+        "--out", type=Path, help="the set's file (the whole-game set of the board's rules)"
+    )
     parser.add_argument(
         "--workers", type=int_in(1, MAX_WORKERS), default=1, help="processes proving at once"
     )
@@ -76,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         check_solvable(start)
     except ValueError as error:
         return fail("mancala solve set", str(error))
+    args.out = args.out or set_file(start)
     argv = sys.argv[1:] if argv is None else argv
     command = shlex.join(["mancala", "solve", "set", *argv])
     kept = f"every position proved so far is in {args.out}; run the same command to continue"
@@ -95,7 +94,7 @@ def _progress(bar: tqdm) -> Any:
 
 
 def _build(args, start: GameState, command: str) -> int:
-    solver = solver_for(start, args)
+    solver = solver_for(start, max_seeds=args.max_seeds, tt_bits=args.tt_bits)
     solver.progress = False
     bar = tqdm(desc="solving", unit="pos", file=sys.stderr)
     now: dict = {}  # the position being solved: its seeds, when it began, the nodes then
@@ -145,7 +144,7 @@ _SOLVER: Any = None  # a worker's solver
 
 def _start_worker(args, start: GameState) -> None:
     global _SOLVER
-    _SOLVER = solver_for(start, args)
+    _SOLVER = solver_for(start, max_seeds=args.max_seeds, tt_bits=args.tt_bits)
     _SOLVER.progress = False
 
 
@@ -204,8 +203,9 @@ def from_records(folder: Path, solve_many: SolveMany) -> SolveMany:
 
 
 def _build_in_workers(args, start: GameState, command: str) -> int:
-    if not database_cached(start, args):  # built and cached once, before the workers read it
-        solver_for(start, args)
+    # the database is built and cached once, before the workers read it
+    if not database_cached(start, max_seeds=args.max_seeds):
+        solver_for(start, max_seeds=args.max_seeds, tt_bits=args.tt_bits)
     bar = tqdm(desc="solving", unit="pos", file=sys.stderr)
     try:
         many = from_records(args.records, in_workers(args, start, bar))

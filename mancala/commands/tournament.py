@@ -29,7 +29,7 @@ from mancala.ai.registry import (
 from mancala.arena.match import GAME_PLIES
 from mancala.arena.opening_sets import load_set
 from mancala.arena.openings import BALANCE_DEPTH
-from mancala.arena.parallel import Workers, add_workers_arguments
+from mancala.arena.parallel import Workers
 from mancala.arena.tournament import (
     MAX_PLIES,
     describe_openings,
@@ -38,12 +38,12 @@ from mancala.arena.tournament import (
     run_tournament,
     win_rate_table,
 )
+from mancala.commands.options import add_game_options, add_workers_arguments, game_options
 from mancala.core.cli import command_parser, fail, int_in
 from mancala.core.paths import TRAINING_DIR
 from mancala.core.stopping import run_command
 from mancala.game_state import GameState
 from mancala.games import describe, game_names, new_game
-from mancala.games.options import add_game_options, game_options
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,8 @@
   `--eval-games N`, `--out PATH`, `--json`; an old spelling stays readable, hidden
   (`add_alias`).
 * The game options (--variant and each game's rule options) are declared once, from the
-  registry of games: `mancala.games.options`.
+  registry of games (`mancala.games.options`), by `mancala.commands.options`: the
+  commands' shared options, where argparse stays (no library below the commands sees it).
 
 >>> parser = command_parser("demo")
 >>> _ = parser.add_argument("names", nargs="*")

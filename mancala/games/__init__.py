@@ -40,9 +40,10 @@ A game may offer more, named by its capabilities, which players and commands che
 
 A line also states the rule options its commands take (`options`: `--houses`, `--size`,
 ..., read by `mancala.games.options`), its kernel adapter for the tree searches
-(`kernel`: see `mancala.games.search_kernel`), the fixed players of its learning runs, the
-depth of the main job's teacher, the node pool a second of az's timed search and how its
-fixed opening sets are drawn.
+(`kernel`: see `mancala.games.search_kernel`), its training examples (`examples`: see
+`example_builders`), the fixed players of its learning runs, the depth of the main job's
+teacher, the node pool a second of az's timed search and how its fixed opening sets are
+drawn.
 
 Adding a game is a folder under `mancala/games/` and one line in `GAMES`.
 """
@@ -149,6 +150,7 @@ class Game:
     features: str | None = None  # "module:attr" of planes (N, C, S, S) -> (N, F, S, S)
     display: str | None = None  # "module:attr" of (state) -> what a board display shows (JSON)
     kernel: str | None = None  # the module of its kernel adapter (`search_kernel`)
+    examples: str | None = None  # the module of its training examples (`example_builders`)
     # the module of a guide az plays in place of a network where one ships (its
     # `shipped_guide(rules, models)`: weights its kernel adapter reads, or None;
     # `guided_boards(models)`: the options of the boards with one, in the folder `models`)
@@ -187,6 +189,7 @@ GAMES: dict[str, Game] = {
             SOWING | {Capability.SOLVER, Capability.OPENSPIEL},
             display="mancala.games.sowing.drawing:display",
             kernel="mancala.games.sowing.kernel",
+            examples="mancala.games.sowing.examples",
             anchors=("solver:t=0.1", "minimax:t=0.1"),
             options=(HOUSES, SEEDS, EMPTY_CAPTURE),
             practice=SOWING_PRACTICE,
@@ -202,6 +205,7 @@ GAMES: dict[str, Game] = {
             SOWING,
             display="mancala.games.sowing.drawing:display",
             kernel="mancala.games.sowing.kernel",
+            examples="mancala.games.sowing.examples",
             anchors=("minimax:t=0.1", "minimax:4"),
             options=(HOUSES, SEEDS),
             practice=SOWING_PRACTICE,
@@ -221,6 +225,7 @@ GAMES: dict[str, Game] = {
             features="mancala.games.tak.features:feature_planes",
             display="mancala.games.tak.drawing:display",
             kernel="mancala.games.tak.kernel",
+            examples="mancala.games.tak.examples",
             guide="mancala.games.tak.guide",
             anchors=("minimax:t=0.1", "greedy"),
             options=(SIZE, KOMI),
@@ -323,6 +328,29 @@ def kernel_adapter(name: str) -> Any:
     return importlib.import_module(target)
 
 
+EXAMPLE_BUILDERS = "MOVES_A_ROW DENSE_ROWS record_examples search_values outcome_values".split()
+
+
+def example_builders(name: str) -> Any:
+    """Game `name`'s training examples (the module its `examples` names), which offers
+    EXAMPLE_BUILDERS: `record_examples(start, moves, values, left_out, exact)` (the
+    examples of an annotated game played from `start`: arrays whose rows hold
+    MOVES_A_ROW moves' examples each, or None), `DENSE_ROWS` (whether a record keeps a
+    position's values, visits and policy one number an action id, else one a legal move
+    in increasing action id), and `search_values(q, value_scale, score_weight)` and
+    `outcome_values(final, movers, value_scale, score_weight)` (the value targets of a
+    search's values of positions and of a finished game's outcome for their movers).
+    ValueError for a game without one, or a module that lacks one of them."""
+    target = game(name).examples
+    if target is None:
+        raise ValueError(f"{name} names no module of training examples (`examples`)")
+    module = importlib.import_module(target)
+    missing = [attr for attr in EXAMPLE_BUILDERS if not hasattr(module, attr)]
+    if missing:
+        raise ValueError(f"{name}'s examples, {target}, lack {', '.join(missing)}")
+    return module
+
+
 def display(state: Any) -> dict[str, Any]:
     """What a board display (the web page) shows of `state` beside the protocol, as JSON:
     its game's `display` (the stores' scores; Tak's stacks, reserves and result), or {}."""
@@ -333,7 +361,7 @@ def display(state: Any) -> dict[str, Any]:
 def describe(state: Any) -> str:
     """The game and its rules in a few characters: 'kalah(6,4)', 'tak(size=5, komi=0)'."""
     options = state.options
-    if "sowing" in capabilities(state):
+    if Capability.SOWING in capabilities(state):
         rule = ", empty capture" if options.get("empty_capture") else ""
         return f"{state.game}({options['houses']},{options['seeds']}{rule})"
     return f"{state.game}(" + ", ".join(f"{k}={v}" for k, v in options.items()) + ")"
@@ -354,6 +382,7 @@ __all__ = [
     "describe",
     "display",
     "evaluator",
+    "example_builders",
     "fast_search",
     "feature_planes",
     "game",

@@ -39,21 +39,24 @@ from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import move_quality, shipped_set
 from mancala.core.atomic import atomic_path, write_json
 from mancala.game_state import GameState
+from mancala.games import Capability, new_game, offers
 from mancala.games import game as game_entry
-from mancala.games import new_game
+from mancala.games.masks import legal_mask
 from mancala.learn.curve import LearningCurve, win_rate
 from mancala.learn.data import (
-    SOWN,
     annotated_states,
     concat_examples,
+    dense_rows,
     policy_row,
     record_positions,
     visit_row,
     visit_targets,
 )
-from mancala.learn.gate import gate_openings, promote
+from mancala.learn.gate import gate_openings, install, promote
 from mancala.learn.runs import Run
+from mancala.learn.settings import SelfPlaySettings
 from mancala.learn.teacher import Teacher
+from mancala.learn.verdict import Measure, decide
 from mancala.nn_lib.choice import soft_choice
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import (
@@ -170,11 +173,11 @@ def teacher_examples(
         if not _of_board(record, game, rules):
             continue
         try:
-            if game not in SOWN:
-                part = tak_record_targets(record)
-            else:
+            if offers(game, Capability.MARGIN):  # values in seeds: `teacher_targets`
                 arrays = record_positions(record)
                 part = None if arrays is None else teacher_targets(*arrays, value_scale)
+            else:
+                part = tak_record_targets(record)
         except ValueError:
             continue
         if part is not None:
@@ -200,13 +203,13 @@ def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Arrays:
     its values of every legal move (`tak_targets`)."""
     rng = np.random.default_rng(seed)
     (state,), _ = random_openings(start, 1, random.Random(seed), TAK_OPENING_PLIES)
-    states, choices = [], []
+    states, rows = [], []
     while not state.is_over() and state.ply < ply_limit(start):
         states.append(state)
-        choices.append(_tak_choice(state, teacher.move_values(state)))
-        policy = choices[-1][0]
+        rows.append(teacher.move_values(state))
+        policy = _tak_choice([state], rows[-1:])[0][0]
         state = state.play(int(rng.choice(len(policy), p=policy)))
-    return _stacked(states, choices)
+    return tak_targets(states, rows)
 
 
 def tak_targets(states: list[GameState], rows: list[list[float]]) -> Arrays:
@@ -214,28 +217,19 @@ def tak_targets(states: list[GameState], rows: list[list[float]]) -> Arrays:
     moves (`rows`, in the order of `legal_moves`): the policy their soft choice at
     TAK_TEACHER_TEMPERATURE, the value the best v as tanh(v / TAK_VALUE_SCALE), both
     after cutting the values to TAK_TEACHER_CLIP. ValueError when a row does not fit."""
-    return _stacked(states, [_tak_choice(s, row) for s, row in zip(states, rows)])
+    return features(states), *_tak_choice(states, rows)
 
 
-def _tak_choice(state: GameState, row: list[float]) -> tuple[np.ndarray, np.ndarray, float]:
-    """(policy, mask, best value) of one position of `tak_targets`."""
-    moves = state.legal_moves()
-    if len(row) != len(moves):
-        raise ValueError("values are not one number a legal move")
-    values = np.clip(np.asarray(row, np.float64), -TAK_TEACHER_CLIP, TAK_TEACHER_CLIP)
-    gains = np.zeros((1, state.num_actions))
-    mask = np.zeros(gains.shape, bool)
-    gains[0, moves] = values
-    mask[0, moves] = True
-    policy = soft_choice(gains, mask, TAK_TEACHER_TEMPERATURE)[0].astype(np.float32)
-    return policy, mask[0], float(values.max())
-
-
-def _stacked(states: list[GameState], choices: list[tuple]) -> Arrays:
-    """The arrays of `tak_targets` from each position's `_tak_choice`."""
-    policies, masks, best = zip(*choices)
-    value = np.tanh(np.array(best) / TAK_VALUE_SCALE)
-    return features(states), np.stack(policies), np.stack(masks), value
+def _tak_choice(states: list[GameState], rows: list[list[float]]) -> tuple[np.ndarray, ...]:
+    """(policy, mask, value) of `tak_targets`."""
+    mask = legal_mask(states)
+    try:
+        gains = np.clip(dense_rows(states, rows, mask), -TAK_TEACHER_CLIP, TAK_TEACHER_CLIP)
+    except ValueError:
+        raise ValueError("values are not one number a legal move") from None
+    policy = soft_choice(gains, mask, TAK_TEACHER_TEMPERATURE).astype(np.float32)
+    best = np.where(mask, gains, -np.inf).max(axis=1)
+    return policy, mask, np.tanh(best / TAK_VALUE_SCALE)
 
 
 def tak_record_targets(record: dict[str, Any]) -> Arrays | None:
@@ -327,12 +321,12 @@ def head_to_head(
 
 
 class Loop:
-    """The self-play loop of one run (`mancala/commands/selfplay.py` gives its settings as `args`):
-    pretraining, rounds of self-play, refit, gate and promotion, the learning curve."""
+    """The self-play loop of one run (its typed settings `args`): pretraining, rounds of
+    self-play, refit, gate and promotion, the learning curve."""
 
-    def __init__(self, run: Run, args: Any) -> None:
+    def __init__(self, run: Run, args: SelfPlaySettings) -> None:
         self.run, self.args, self.game = run, args, args.variant
-        self.rules = board_rules(self.game, getattr(args, "rules", None))
+        self.rules = board_rules(self.game, args.rules)
         self.network = f"{NAME}-{board_name(self.game, self.rules)}"  # its files in the run
         self.best_path = weights_file(self.game, args.models, self.rules)
         self.curve = LearningCurve(run.curve)
@@ -539,22 +533,20 @@ class Loop:
                 net, self.best(), args.simulations, args.gate_openings, args.seed + number
             )
             score, error = pairs.score(), pairs.standard_error()
-            needs = max(args.margin, 0.5 + args.lead * error)
-            promoted = score >= needs
-            reason = (
-                f"scored {score:.1%} ± {error:.1%} in {len(pairs.points)} game pairs against "
-                f"the best network (needs {needs:.1%}: {args.lead:g} standard errors above "
-                f"even, and at least {args.margin:.0%})"
+            said = (
+                f"of even: scored {score:.1%} ± {error:.1%} in {len(pairs.points)} game pairs "
+                f"against the best network (and at least {args.margin:.0%} asked)"
             )
+            head = Measure("score against the best network", score - 0.5, error, said)
+            promoted, reason = decide(head, lead=args.lead, ties=True, at_least=args.margin - 0.5)
         else:
             score, promoted, reason = None, True, "no weights to replace"
-        if promoted:
-            promote(net.path, self.best_path, self.best_path.parent.parent / "replaced")
+        decision = {"round": number, "promoted": promoted, "reason": reason}
+        keep = self.best_path.parent.parent / "replaced"
+        install(self.network, decision, [(net.path, self.best_path)], keep, self.run.record_gate)
+        if promoted:  # the run keeps each generation
             generation = len(self.run.generations(self.network))
             promote(net.path, self.run.generation(self.network, generation), self.run.folder)
-        self.run.record_gate(
-            self.network, {"round": number, "promoted": promoted, "reason": reason}
-        )
         rates = self.rates(net) if args.eval else {}
         kept = {}
         if self.solved:

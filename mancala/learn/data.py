@@ -1,14 +1,13 @@
 """What the networks learn from: recorded games annotated by a search teacher
 (`mancala.learn.teacher`).
 
-Training examples of Kalah and Sungka are (position from the mover's side, seeds gained
-by each legal move from here = value - current store difference); of Tak (a few moves of
-a position, each the position after it as planes from the mover's side, their values for
-the mover, a mask of those present: `tak_positions`), as the Tak networks value positions
-after a move and learn a position's moves together (`mancala.nn_lib.views.TakView`).
-`PositionReader` streams them out of JSONL files in chunks of bounded size;
-`PositionStore` keeps a bounded, uniform sample of them in memory for the training loops
-that refit after every batch of games.
+Each game builds the examples of its records (its `examples` trait,
+`mancala.games.example_builders`): on Kalah and Sungka (position from the mover's side,
+seeds gained by each legal move from here = value - current store difference), on Tak (a
+few moves of a position, each the position after it as planes from the mover's side, their
+values for the mover, a mask of those present). `PositionReader` streams them out of JSONL
+files in chunks of bounded size; `PositionStore` keeps a bounded, uniform sample of them in
+memory for the training loops that refit after every batch of games.
 """
 
 from __future__ import annotations
@@ -22,74 +21,37 @@ from typing import Any
 import numpy as np
 
 from mancala.arena.records import GameLog, replay, start_state
-from mancala.games import DEFAULT_GAME, GAMES, games_with
+from mancala.games import DEFAULT_GAME, GAMES, example_builders
 from mancala.games.masks import legal_mask
-from mancala.games.sowing import engine
-from mancala.games.sowing.margin_value import margin_value
-from mancala.games.sowing.view import mover_views
-from mancala.games.tak.actions import num_actions
-from mancala.games.tak.fast import is_legal, legal_moves, play, result, to_arrays
-from mancala.games.tak.pieces import PIECES
-from mancala.games.tak.planes import afterstate_planes, channels
 from mancala.nn_lib.policy_value import features
 
 log = logging.getLogger(__name__)
 Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # inputs (mover's side), gains, mask
-SOWN = tuple(games_with("sowing"))  # the games whose records are valued house by house
-PLANED = tuple(name for name in GAMES if GAMES[name].planes)  # valued by afterstate planes
-TAK_CHILDREN = 16  # Tak: examples a position (its best moves and random others)
-TAK_BEST = 4  # of which the best valued moves
 
 
 def moves_a_row(game: str) -> int:
-    """How many moves' examples one row of `game`'s examples holds: a Tak position's
-    TAK_CHILDREN moves, or one board (its houses' values together) of the sowing games."""
-    return TAK_CHILDREN if game in PLANED else 1
+    """How many moves' examples one row of `game`'s examples holds: one board (its houses'
+    values together) on the sowing games, a few moves of a position on Tak."""
+    return example_builders(game).MOVES_A_ROW
 
 
 def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays | None:
-    """The training examples of one annotated record; None when it has no "values" or is
-    of another game than Kalah, Sungka and Tak. A position whose row of values is None
-    was not labelled (`mancala solve labels --up-to`) and is left out, and so are the
-    positions of the solved sets that measure the networks (`not_measured`; None when
-    none is left) and, with
-    `exact_only`, those whose values the record does not say are exact (its "exact";
-    Kalah and Sungka).
+    """The training examples of one annotated record, as its game builds them
+    (`example_builders`); None when it has no "values" or its game builds none. A
+    position whose row of values is None was not labelled (`mancala solve labels
+    --up-to`) and is left out, and so are the positions of the solved sets that measure
+    the networks (`measured`) and, with `exact_only`, those whose values the record does
+    not say are exact (its "exact"; Kalah and Sungka); None when none is left.
     ValueError when the values do not fit the game (wrong length, illegal moves)."""
     values = record.get("values")
     variant = record.get("variant", DEFAULT_GAME)
-    if values is not None and variant in PLANED:
-        return tak_positions(record)
-    if values is None or variant not in SOWN:
+    if values is None or variant not in GAMES or not GAMES[variant].examples:
         return None
-    states = annotated_states(record)
-    if not states:
-        return None
-    rel = mover_views(states)
-    h = states[0].houses
-    labelled = np.array([row is not None for row in values], bool)  # None: unlabelled
-    try:
-        v = np.array(
-            [[np.nan if x is None else x for x in row or [None] * h] for row in values],
-            np.float64,
-        )
-    except (TypeError, ValueError):
-        raise ValueError("values are not lists of numbers") from None
-    if v.shape != (len(states), h):
-        raise ValueError("values are not one number a house")
-    mask = ~np.isnan(v)
-    if not (mask == legal_mask(states))[labelled].all():
-        raise ValueError("values given for illegal moves, or missing for legal ones")
-    gains = np.where(mask, v - (rel[:, h] - rel[:, 2 * h + 1])[:, None], 0.0)
-    kept = not_measured(states) & labelled
-    if exact_only:
-        exact = record.get("exact")
-        kept &= (
-            np.array(exact, bool) if isinstance(exact, list) and len(exact) == len(kept) else False
-        )
-    if not kept.any():
-        return None
-    return rel[kept].astype(np.int16), gains[kept].astype(np.float32), mask[kept]
+    start = start_state(record)
+    exact = (record.get("exact") or []) if exact_only else None
+    return example_builders(variant).record_examples(
+        start, record["moves"], values, measured(start), exact
+    )
 
 
 MEASURED = ("held-out", "gate")  # the solved sets no fit reads
@@ -104,14 +66,18 @@ def _measured_of(game: str, options: tuple) -> frozenset:
     return frozenset(p.state for kind in MEASURED for p in shipped_set(start, kind))
 
 
+def measured(start: Any) -> frozenset:
+    """The positions of the solved sets that measure the networks of `start`'s rules
+    (MEASURED: for Kalah(6,4) the held-out set and the gate's, `mancala.arena.solved_set`),
+    which no fit reads; none for rules without such sets. A candidate that had learnt a
+    gate position's exact labels would be judged on what it was told."""
+    return _measured_of(start.game, tuple(sorted(start.options.items())))
+
+
 def not_measured(states: list) -> np.ndarray:
-    """Which of `states` (positions of one game) are in none of the solved sets that
-    measure the networks of their rules (MEASURED: for Kalah(6,4) the held-out set and
-    the gate's, `mancala.arena.solved_set`), which no fit reads: every one, for rules
-    without such sets. A candidate that had learnt a gate position's exact labels would
-    be judged on what it was told."""
-    measured = _measured_of(states[0].game, tuple(sorted(states[0].options.items())))
-    return np.array([state not in measured for state in states], bool)
+    """Which of `states` (positions of one game) are in none of the sets of `measured`."""
+    left_out = measured(states[0])
+    return np.array([state not in left_out for state in states], bool)
 
 
 def annotated_states(record: dict[str, Any]) -> list:
@@ -122,58 +88,6 @@ def annotated_states(record: dict[str, Any]) -> list:
     if not isinstance(values, list) or len(values) != len(states):
         raise ValueError("values do not match the moves")
     return states
-
-
-def tak_positions(record: dict[str, Any]) -> Arrays | None:
-    """The examples of an annotated Tak record, a row a position: its TAK_BEST best valued
-    moves and random others (drawn from the record's moves), TAK_CHILDREN in all, each the
-    position after the move as planes from the mover's side (float16), with the moves'
-    values and a mask of those present; moves that end the game are left out (they are
-    valued exactly in play), and positions with none left. None when no position is left.
-    ValueError when the values do not fit the game. Played on the fast engine
-    (`planes.afterstate_planes`)."""
-    moves, values = record["moves"], record["values"]
-    if not isinstance(values, list) or len(values) != len(moves):
-        raise ValueError("values do not match the moves")
-    start = start_state(record)
-    meta, colours = to_arrays(start)
-    stones, caps = PIECES[start.size]
-    legal = np.empty(num_actions(start.size), np.int64)
-    after = np.zeros((TAK_CHILDREN, channels(start.size), start.size, start.size), np.float32)
-    rng = np.random.default_rng(moves)
-    x, gains, counts = [], [], []
-    for move, row in zip(moves, values):
-        if result(meta, colours) >= 0:
-            raise ValueError("moves after the end of the game")
-        n = legal_moves(meta, colours, legal)
-        try:
-            v = np.array(row, np.float64)
-        except (TypeError, ValueError):
-            raise ValueError("values are not lists of numbers") from None
-        if v.shape != (n,):
-            raise ValueError("values are not one number a legal move")
-        ranked = np.argsort(-v, kind="stable")
-        chosen = np.array(
-            [*ranked[:TAK_BEST], *rng.permutation(ranked[TAK_BEST:])[: TAK_CHILDREN - TAK_BEST]]
-        )
-        live = np.flatnonzero(
-            afterstate_planes(meta, colours, legal[chosen], stones, caps, after) < 0
-        )
-        if len(live):
-            x.append(after[: len(live)].astype(np.float16))
-            gains.append(v[chosen[live]])
-            counts.append(len(live))
-        if not (isinstance(move, int) and is_legal(meta, colours, move)):
-            raise ValueError(f"illegal move {move!r}")
-        play(meta, colours, move)
-    if not counts:
-        return None
-    shape = (len(counts), TAK_CHILDREN)
-    inputs = np.zeros((*shape, *after.shape[1:]), np.float16)
-    targets, mask = np.zeros(shape, np.float32), np.zeros(shape, bool)
-    for r, count in enumerate(counts):
-        inputs[r, :count], targets[r, :count], mask[r, :count] = x[r], gains[r], True
-    return inputs, targets, mask
 
 
 def concat_examples(parts: list[Arrays]) -> Arrays:
@@ -310,9 +224,9 @@ class PositionStore:
 
 
 def visit_row(state: Any, counts: np.ndarray) -> list[int]:
-    """A position's visit counts (one per action id) as a record keeps them: one a house
-    on the sowing games, one a legal move in increasing action id on the others (Tak's
-    3,175 ids would mostly be zeros)."""
+    """A position's visit counts (one per action id) as a record keeps them: one an action
+    id (a house) or one a legal move in increasing action id, as its game says
+    (`DENSE_ROWS`: Tak's 3,175 ids would mostly be zeros)."""
     return [int(c) for c in _row(state, counts)]
 
 
@@ -323,24 +237,25 @@ def policy_row(state: Any, policy: np.ndarray) -> list[float]:
 
 
 def _row(state: Any, dense: np.ndarray) -> np.ndarray:
-    return dense if state.game in SOWN else dense[state.legal_moves()]
+    return dense if example_builders(state.game).DENSE_ROWS else dense[state.legal_moves()]
 
 
-def _visit_counts(states: list, visits: list, mask: np.ndarray) -> np.ndarray:
-    """The records' visit rows (`visit_row`) as counts one per action id; ValueError when
-    they do not fit the positions."""
-    if states[0].game in SOWN:
-        counts = np.array(visits, dtype=np.float64)
-        if counts.shape != mask.shape or (counts[~mask] != 0).any():
-            raise ValueError("visits are not counts of legal moves")
-        return counts
-    counts = np.zeros(mask.shape)
-    for row, (state, seen) in enumerate(zip(states, visits)):
+def dense_rows(states: list, rows: list, mask: np.ndarray) -> np.ndarray:
+    """A record's rows of `states` (visits, a policy, a search's values: the layout of
+    `visit_row`) as numbers one per action id, 0 where illegal (`mask`: `legal_mask`);
+    ValueError when they do not fit the positions."""
+    if example_builders(states[0].game).DENSE_ROWS:
+        dense = np.array(rows, dtype=np.float64)
+        if dense.shape != mask.shape or (dense[~mask] != 0).any():
+            raise ValueError("rows do not fit the legal moves")
+        return dense
+    dense = np.zeros(mask.shape)
+    for row, (state, seen) in enumerate(zip(states, rows)):
         legal = state.legal_moves()
         if not isinstance(seen, list) or len(seen) != len(legal):
-            raise ValueError("visits are not counts of legal moves")
-        counts[row, legal] = seen
-    return counts
+            raise ValueError("rows do not fit the legal moves")
+        dense[row, legal] = seen
+    return dense
 
 
 def visit_targets(
@@ -352,7 +267,8 @@ def visit_targets(
     has a `policy` (a Gumbel search's improved policy a position, null where the search
     was a fast one), only its positions are targets, the policy theirs. With
     `search_value` w and the search's value of each position (`q`, seeds), where the
-    record has them, the value target is (1 - w) * the outcome's + w * margin_value(q).
+    record has them, the value target is (1 - w) * the outcome's + w * q's (its game's
+    `search_values`: margin_value(q) on the sowing games).
     ValueError when the visits, the policy or the values do not fit."""
     visits = record.get("visits")
     if visits is None:
@@ -362,7 +278,7 @@ def visit_targets(
         raise ValueError("visits do not match the moves")
     mask = legal_mask(states)
     try:
-        counts = _visit_counts(states, visits, mask)
+        counts = dense_rows(states, visits, mask)
     except (TypeError, ValueError):
         raise ValueError("visits are not counts of legal moves") from None
     if (counts < 0).any() or (counts.sum(1) <= 0).any():
@@ -370,9 +286,9 @@ def visit_targets(
     policy = counts / counts.sum(1, keepdims=True)
     values = outcome_values(record, states, value_scale, score_weight)
     if search_value and "q" in record:
-        searched = _search_values(record, len(states))
-        if states[0].game in SOWN:
-            searched = margin_value(searched, value_scale, score_weight)
+        searched = example_builders(states[0].game).search_values(
+            _search_values(record, len(states)), value_scale, score_weight
+        )
         values = (1 - search_value) * values + search_value * searched
     if "policy" not in record:
         kept = np.flatnonzero(not_measured(states))
@@ -387,7 +303,7 @@ def visit_targets(
     if not kept:
         return None
     try:
-        targets = _visit_counts([states[k] for k in kept], [rows[k] for k in kept], mask[kept])
+        targets = dense_rows([states[k] for k in kept], [rows[k] for k in kept], mask[kept])
     except (TypeError, ValueError):
         raise ValueError("policy is not a distribution over the legal moves") from None
     if (targets < 0).any() or not np.allclose(targets.sum(1), 1.0, atol=1e-3):
@@ -410,15 +326,9 @@ def _search_values(record: dict[str, Any], positions: int) -> np.ndarray:
 def outcome_values(
     record: dict[str, Any], states: list, value_scale: float, score_weight: float = 0.0
 ) -> np.ndarray:
-    """The value target of each position of a finished game: on the sowing games the
-    final margin for its mover, squashed as the teacher's are (`margin_value`); on the
-    others 1 for the winner's positions, -1 for the loser's, 0 in a draw (or a game
-    stopped unfinished)."""
+    """The value target of each position of a finished game, as its game values an
+    outcome (`outcome_values` of `example_builders`: on the sowing games the final margin
+    for its mover, squashed as the teacher's are; on Tak the result)."""
     final = replay(record)[-1]
     movers = np.array([state.player for state in states])
-    if final.game not in SOWN:
-        winner = final.winner()
-        return np.zeros(len(states)) if winner is None else np.where(movers == winner, 1.0, -1.0)
-    board = np.array(final.board, dtype=np.int64)
-    margin0 = float(engine.score_diff(board, final.houses))
-    return margin_value(np.where(movers == 0, margin0, -margin0), value_scale, score_weight)
+    return example_builders(final.game).outcome_values(final, movers, value_scale, score_weight)

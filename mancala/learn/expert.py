@@ -21,8 +21,8 @@ from mancala.arena.pairs import play_pairs
 from mancala.arena.solved_set import mean_se, move_losses, shipped_set
 from mancala.learn.gate import fixed_or_random_openings
 from mancala.learn.teacher import Teacher
+from mancala.learn.verdict import LEAD, Measure, decide
 
-LEAD = 2.0  # standard errors the search must be ahead by
 POSITIONS = 500  # distinct ones of the held-out set, spread through it
 OPENINGS = 50  # of the fixed set, its first, each in both seats
 
@@ -94,7 +94,7 @@ def check_expert(
             f"{mine.name} scored {100 * pairs.score():.1f}% ± {100 * error:.1f} against "
             f"{theirs.name} in {len(starts)} game pairs {where}"
         )
-    stronger = gain > 0 and gain >= LEAD * error
+    stronger = decide(Measure("labels", gain, error)).promoted
     behind = f"not {LEAD:g} standard errors ahead: {theirs.name} labels"
     verdict = f"{mine.name} labels" if stronger else behind
     return ExpertCheck(stronger, f"{said}; {verdict}")

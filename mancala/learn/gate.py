@@ -1,46 +1,32 @@
-"""The promotion gate: new weights replace the shipped ones only when they are at least
-as strong, and the replaced file is kept.
+"""The promotion gate of the networks: new weights replace the shipped ones only when
+they are at least as strong, and the replaced file is kept.
 
-The rule (`gate`): the candidate and the incumbent (the weights it would replace) play
-each other from `openings` random openings of `plies` plies, each opening once in each
-seat, and each of them plays every fixed opponent over the same games. The candidate is
-promoted when
-
-1. against the incumbent it scores at least half (a win counts 1, a draw 1/2), or less
-   by at most `lead` standard errors of its score over the opening pairs (noise alone,
-   where it is ahead by the main measure below),
-2. against the fixed opponents together its mean score per game is above the
-   incumbent's by at least two standard errors of the paired differences (the same
-   opening and seat for both; `lead` standard errors in general); or, where the solver
-   reaches (`exact`: a solved set of positions), against perfect play: it keeps the
-   exact value in more of the set's positions than the incumbent, by the same two
-   standard errors of the paired differences, clustered by position (a position the set
-   holds many times counts once as evidence: `mean_se`; checked first: a candidate that
-   fails it plays no game), and
-3. against no fixed opponent is it worse than the incumbent beyond noise: its mean may
-   fall below the incumbent's by at most `z` (two) standard errors.
-
-Noise alone seldom passes the second test (about one time in 44 for weights exactly as
-strong, far less for weaker ones), so promotions need evidence of a gain. A long run
-tests each network many times, so the bar is set high: with one standard error instead
-of two, runs promoted networks that lost ground on openings the gate had not seen.
-Against perfect play, because near the top the fixed opponents stop telling strengths
-apart: a network taught by a deeper teacher kept the value more often and beat its
-predecessor, yet scored no better than it against greedy and minimax:4
-(docs/random_train.md).
-The first and third keep a candidate that only learnt to beat the fixed opponents from
-losing to its predecessor, and one that only learnt to beat its predecessor from losing
-what the predecessor could do against the rest of the zoo. Identical weights (every
+`gate` plays the candidate and the incumbent (the weights it would replace) against each
+other from `openings` random openings of `plies` plies, each opening once in each seat,
+and each of them against every fixed opponent over the same games, then decides by the
+lab's one rule (`mancala.learn.verdict`). Its measures: head to head, the candidate's
+score; the main measure, the mean score a game against the fixed opponents together,
+paired game by game with the incumbent's, or where the solver reaches (`exact`: a solved
+set of positions), the share of the set's positions in which it keeps the exact value,
+paired position by position and clustered by position (a position the set holds many
+times counts once as evidence: `mean_se`; checked first: a candidate that fails it plays
+no game); the others, the score against each fixed opponent. Identical weights (every
 paired difference 0) pass.
 
-`promote` then moves the candidate onto the incumbent's path, keeping the replaced file.
+Noise alone seldom passes (about one time in 44 for weights exactly as strong, far less
+for weaker ones). A long run tests each network many times, so the bar rises with the
+tries (`lead_for`). Against perfect play, because near the top the fixed opponents stop
+telling strengths apart (docs/random_train.md).
+
+`install` is the one way weights are installed: the candidate copied onto the
+incumbent's path (`promote`), the replaced file kept, the decision recorded.
 """
 
 from __future__ import annotations
 
 import shutil
 import sys
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -56,11 +42,11 @@ from mancala.arena.openings import draw_openings
 from mancala.arena.pairs import play_pairs
 from mancala.arena.solved_set import mean_se
 from mancala.core.atomic import atomic_path
+from mancala.core.paths import recorded
 from mancala.game_state import GameState
 from mancala.games.replay import replayed
+from mancala.learn.verdict import BEHIND, LEAD, Measure, decide
 from mancala.nn_lib.meta import meta_path
-
-BEHIND = 2.0  # standard errors a candidate may be behind on a measure that is not the main one
 
 
 @dataclass(frozen=True)
@@ -134,14 +120,18 @@ def paired(
 
 def _perfect(
     exact: tuple[list[float], list[float]], groups: Sequence[Hashable] | None = None
-) -> tuple[list[float], str]:
-    """(% kept by each of the two, the words saying so) on a solved set whose positions
-    are `groups`."""
+) -> tuple[list[float], Measure]:
+    """(% kept by each of the two, the paired measure of it) on a solved set whose
+    positions are `groups`."""
     shares = [100.0 * sum(kept) / len(kept) for kept in exact]
-    error = paired(*exact, groups)[1]
-    return shares, (
-        f"keeps the exact value in {shares[0]:.1f}% of the solved positions, the weights "
-        f"it would replace in {shares[1]:.1f}% (standard error {100 * error:.1f})"
+    gain, error = paired(*exact, groups)
+    return shares, Measure(
+        "value kept against perfect play",
+        gain,
+        error,
+        f"of them against perfect play: keeps the exact value in {shares[0]:.1f}% of the "
+        f"solved positions, the weights it would replace in {shares[1]:.1f}% (standard "
+        f"error {100 * error:.1f})",
     )
 
 
@@ -155,7 +145,7 @@ def gate(
     plies: int = 4,
     seed: int = 0,
     z: float = BEHIND,
-    lead: float = 2.0,
+    lead: float = LEAD,
     exact: tuple[list[float], list[float]] | None = None,
     groups: Sequence[Hashable] | None = None,
 ) -> GateResult:
@@ -167,10 +157,9 @@ def gate(
         raise ValueError(f"the gate needs at least 1 opening, not {openings}")
     if exact is not None:
         shares, perfect = _perfect(exact, groups)
-        gain, error = paired(*exact, groups)
-        if gain < lead * error:
-            reason = f"not {lead:.3g} standard errors ahead of them against perfect play: {perfect}"
-            return GateResult(False, reason, 0, None, kept_share=shares)
+        first = decide(perfect, lead=lead, ties=True)
+        if not first.promoted:
+            return GateResult(False, first.reason, 0, None, kept_share=shares)
     starts, moves = gate_openings(start, openings, plies, seed)
     games = 2 * len(starts) * (1 + 2 * len(opponents))
     with tqdm(total=games, desc="gate", unit="game", file=sys.stderr, mininterval=5) as bar:
@@ -190,18 +179,18 @@ def verdict(
     sides: dict[str, list[list[float]]],
     exact: tuple[list[float], list[float]] | None = None,
     z: float = BEHIND,
-    lead: float = 2.0,
+    lead: float = LEAD,
     groups: Sequence[Hashable] | None = None,
 ) -> GateResult:
-    """The gate's rule (the module's docstring) on what its games gave: `head`, the
-    candidate's score in each game against the incumbent (each opening in the first seat,
-    then in the second); `sides`, for each fixed opponent, the candidate's and the
-    incumbent's scores in the same games; `exact`, both players' 1 or 0 in each solved
-    position (already found `lead` standard errors ahead), whose keys are `groups`."""
-    shares, perfect = _perfect(exact, groups) if exact is not None else (None, "")
+    """The gate's rule (the module's docstring, by `decide`) on what its games gave:
+    `head`, the candidate's score in each game against the incumbent (each opening in the
+    first seat, then in the second); `sides`, for each fixed opponent, the candidate's and
+    the incumbent's scores in the same games; `exact`, both players' 1 or 0 in each
+    solved position, whose keys are `groups`."""
+    shares, perfect = _perfect(exact, groups) if exact is not None else (None, None)
     half = len(head) // 2  # each opening in the first seat, then in the second
     head_to_head, head_error = mean_se([(a + b) / 2 for a, b in zip(head[:half], head[half:])])
-    against, weaker, mine_all, theirs_all = {}, [], [], []
+    against, others, mine_all, theirs_all = {}, [], [], []
     for spec, (mine, theirs) in sides.items():
         mean, error = paired(mine, theirs)
         mine_all, theirs_all = mine_all + mine, theirs_all + theirs
@@ -210,24 +199,23 @@ def verdict(
             "incumbent": sum(theirs) / len(theirs),
             "standard_error": error,
         }
-        if mean < -z * error:
-            weaker.append(spec)
+        others.append(Measure(f"score against {spec}", mean, error))
     gain, error = paired(mine_all, theirs_all) if sides else (0.0, 0.0)
     versus = f"{gain:+.3f} a game against {', '.join(sides)} (standard error {error:.3f})"
-    if head_to_head < 0.5 - z * head_error:
-        promoted, reason = (
-            False,
-            f"scored {head_to_head:.1%} ± {head_error:.1%} against the weights it would replace",
-        )
-    elif exact is None and gain < lead * error:
-        promoted, reason = False, f"not {lead:.3g} standard errors ahead of them: {versus}"
-    elif weaker:
-        promoted, reason = False, f"significantly weaker than them against {', '.join(weaker)}"
-    else:
-        ahead = f"{perfect}; {versus}" if exact is not None else versus
-        scored = f"{head_to_head:.1%} ± {head_error:.1%}"
-        promoted, reason = True, f"scored {scored} against them and {ahead}"
-    return GateResult(promoted, reason, len(head), head_to_head, against, shares)
+    main = perfect or Measure(
+        f"score against {', '.join(sides)}", gain, error, f"of them: {versus}"
+    )
+    said = f"{head_to_head:.1%} ± {head_error:.1%}"
+    decided = decide(
+        main,
+        others,
+        Measure("score against the incumbent", head_to_head - 0.5, head_error, said),
+        lead=lead,
+        behind=z,
+        ties=True,
+        incumbent="the weights it would replace",
+    )
+    return GateResult(decided.promoted, decided.reason, len(head), head_to_head, against, shares)
 
 
 def promote(candidate: Path, target: Path, keep: Path) -> Path | None:
@@ -247,3 +235,25 @@ def promote(candidate: Path, target: Path, keep: Path) -> Path | None:
         with atomic_path(destination) as temp:
             shutil.copyfile(source, temp)
     return kept[0] if kept and kept[0].suffix == target.suffix else None
+
+
+def install(
+    name: str,
+    decision: dict[str, Any],
+    files: Sequence[tuple[Path, Path]],
+    keep: Path,
+    record: Callable[[str, dict[str, Any]], None],
+    shown: str | None = None,
+) -> str:
+    """The one way weights are installed: where `decision` promotes, each (new, old) of
+    `files` is copied onto old (`promote`: the replaced files kept in `keep`, their paths
+    in the decision's "kept", one or a list); the decision is recorded either way. The
+    line saying what was decided, the weights named `shown` (default `name`)."""
+    if decision["promoted"]:
+        kept = [promote(new, old, keep) for new, old in files if new.is_file()]
+        shown_kept = [recorded(path) if path else None for path in kept]
+        decision["kept"] = shown_kept[0] if len(shown_kept) == 1 else shown_kept
+    record(name, decision)
+    target = files[0][1]
+    said = f"promoted to {target}" if decision["promoted"] else "kept the current weights"
+    return f"gate {shown or name}: {said}: {decision['reason']}"

@@ -19,9 +19,8 @@ import numpy as np
 
 from mancala.arena.match import ply_limit
 from mancala.arena.openings import random_openings
-from mancala.arena.parallel import Finished, GameJob, Seat, Workers, add_workers_arguments
+from mancala.arena.parallel import Finished, GameJob, Seat, Workers
 from mancala.arena.records import append_games
-from mancala.core.cli import float_in, int_in
 from mancala.core.stopping import signals_held
 from mancala.game_state import GameState
 from mancala.games import Capability, offers
@@ -219,54 +218,3 @@ def games_to_fill(least: int, games: int, busy: float, workers: int, seconds: fl
 MAX_TEACHER_DEPTH = 20  # plies; deeper teachers would take days a batch
 MAX_TEACHER_SIMULATIONS = 100_000  # az's, a position
 EXACT_NODES = 20_000  # and the solver's proofs within this many nodes
-
-
-def teacher_arg(text: str) -> tuple[int, int]:
-    """An argparse type: --teacher as (alpha-beta's depth, az's simulations), one of them 0.
-
-    >>> teacher_arg("8"), teacher_arg("az:800")
-    ((8, 0), (0, 800))
-    """
-    if text.startswith("az:"):
-        return 0, int_in(1, MAX_TEACHER_SIMULATIONS)(text[3:])
-    return int_in(1, MAX_TEACHER_DEPTH)(text), 0
-
-
-def practice_arguments(parser: Any, out: Path | None, games: int, least_games: int = 1) -> None:
-    """The options mancala train and mancala adversary share, each checked on the way in."""
-    parser.add_argument("--batches", type=int_in(1), help="stop after this many batches")
-    parser.add_argument(
-        "--games", type=int_in(least_games), default=games, help=f"games a batch ({games})"
-    )
-    parser.add_argument(
-        "--teacher",
-        type=teacher_arg,
-        help="teacher: alpha-beta's depth (Kalah 10, Sungka 8, where Sungka's relay sowing "
-        f"makes each ply dearer, Tak 3; 1..{MAX_TEACHER_DEPTH}), or az:SIMULATIONS, az "
-        "guided by the shipped network (Kalah, Sungka)",
-    )
-    parser.add_argument(
-        "--exact-nodes",
-        type=int_in(0),
-        default=EXACT_NODES,
-        help="teacher (Kalah): the solver's exact values where it proves them within this "
-        f"many nodes ({EXACT_NODES:,}; 0: alpha-beta only)",
-    )
-    parser.add_argument(
-        "--keep",
-        type=int_in(1000),
-        default=KEEP,
-        help=f"examples kept in memory for the refits ({KEEP:,}; a Tak position's moves count "
-        "one each)",
-    )
-    parser.add_argument(
-        "--explore", type=float_in(0.0, 1.0), default=0.1, help="random-move rate (0.1)"
-    )
-    parser.add_argument(
-        "--sample", type=int_in(1), default=200_000, help="examples a refit (as --keep counts)"
-    )
-    where = out.name if out else "the run's games.jsonl"
-    parser.add_argument("--out", type=Path, default=out, help=f"games go here ({where})")
-    parser.add_argument("--models", type=Path, help="weights folder (default mancala/models)")
-    parser.add_argument("--seed", type=int, default=0)
-    add_workers_arguments(parser)

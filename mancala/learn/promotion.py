@@ -24,6 +24,7 @@ from typing import Any
 
 from mancala.arena.records import append_games
 from mancala.core.paths import recorded
+from mancala.learn.gate import install
 
 Record = Callable[[str, dict[str, Any]], None]  # (network, decision) -> written down
 
@@ -54,7 +55,7 @@ def gate_and_promote_dqn(
     ValueError when a net is missing."""
     from mancala.ai.dqn import SEATS, DQNPlayer, weights_file, weights_path
     from mancala.game_state import GameState
-    from mancala.learn.gate import gate, promote
+    from mancala.learn.gate import gate
 
     paths = [
         (weights_file(variant, seat, folder), weights_path(variant, seat, models))
@@ -69,17 +70,9 @@ def gate_and_promote_dqn(
     start = GameState.new(variant)
     result = gate(candidate, incumbent, DQN_OPPONENTS, start, openings=openings, plies=2, seed=seed)
     decision = {"variant": variant, **result.to_dict(), "folder": recorded(folder)}
-    if result.promoted:
-        keep = models / "replaced" / variant
-        for new, old in paths:
-            kept = promote(new, old, keep)
-            decision.setdefault("kept", []).append(recorded(kept) if kept else None)
-            for suffix in DQN_CURVES:
-                if new.with_suffix(suffix).is_file():
-                    promote(new.with_suffix(suffix), old.with_suffix(suffix), keep)
-    record("dqn", decision)
-    verdict = "promoted" if result.promoted else "kept the shipped nets"
-    lines = [f"gate dqn {variant}: {verdict}: {result.reason}"]
+    curves = [(n.with_suffix(x), o.with_suffix(x)) for n, o in paths for x in DQN_CURVES]
+    keep = models / "replaced" / variant
+    lines = [install("dqn", decision, [*paths, *curves], keep, record, f"dqn {variant}")]
     for spec, row in result.against.items():
         lines.append(
             f"  against {spec}: candidate {row['candidate']:.3f}, shipped {row['incumbent']:.3f}"
@@ -140,21 +133,6 @@ def kept_each(player, positions: list) -> list[float]:
     return [float(loss == 0) for loss in move_losses(player.choose_moves, positions)]
 
 
-def _installed(
-    name: str, decision: dict, path: Path, target: Path, keep: Path, record: Record, shown: str
-) -> str:
-    """Promote `path` onto `target` (the replaced file kept in `keep`) when `decision`
-    says so, record the decision; the line saying what was decided."""
-    from mancala.learn.gate import promote
-
-    if decision["promoted"]:
-        kept = promote(path, target, keep)
-        decision["kept"] = recorded(kept) if kept else None
-    record(name, decision)
-    verdict = "promoted to " + str(target) if decision["promoted"] else "kept the current weights"
-    return f"gate {shown}: {verdict}: {decision['reason']}"
-
-
 def gate_and_promote(
     net,
     models: Path,
@@ -189,7 +167,7 @@ def gate_and_promote(
     else:
         decision = _gated(net, first_bar(seed), opponents, openings, seed, solved, start, lead)
         decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"
-    return _installed(net.name, decision, net.path, target, keep, record, net.name)
+    return install(net.name, decision, [(net.path, target)], keep, record)
 
 
 def first_bar(seed: int):
@@ -279,7 +257,7 @@ def gate_and_promote_az(
         decision["folder"] = recorded(folder)
         keep = models / "replaced" / net.board
         shown = f"{NAME} ({decision['player']})"
-        line = _installed(NAME, decision, path, target, keep, record, shown)
+        line = install(NAME, decision, [(path, target)], keep, record, shown)
         return "\n".join([line, *board.lines()])
     player = f"az-solo:{AZ_GATE_SIMULATIONS}"
 
@@ -302,7 +280,7 @@ def gate_and_promote_az(
         decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"
     decision["folder"] = recorded(folder)
     keep = models / "replaced" / net.board
-    return _installed(NAME, decision, path, target, keep, record, f"{NAME} ({player})")
+    return install(NAME, decision, [(path, target)], keep, record, f"{NAME} ({player})")
 
 
 def _az_scoreboard(
@@ -426,7 +404,7 @@ def gate_and_promote_guide(
     )  # fmt: skip
     decision["folder"] = recorded(folder)
     keep = models / "replaced" / TakState.game
-    line = _installed(target.stem, decision, path, target, keep, record, target.stem)
+    line = install(target.stem, decision, [(path, target)], keep, record)
     return "\n".join([line, *scores.lines()])
 
 
@@ -445,6 +423,7 @@ def _tak_gate(
     from mancala.arena.pairs import play_pairs
     from mancala.games.tak.state import TakState, new_tak
     from mancala.learn.gate import fixed_or_random_openings
+    from mancala.learn.verdict import Measure, decide
 
     starts, moves, _ = fixed_or_random_openings(new_tak(size), openings, seed)
     total = 2 * len(starts)
@@ -461,12 +440,11 @@ def _tak_gate(
         bar.set_postfix_str(f"0/{total} games", refresh=False)
         pairs = play_pairs(candidate, incumbent, starts, moves, seed, game_over, moved)
     score, error = pairs.score(), pairs.standard_error()
-    promoted = score - 0.5 >= 2 * error
-    reason = (
-        f"scored {100 * score:.1f}% ± {100 * error:.1f}% against {against} in {len(starts)} "
-        f"game pairs at {seconds:g} s a move; {'above' if promoted else 'not above'} half "
-        "by two standard errors"
+    said = (
+        f"of half: scored {100 * score:.1f}% ± {100 * error:.1f}% against {against} in "
+        f"{len(starts)} game pairs at {seconds:g} s a move"
     )
+    promoted, reason = decide(Measure("score", score - 0.5, error, said), ties=True)
     decision = {
         "variant": TakState.game,
         "player": player,
@@ -476,4 +454,4 @@ def _tak_gate(
         "folder": recorded(folder),
     }
     keep = models / "replaced" / TakState.game
-    return _installed(target.stem, decision, path, target, keep, record, target.stem)
+    return install(target.stem, decision, [(path, target)], keep, record)

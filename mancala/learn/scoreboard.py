@@ -10,12 +10,10 @@ two scores alone would hide. On Sungka the seat decides most games between stron
 players (most pairs split one game each), so both players' scores sit near half while
 their differences are mostly zero.
 
-The rule (`Scoreboard.verdict`): the candidate is promoted when it is ahead on the main
-measure (its score against the first anchor, or where the game says so, its margin: the
-game's `main_measure`), by `lead` standard errors of the paired differences (so not where
-they are all 0), behind on no other measure (its margin against every anchor, its score
-against the others) by more than two, and scores at least half against the incumbent less
-two standard errors of that score.
+The rule is the lab's one (`mancala.learn.verdict`): the main measure is the score against
+the first anchor, or where the game says so, its margin (the game's `main_measure`);
+every other measure (the margin against every anchor, the score against the others) may
+not be behind; a difference of exactly nothing is no gain.
 """
 
 from __future__ import annotations
@@ -28,8 +26,8 @@ from mancala.arena.pairs import Pairs
 from mancala.arena.parallel import Workers
 from mancala.arena.solved_set import mean_se
 from mancala.arena.tournament import played_pairs, run_tournament
+from mancala.learn.verdict import BEHIND, LEAD, Measure, Verdict, decide
 
-BEHIND = 2.0  # standard errors the candidate may be behind on a measure not the main one
 SCORE, MARGIN = "score", "margin"  # the kinds of measure, against an anchor
 CANDIDATE, INCUMBENT = "candidate", "incumbent"
 
@@ -62,11 +60,10 @@ class Scoreboard:
                 out[f"{MARGIN} against {anchor}"] = _paired(mine, theirs, _pair_margin)
         return out
 
-    def verdict(
-        self, lead: float = 2.0, behind: float = BEHIND, main: str = SCORE
-    ) -> tuple[bool, str]:
-        """(promoted, the reason in words) by the rule of the module's text; `main` is the
-        kind of the main measure (SCORE or MARGIN, against the first anchor).
+    def verdict(self, lead: float = LEAD, behind: float = BEHIND, main: str = SCORE) -> Verdict:
+        """(promoted, the reason in words) by the one rule (`decide`), its main measure
+        of the kind `main` (SCORE or MARGIN) against the first anchor, the others each
+        measure against every anchor.
 
         >>> even = Pairs([(1,), (2,), (3,)], [[1, 0]] * 3, [[2, -2]] * 3)
         >>> wider = Pairs([(1,), (2,), (3,)], [[1, 0]] * 3, [[4, -1], [5, -1], [6, -1]])
@@ -82,15 +79,13 @@ class Scoreboard:
             raise ValueError(f"no {main} to decide on: the game keeps no scores")
         gain, error = measures.pop(main)
         score, head_error = self.head.score(), self.head.standard_error()
-        said = f"{main} ({_words(main, gain, error)})"
-        weaker = [name for name, (mean, se) in measures.items() if mean < -behind * se]
-        if score < 0.5 - behind * head_error:
-            return False, f"scored {score:.1%} ± {head_error:.1%} against the incumbent"
-        if gain <= 0 or gain < lead * error:
-            return False, f"not {lead:.3g} standard errors ahead on the {said}"
-        if weaker:
-            return False, f"ahead on the {said}, but behind on the {', '.join(weaker)}"
-        return True, f"ahead on the {said}; {score:.1%} ± {head_error:.1%} against the incumbent"
+        return decide(
+            Measure(main, gain, error, f"on the {main} ({_words(main, gain, error)})"),
+            [Measure(name, mean, se) for name, (mean, se) in measures.items()],
+            Measure("head to head", score - 0.5, head_error, f"{score:.1%} ± {head_error:.1%}"),
+            lead=lead,
+            behind=behind,
+        )
 
     def lines(self) -> list[str]:
         """The scoreboard in words, a line a measure and one for the head-to-head."""

@@ -44,7 +44,7 @@ from mancala.ai.minimax import TT_ENTRY_BYTES
 from mancala.arena.records import replay
 from mancala.arena.solved_set import seeds_in_houses
 from mancala.game_state import GameState
-from mancala.games import DEFAULT_GAME, capabilities, offers
+from mancala.games import DEFAULT_GAME, Capability, capabilities, offers
 
 
 class Teacher:
@@ -160,7 +160,7 @@ class Teacher:
         return [_number(moves[m]) if m in moves else None for m in range(state.houses)], exact
 
     def _exact_values(self, state: GameState, guess: float) -> dict[int, int] | None:
-        if not self.exact_nodes or "solver" not in capabilities(state):
+        if not self.exact_nodes or Capability.SOLVER not in capabilities(state):
             return None
         from mancala.games.sowing.solver import OutOfBudget
 

@@ -38,7 +38,15 @@ import numpy as np
 
 from mancala.core.paths import MODELS_DIR
 from mancala.game_state import GameState
-from mancala.games import DEFAULT_GAME, GAMES, describe, feature_planes, new_game
+from mancala.games import (
+    DEFAULT_GAME,
+    GAMES,
+    Capability,
+    describe,
+    feature_planes,
+    new_game,
+    offers,
+)
 from mancala.games import game as game_entry
 from mancala.games import planes as planes_of
 from mancala.games.sowing.margin_value import margin_of, margin_value
@@ -244,7 +252,7 @@ class PolicyValue(SavedModel):
     @property
     def margins(self) -> bool:
         """Whether the game ends with a margin in seeds (sowing): the value scale's unit."""
-        return "margin" in game_entry(self.game).capabilities
+        return offers(self.game, Capability.MARGIN)
 
     def seeds(self, value: float, most: float = MOST_VALUE) -> float:
         """The final margin in seeds that the value `value` (-1..1) stands for, the inverse

@@ -180,7 +180,7 @@ class TakView:
 
     def examples(self, inputs: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Examples:
         """The same: the store holds a position's moves already, as the positions after
-        them (`learn.data.tak_positions`)."""
+        them (`games.tak.examples`)."""
         return inputs, gains, mask
 
     def augment(self, inputs: np.ndarray, rng: np.random.Generator) -> np.ndarray:

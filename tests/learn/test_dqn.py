@@ -301,7 +301,7 @@ def test_the_promotion_gate_refuses_weaker_nets_and_keeps_what_it_replaces(tmp_p
     before = {p.name: p.read_bytes() for p in (shipped / "sungka").iterdir()}
     args = ["dqn", "--variant", "sungka", "--gate-openings", "5", "--models", str(shipped)]
     assert promote([str(weak), *args]) == 0
-    assert "kept the shipped nets" in capsys.readouterr().out
+    assert "kept the current weights" in capsys.readouterr().out
     assert {p.name: p.read_bytes() for p in (shipped / "sungka").iterdir()} == before
     record = json.loads((weak / "gates.jsonl").read_text().splitlines()[-1])
     assert record["promoted"] is False and record["network"] == "dqn"

@@ -56,7 +56,7 @@ def test_against_perfect_play_a_gain_on_the_solved_set_is_the_evidence():
     ahead = ([1.0] * 100, [1.0] * 80 + [0.0] * 20)  # 20 more positions kept
     result = gate(one, two, ["greedy"], GameState.new(), openings=10, exact=ahead)
     assert result.promoted, result.reason
-    assert result.kept_share == [100.0, 80.0] and "against them and keeps" in result.reason
+    assert result.kept_share == [100.0, 80.0] and "against perfect play: keeps" in result.reason
     greedy = result.against["greedy"]
     assert greedy["candidate"] == greedy["incumbent"]  # no gain there, and none asked
     barely = ([1.0] * 81 + [0.0] * 19, [1.0] * 80 + [0.0] * 20)  # one position: noise
@@ -80,7 +80,7 @@ def test_a_head_to_head_within_noise_of_even_does_not_refuse_a_gain():
     refused = verdict(far + far, sides, exact)
     assert not refused.promoted and "40.0% ± 3.5% against the weights" in refused.reason
     behind = {"greedy": [[1.0] * 380 + [0.0] * 20, [1.0] * 400]}  # 20 games lost more
-    assert "weaker than them against greedy" in verdict(near, behind, exact).reason
+    assert "but behind on the score against greedy" in verdict(near, behind, exact).reason
 
 
 def test_a_network_tried_often_must_be_further_ahead(tmp_path):
@@ -172,11 +172,11 @@ def test_random_train_keeps_the_shipped_weights_against_a_weakened_candidate(
 ):
     """Refused by the gate's games; or at once, with a solved set, for not keeping the
     value in more of its positions than the shipped weights."""
-    from mancala.arena.solved_set import load
-    from mancala.commands import train as main_job
+    from mancala.arena.solved_set import shipped_set
+    from mancala.learn import main_job as loop
 
-    solved = load()[1][:100] if screened else []  # the shipped whole-game set, or none
-    monkeypatch.setattr(main_job, "gate_positions", lambda game, rules=None: solved)
+    solved = shipped_set(GameState.new())[:100] if screened else []  # the whole-game set
+    monkeypatch.setattr(loop, "gate_positions", lambda game, rules=None: solved)
     models = tmp_path / "models"
     models.mkdir()
     shipped = models / "kalah" / "nn1h128.keras"

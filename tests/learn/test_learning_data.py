@@ -271,9 +271,11 @@ def test_the_gate_meets_candidates_on_its_own_set_never_the_held_out_one():
     from mancala.learn.promotion import gate_positions
 
     gate = gate_positions("kalah")
-    head, held = solved_set.load(solved_set.HELD_OUT)
+    head, held = solved_set.load(solved_set.set_file(GameState.new(), solved_set.HELD_OUT))
     assert len(gate) == 2000 == head["positions"] == len(held)
-    assert solved_set.load(solved_set.GATE_SET)[0]["seed"] not in (0, head["seed"])
+    assert solved_set.load(solved_set.set_file(GameState.new(), solved_set.GATE_SET))[0][
+        "seed"
+    ] not in (0, head["seed"])
     assert [p.moves for p in gate] != [p.moves for p in held]
     assert len(gate_positions("kalah", {"seeds": 5})) == 500  # no gate set: the whole-game set
     assert gate_positions("sungka") == []
@@ -282,7 +284,7 @@ def test_the_gate_meets_candidates_on_its_own_set_never_the_held_out_one():
 def test_no_fit_reads_a_position_of_the_held_out_set():
     from mancala.learn.data import record_positions, visit_targets
 
-    _, held = solved_set.load(solved_set.HELD_OUT)
+    _, held = solved_set.load(solved_set.set_file(GameState.new(), solved_set.HELD_OUT))
     held_states = {p.state for p in held}
     record = play_games([make_player("greedy", 1), make_player("luck", 2)], [GameState.new()])[0]
     states = replay(record)[:-1]

@@ -1,4 +1,4 @@
-"""The Tak examples of annotated records (`learn.data.tak_positions`, on the fast engine)
+"""The Tak examples of annotated records (`games.tak.examples`, on the fast engine)
 against the readable rules' positions and planes, on random records (hypothesis)."""
 
 from unittest.mock import patch
@@ -9,9 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from mancala.arena.records import replay
+from mancala.games.tak.examples import BEST, CHILDREN
 from mancala.games.tak.planes import channels, planes
 from mancala.games.tak.state import new_tak
-from mancala.learn.data import TAK_BEST, TAK_CHILDREN, tak_positions
+from mancala.learn.data import record_positions
 
 
 def random_record(size: int, komi: int, rng, plies: int) -> dict:
@@ -29,15 +30,15 @@ def random_record(size: int, komi: int, rng, plies: int) -> dict:
 
 
 def readable_examples(record: dict):
-    """What `tak_positions` gives, by the readable rules (`TakState.play`, `planes`)."""
+    """What `record_positions` gives, by the readable rules (`TakState.play`, `planes`)."""
     rng = np.random.default_rng(record["moves"])
     rows = []
     for state, row in zip(replay(record), record["values"]):
         moves, v = state.legal_moves(), np.array(row, np.float64)
         ranked = np.argsort(-v, kind="stable")
         chosen = [
-            *ranked[:TAK_BEST],
-            *rng.permutation(ranked[TAK_BEST:])[: TAK_CHILDREN - TAK_BEST],
+            *ranked[:BEST],
+            *rng.permutation(ranked[BEST:])[: CHILDREN - BEST],
         ]
         afters = [(state.play(moves[k]), v[k]) for k in chosen]
         live = [(planes(a, state.player), value) for a, value in afters if a.outcome is None]
@@ -53,7 +54,7 @@ def readable_examples(record: dict):
 @pytest.mark.slow
 def test_the_examples_are_the_readable_rules_afterstates(size, komi, rng, plies):
     record = random_record(size, komi, rng, plies)
-    examples, rows = tak_positions(record), readable_examples(record)
+    examples, rows = record_positions(record), readable_examples(record)
     if not rows:
         assert examples is None
         return
@@ -78,7 +79,7 @@ def test_records_that_do_not_fit_the_rules_are_refused():
         ({"moves": [record["moves"][0], record["moves"][0], *record["moves"][2:]]}, "illegal move"),
     ]:
         with pytest.raises(ValueError, match=why):
-            tak_positions({**record, **broken})
+            record_positions({**record, **broken})
 
 
 @settings(max_examples=40, deadline=None)

@@ -400,9 +400,9 @@ def test_the_tak_teacher_gives_the_tak_search_values_of_every_legal_move(tmp_pat
 def test_a_tak_network_trains_saves_loads_and_plays_legal_moves_only(tmp_path, tak_records, name):
     from mancala.ai.network import NetworkPlayer
     from mancala.ai.registry import make_player
-    from mancala.learn.data import tak_positions
+    from mancala.learn.data import record_positions
 
-    x, gains, mask = (np.concatenate(c) for c in zip(*map(tak_positions, tak_records)))
+    x, gains, mask = (np.concatenate(c) for c in zip(*map(record_positions, tak_records)))
     # a row a position: up to 16 of its moves, those present first
     assert x.shape[1:] == (16, 20, 5, 5) and gains.shape == mask.shape == (len(x), 16)
     assert mask[:, 0].all() and (np.diff(mask.astype(int), axis=1) <= 0).all()
