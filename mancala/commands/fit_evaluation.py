@@ -1,4 +1,4 @@
-"""Fit Tak's alpha-beta evaluation to its own deeper searches (`mancala.learn.evaluation_fit`).
+"""Fit Tak's alpha-beta evaluation to its own deeper searches (`mancala.learn.tak_fit`).
 
     mancala tournament 25 minimax:t=0.02 minimax:t=0.04 --variant tak --plies 4 \
         --seed 1 --record runs/tak-games.jsonl          # games to draw positions from
@@ -9,24 +9,23 @@ Positions are drawn from the recorded games, labelled by the alpha-beta at --dep
 with the current weights and the weights refitted, --rounds times. The start is the
 shipped fitted weights of the board (the hand-set ones where none ship, or with --hand).
 The weights are written atomically to runs/fit/tak/evaluation-SIZE.json (or DIR/tak/ with
---models DIR) after each round, with the command that made them; a fit stopped between
-rounds goes on from the last one with --resume (the same settings). `mancala promote DIR
+--models DIR) after each round, with the command that made them, and each round's kept in
+evaluation-SIZE-rounds/ beside them with the settings; a fit stopped between rounds goes
+on from the last one with --resume (the same settings). `mancala promote DIR
 evaluation --variant tak` then puts them in place of the shipped ones through the gate.
 """
 
 from __future__ import annotations
 
-import json
 import shlex
 import sys
+from dataclasses import fields
 from pathlib import Path
-
-import numpy as np
 
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.paths import FIT_DIR
 from mancala.core.stopping import run_command
-from mancala.games.tak.evaluate import HAND_WEIGHTS, fitted_weights, read_weights, weights_file
+from mancala.games.tak.evaluate import weights_file
 from mancala.games.tak.pieces import PIECES
 
 
@@ -47,53 +46,15 @@ def main(argv: list[str] | None = None) -> int:
     command = shlex.join(["mancala", "fit", "evaluation", *(argv or sys.argv[1:])])
     path = weights_file(args.size, args.models)
     kept = f"the weights of each finished round are in {path}; --resume goes on"
-    return run_command("mancala fit evaluation", lambda: fit(args, path, command), kept)
+    return run_command("mancala fit evaluation", lambda: fit(args, command), kept)
 
 
-def settings(args) -> dict:
-    """What a resumed fit must share with the one it goes on from."""
-    keys = ("size", "depth", "positions", "ridge", "seed", "hand")
-    return {**{key: getattr(args, key) for key in keys}, "paths": list(map(str, args.paths))}
+def fit(args, command: str) -> int:
+    from mancala.learn.tak_fit import EvaluationFit, fit_evaluation
 
-
-def begun(args, path: Path) -> tuple[np.ndarray | None, list[dict]]:
-    """The weights and rounds of the fit saved at `path` when resuming it (None and no
-    rounds for a new fit); ValueError when a new fit would overwrite one or a resumed
-    one was made otherwise."""
-    if not path.exists():
-        return None, []
-    if not args.resume:
-        raise ValueError(f"{path} holds a fit already: --resume goes on with it")
-    weights = read_weights(path)  # a damaged file refused, with its path
-    saved = json.loads(path.read_text())
-    if saved.get("settings") != settings(args):
-        raise ValueError(f"{path} was fitted with other settings: {saved.get('settings')}")
-    return weights, saved["rounds"]
-
-
-def fit(args, path: Path, command: str) -> int:
-    from mancala.learn.evaluation_fit import error, label, positions, refit, save_weights
-
-    weights, rounds = begun(args, path)
-    if weights is None:
-        weights = HAND_WEIGHTS if args.hand else fitted_weights(args.size)
-    drawn = positions(args.paths, args.size, args.positions, args.seed)
-    if not drawn:
+    named = {f.name: getattr(args, f.name) for f in fields(EvaluationFit) if f.name != "command"}
+    settings = EvaluationFit(**{**named, "paths": tuple(args.paths)}, command=command)
+    if fit_evaluation(settings) is None:
         print(f"no {args.size}x{args.size} Tak position in {len(args.paths)} file(s)")
         return 1
-    print(f"{len(drawn)} positions of {args.size}x{args.size} games; {len(rounds)} round(s) done")
-    for round_ in range(len(rounds) + 1, args.rounds + 1):
-        data = label(drawn, weights, args.depth)
-        fitted = refit(data, weights, args.ridge)
-        before, after = error(data, weights), error(data, fitted)
-        print(
-            f"round {round_}: {len(data.values)} labels at depth {args.depth}; "
-            f"held-out squared error {before:.3f} -> {after:.3f}",
-            flush=True,
-        )
-        rounds.append({"labels": len(data.values), "error": [round(before, 4), round(after, 4)]})
-        weights = fitted
-        about = {"size": args.size, "depth": args.depth, "rounds": rounds, "command": command}
-        save_weights(path, weights, {**about, "settings": settings(args)})
-        print(f"weights saved to {path}")
     return 0

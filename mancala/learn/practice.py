@@ -1,4 +1,4 @@
-"""The training loop shared by mancala train and mancala adversary.
+"""The main job's batches (`mancala.learn.main_job`: `mancala train` and its presets).
 
 Play a batch of games between players (with exploration moves) on N workers
 (`mancala.arena.parallel`), annotate every game with the teacher's move values and append

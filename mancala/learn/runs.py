@@ -10,15 +10,19 @@
                        a time, until its first network is made
 
 A new run refuses a folder that already holds a run (say `--resume` to continue it);
-`--resume` without a name continues the most recent run.
+`--resume` without a name continues the most recent run. A job of another kind that can
+stop keeps what it has done in a folder of its own with the settings it was run with
+(`progress`: the fits' labels and rounds), and goes on from it when run again with them.
 """
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from mancala.core.atomic import atomic_path
 from mancala.core.paths import RUNS_DIR
 from mancala.core.stopping import signals_held
 
@@ -96,6 +100,29 @@ class Run:
             if decision.get("network") == network:
                 tried = 0 if decision.get("promoted") else tried + 1
         return tried + 1
+
+
+def progress(folder: Path, settings: dict[str, Any], begun: bool = False) -> Path:
+    """`folder`, where a job keeps what it has done (each in a file of its own) with the
+    settings it was run with (settings.json), made if new; ValueError when it holds the
+    work of other settings, or of none though the job was `begun` (its output is there).
+
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as root:
+    ...     folder = progress(progress(Path(root) / "labels", {"depth": 3}), {"depth": 3})
+    ...     progress(folder, {"depth": 4})
+    Traceback (most recent call last):
+    ValueError: ... was fitted with other settings: {'depth': 3}
+    """
+    manifest = folder / "settings.json"
+    saved = json.loads(manifest.read_text()) if manifest.is_file() else None
+    if (saved is not None or begun) and saved != settings:
+        raise ValueError(f"{folder} was fitted with other settings: {saved}")
+    if saved is None:
+        folder.mkdir(parents=True, exist_ok=True)
+        with atomic_path(manifest) as temporary:
+            temporary.write_text(json.dumps(settings, indent=1) + "\n")
+    return folder
 
 
 def _latest(root: Path) -> Path | None:

@@ -1,4 +1,4 @@
-"""Tak's alpha-beta evaluation fitted to its deeper searches (mancala.learn.evaluation_fit),
+"""Tak's alpha-beta evaluation fitted to its deeper searches (mancala.learn.tak_fit),
 its weights file, and its gate."""
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from mancala.games.tak.evaluate import (
     WEIGHT_NAMES,
     fitted_weights,
     read_weights,
+    save_weights,
     weights_file,
     weights_of,
 )
-from mancala.learn.evaluation_fit import save_weights
 from mancala.learn.promotion import gate_and_promote_evaluation, record_to
 
 
@@ -80,9 +80,9 @@ def test_the_fit_labels_refits_and_writes_weights_the_search_reads(lab_main, tmp
     assert "round 2:" not in resumed.stdout
     rounds = json.loads(weights_file(5, tmp_path / "fit").read_text())["rounds"]
     assert rounds[:2] == saved["rounds"] and len(rounds) == 3
-    weights_file(5, tmp_path / "fit").write_text("{cut sh")
+    (tmp_path / "fit" / "tak" / "evaluation-5-rounds" / "round-0003.json").write_text("{cut sh")
     damaged = lab_main("fit", *more)
-    assert damaged.returncode == 2 and "evaluation-5.json is not an evaluation's weights" in (
+    assert damaged.returncode == 2 and "round-0003.json is not an evaluation's weights" in (
         damaged.stderr
     )
     missing = lab_main("fit", "evaluation", str(tmp_path / "none.jsonl"))

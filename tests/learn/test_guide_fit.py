@@ -1,5 +1,5 @@
 """az's Tak guide (mancala.games.tak.guide): its search against the readable evaluation,
-its file, its fit to the alpha-beta's values of every move (mancala.learn.guide_fit) and
+its file, its fit to the alpha-beta's values of every move (mancala.learn.tak_fit) and
 its gate."""
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from mancala.games.tak import new_tak
 from mancala.games.tak.evaluate import FORCED, WEIGHT_NAMES, fitted_weights, terms, value
 from mancala.games.tak.fast import to_arrays
 from mancala.games.tak.guide import GuideWeights, guide_file, guided_boards, read_guide, write_guide
+from mancala.games.tak.labels import _after_terms
 from mancala.games.tak.state import TakState, from_tps
-from mancala.learn.guide_fit import Labelled, _after_terms, judge, targets
+from mancala.learn.linear_fit import CrossEntropy, Examples, best_first, targets
 from mancala.learn.promotion import gate_and_promote_guide, record_to
 from mancala.nn_lib.policy_value import Guide, trained_games
 
@@ -132,16 +133,15 @@ def test_the_fits_measures_on_a_position_by_hand():
     and the policy's favourite is a best move in one of the two."""
     rows = np.zeros((5, len(WEIGHT_NAMES)))
     rows[:, 0] = [1.0, 0.0, 2.0, 0.0, 1.0]  # TEMPO's count: worth -count to the mover
-    data = Labelled(rows, np.array([0.0, 1.0, -1.0, 0.0, 2.0]), np.array([0, 0, 0, 1, 1]),
+    data = Examples(rows, np.array([0.0, 1.0, -1.0, 0.0, 2.0]), np.array([0, 0, 0, 1, 1]),
                     np.array([0, 0, 0, 1, 1]))  # fmt: skip
     want = np.exp([0.0, 1.0, -1.0]) / np.exp([0.0, 1.0, -1.0]).sum()
     np.testing.assert_allclose(targets(data, 1.0)[:3], want)
     weights = np.zeros(len(WEIGHT_NAMES))
     weights[0] = 1.0
-    loss, best_first = judge(data, weights, 1.0)
     # the first position's favourite (row 1) is its best move; the second's is not
-    assert best_first == 0.5
-    assert loss > 0
+    assert best_first(data, weights) == 0.5
+    assert CrossEntropy(1.0).loss(data, weights) > 0
 
 
 @pytest.mark.slow
@@ -159,7 +159,7 @@ def test_the_fit_labels_fits_writes_a_guide_and_goes_on_from_its_labels(lab_main
     assert saved.scale == 4.0 and made["command"].startswith("mancala fit guide")
     assert not np.allclose(saved.policy, fitted_weights(5) / 0.1)  # the fit moved them
     [labels] = path.parent.glob("az-guide-5-labels-*")
-    [chunk] = labels.iterdir()
+    [chunk] = labels.glob("chunk-*")
     stamp = chunk.stat().st_mtime_ns
     again = lab_main("fit", *fit, "--models", str(tmp_path / "fit"))
     assert again.returncode == 0 and chunk.stat().st_mtime_ns == stamp  # read, not made again
@@ -190,7 +190,7 @@ def test_self_play_teaches_the_shipped_guide_and_goes_on_from_its_games(lab_main
     assert saved.scale == shipped.scale and not np.allclose(saved.policy, shipped.policy)
     assert json.loads(path.read_text())["command"].startswith("mancala fit guide --selfplay 3")
     [labels] = path.parent.glob("az-guide-5-selfplay-*-g3-n16-s0")
-    [chunk] = labels.iterdir()
+    [chunk] = labels.glob("chunk-*")
     with np.load(chunk) as part:  # softmax(values) is each position's improved policy
         shares = np.exp(part["values"])
         assert len(shares) > 0 and np.all(shares <= 1)

@@ -41,9 +41,11 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
+from mancala.core.atomic import atomic_path
 from mancala.core.paths import MODELS_DIR
 from mancala.games import won_value
 from mancala.games.tak.pieces import PIECES
@@ -127,6 +129,14 @@ def read_weights(path: Path) -> np.ndarray:
     if not np.all(np.isfinite(weights)) or np.any(weights * 32 != np.round(weights * 32)):
         raise ValueError(f"{path}: each weight must be a finite multiple of 1/32")
     return weights
+
+
+def save_weights(path: Path, weights: np.ndarray, about: dict[str, Any]) -> None:
+    """Write `weights` with what made them to `path`, whole or not at all."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    saved = {"weights": dict(zip(WEIGHT_NAMES, map(float, weights), strict=True)), **about}
+    with atomic_path(path) as temporary:
+        temporary.write_text(json.dumps(saved, indent=1) + "\n")
 
 
 @cache

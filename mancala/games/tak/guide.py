@@ -7,7 +7,7 @@ its learned weights) squashed: tanh(value / scale). The policy's logit of a move
 worth of the position it leads to for the player who made it, by the guide's own policy
 weights (over the same `evaluate.WEIGHT_NAMES`): a move that wins gets all the prior, one
 that leaves the other player a road in one none. The policy weights are fitted
-(`mancala.learn.guide_fit`) to the alpha-beta's values of every legal move; the scale and
+(`mancala.learn.tak_fit`) to the alpha-beta's values of every legal move; the scale and
 the fit's settings are in the same file, mancala/models/tak/az-guide-SIZE.json.
 """
 
@@ -28,6 +28,7 @@ from mancala.games.tak.pieces import PIECES
 from mancala.games.tak.state import TakState
 
 NAME = "az-guide"
+SCALE = 5.0  # flats: a made guide's value scale, tanh(value / scale), unless told otherwise
 
 
 class GuideWeights(NamedTuple):

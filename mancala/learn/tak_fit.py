@@ -1,0 +1,221 @@
+"""Tak's alpha-beta evaluation and its guide's policy fitted to the search, as
+`mancala fit evaluation` and `mancala fit guide` say: the examples of
+`mancala.games.tak.labels`, fitted by `mancala.learn.linear_fit`. Each job keeps its
+progress beside its output (`runs.progress`): the evaluation each round's weights
+(`evaluation-SIZE-rounds/`), the guide its labels a chunk at a time; a stopped one goes on.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from tqdm import tqdm
+
+from mancala.arena.records import GameLog
+from mancala.games.tak.evaluate import read_weights, save_weights, weights_file, weights_of
+from mancala.games.tak.guide import SCALE, guide_file, read_guide, shipped_guide, write_guide
+from mancala.games.tak.labels import ALWAYS, FIXED, Rows, label_moves, label_positions, positions
+from mancala.learn.linear_fit import CrossEntropy, Examples, Squares, best_first, chunked, sharpest
+from mancala.learn.runs import progress
+
+GAMES_A_CHUNK = 20  # self-play games labelled and saved at once
+
+
+@dataclass(frozen=True, kw_only=True)
+class EvaluationFit:
+    """A fit of the evaluation: the options of `mancala fit evaluation` (its --help)."""
+
+    paths: tuple[Path, ...]  # the recorded games
+    size: int
+    positions: int
+    depth: int
+    rounds: int
+    ridge: float
+    hand: bool  # start from HAND_WEIGHTS (else the board's shipped ones)
+    models: Path  # the output folder
+    seed: int
+    resume: bool
+    command: str  # what made the weights, kept with them
+
+
+@dataclass(frozen=True, kw_only=True)
+class GuideFit:
+    """A fit of the guide: the options of `mancala fit guide` (its --help)."""
+
+    paths: tuple[Path, ...]  # the games to label (none with `factor` or `selfplay`)
+    size: int
+    positions: int
+    depth: int
+    temperature: float
+    scale: float | None  # None: SCALE, or the guide's with `selfplay`
+    ridge: float
+    factor: float | None  # the policy: the evaluation times this, nothing fitted
+    selfplay: int | None  # games of az's searches teach the guide
+    simulations: int
+    guide: Path | None  # the guide that plays (None: the shipped one)
+    models: Path
+    seed: int
+    command: str
+
+
+def fit_evaluation(s: EvaluationFit) -> Path | None:
+    """The evaluation fitted in `s.rounds` rounds, written after each to its file in
+    `s.models` (returned); None when the games hold no position of the board. ValueError
+    when a new fit would overwrite one, or a resumed one was made otherwise."""
+    path = weights_file(s.size, s.models)
+    folder = path.with_name(f"{path.stem}-rounds")
+    if not s.resume and (path.exists() or folder.exists()):
+        raise ValueError(f"{path} holds a fit already: --resume goes on with it")
+    drawn = positions(GameLog(list(s.paths)), s.size, s.positions, s.seed)
+    if not drawn:
+        return None
+    keys = ("size", "depth", "positions", "ridge", "seed", "hand")
+    settings = {**{key: getattr(s, key) for key in keys}, "paths": list(map(str, s.paths))}
+    done = sorted(progress(folder, settings, path.exists()).glob("round-*.json"))
+    start = weights_of("hand" if s.hand else "fitted", s.size)
+    weights = read_weights(done[-1]) if done else start  # a damaged file refused, named
+    rounds = json.loads(done[-1].read_text())["rounds"] if done else []
+    print(f"{len(drawn)} positions of {s.size}x{s.size} games; {len(rounds)} round(s) done")
+    objective = Squares(s.ridge, FIXED, ALWAYS)
+    for number in range(len(rounds) + 1, s.rounds + 1):
+        with tqdm(
+            total=len(drawn), desc=f"depth {s.depth}", unit="position", file=sys.stderr
+        ) as bar:
+            data = Examples(*label_positions(drawn, weights, s.depth, bar.update))
+        train, held = data.split()
+        fitted = objective.fit(train, weights)
+        before, after = objective.loss(held, weights), objective.loss(held, fitted)
+        print(
+            f"round {number}: {len(data.values)} labels at depth {s.depth}; "
+            f"held-out squared error {before:.3f} -> {after:.3f}",
+            flush=True,
+        )
+        rounds.append({"labels": len(data.values), "error": [round(before, 4), round(after, 4)]})
+        weights = fitted
+        about = {"size": s.size, "depth": s.depth, "rounds": rounds, "command": s.command}
+        for target in (folder / f"round-{number:04d}.json", path):
+            save_weights(target, weights, about)
+        print(f"weights saved to {path}")
+    return path
+
+
+def fit_guide(s: GuideFit) -> Path:
+    """The guide fitted (or with `s.factor` made) and written to its file in `s.models`
+    (returned); ValueError when there is nothing to fit."""
+    path = guide_file(s.size, s.models)
+    if s.factor is not None:
+        about = {"command": s.command, "factor": s.factor}
+        write_guide(path, s.factor * weights_of("fitted", s.size), s.scale or SCALE, about)
+        return path
+    labelled = _searched if s.selfplay is None else _self_played
+    data, start, objective, scale, began = labelled(s, path)
+    train, held = data.split()
+    policy = objective.fit(train, start)
+    before = objective.loss(held, start), best_first(held, start)
+    after = objective.loss(held, policy), best_first(held, policy)
+    print(
+        f"held out ({held.position.max() + 1} positions), {began} -> the fit: cross-entropy "
+        f"{before[0]:.3f} -> {after[0]:.3f}, the search's best move first "
+        f"{before[1]:.1%} -> {after[1]:.1%}",
+        flush=True,
+    )
+    about = {
+        "command": s.command,
+        "positions": int(data.position.max() + 1),
+        "held_out": {
+            "start": {"cross_entropy": round(before[0], 4), "best_first": round(before[1], 4)},
+            "fit": {"cross_entropy": round(after[0], 4), "best_first": round(after[1], 4)},
+        },
+    }
+    write_guide(path, policy, scale, about)
+    return path
+
+
+def _searched(s: GuideFit, path: Path):
+    """The alpha-beta's labels of positions of the games, and the fit's start: (labels,
+    start, objective, scale, what the start is)."""
+    evaluation = weights_of("fitted", s.size)
+    drawn = positions(GameLog(list(s.paths)), s.size, s.positions, s.seed)
+    if not drawn:
+        raise ValueError(f"no {s.size}x{s.size} positions in {', '.join(map(str, s.paths))}")
+    folder = path.with_name(f"{path.stem}-labels-d{s.depth}-n{s.positions}-s{s.seed}")
+    print(f"the labels are kept in {folder}; run it again to go on", flush=True)
+    settings = {"size": s.size, "depth": s.depth, "positions": s.positions, "seed": s.seed}
+    data = chunked(
+        progress(folder, {**settings, "paths": list(map(str, s.paths))}),
+        drawn,
+        lambda part, done: label_moves(part, evaluation, s.depth, done),
+        f"depth {s.depth}",
+    )
+    factor = sharpest(data.split()[0], evaluation, s.temperature)
+    began = f"the evaluation times {factor:.3g}"
+    return data, factor * evaluation, CrossEntropy(s.temperature, s.ridge), s.scale or SCALE, began
+
+
+def _self_played(s: GuideFit, path: Path):
+    """The improved policies of az's self-play with the guide, and the fit's start (the
+    guide's policy): (labels, start, objective at temperature 1, the guide's scale, what
+    the start is)."""
+    from mancala.ai.az import AZ
+    from mancala.arena.openings import random_openings
+    from mancala.games.tak.state import TakState, new_tak
+    from mancala.nn_lib.policy_value import Guide
+
+    source = s.guide or guide_file(s.size)
+    guide = read_guide(source, s.size) if s.guide else shipped_guide({"size": s.size})
+    if guide is None:
+        raise ValueError(
+            f"no guide ships for {s.size}x{s.size} boards ({source}): make one first "
+            "(--factor or games to label), or name one with --guide"
+        )
+    if s.scale is not None and s.scale != guide.scale:
+        raise ValueError(f"the guide's value scale is {guide.scale:g}: --scale cannot change it")
+    digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()[:8]
+    folder = path.with_name(
+        f"{path.stem}-selfplay-{digest}-g{s.selfplay}-n{s.simulations}-s{s.seed}"
+    )
+    print(f"the games' labels are kept in {folder}; run it again to go on", flush=True)
+    net = Guide(TakState.game, {"size": s.size}, guide)
+    player = AZ(s.seed, simulations=s.simulations, net=net)
+    starts, _ = random_openings(new_tak(s.size), s.selfplay, random.Random(s.seed), 2)
+    keys = ("size", "selfplay", "simulations", "seed")
+    data = chunked(
+        progress(folder, {**{key: getattr(s, key) for key in keys}, "guide": digest}),
+        list(enumerate(starts)),
+        lambda part, done: self_play_label(part, player, s.seed, done),
+        f"self-play at {s.simulations}",
+        "game",
+        GAMES_A_CHUNK,
+    )
+    return data, guide.policy, CrossEntropy(1.0, s.ridge), guide.scale, f"{source.name}'s policy"
+
+
+def self_play_label(
+    starts: list[tuple[int, Any]], player: Any, seed: int, played: Callable = lambda: None
+) -> tuple[np.ndarray, ...]:
+    """The improved policies of `player`'s Gumbel searches (`learn.az.gumbel_game`) in
+    games against itself from the (game, position) pairs `starts`: each move's value is
+    the log of its share, so that the softmax of the values at temperature 1 is the
+    improved policy over the position's regular moves (the arrays of `Examples`).
+    `played()` is told of each game."""
+    from mancala.learn.az import gumbel_game
+
+    rows = Rows()
+    for game, start in starts:
+        record = gumbel_game(player, start, seed + game)
+        state = start
+        for move, policy in zip(record["moves"], record["policy"], strict=True):
+            moves = np.array(state.legal_moves(), np.int64)  # the record's order
+            with np.errstate(divide="ignore"):
+                rows.add(game, state, moves, np.log(policy))
+            state = state.play(move)
+        played()
+    return rows.arrays()
