@@ -22,8 +22,9 @@ STARTS = {
 }
 
 
-def checked_games(spec: str, variant: str, games: int = 2):
-    """Games of `spec` against luck in both seats from random openings; every move checked.
+def checked_games(spec: str, variant: str, games: int = 1):
+    """Games of `spec` against luck in both seats from random openings (`games` a seat);
+    every move checked.
     A timed player searches a hundredth of a second a move: what is checked is the moves
     it picks, not how long it thinks."""
     spec = re.sub(r"\bt=[0-9.]+", "t=0.01", spec)

@@ -136,9 +136,10 @@ def test_a_table_printed_as_json_has_its_rows(capsys):
     assert all(int(row["legal moves"]) > 0 for row in table["rows"])
 
 
-@pytest.mark.ray
 @pytest.mark.slow
 def test_the_loop_bench_runs_the_main_job_both_ways_and_counts_what_they_made(capsys, tmp_path):
+    """The bench's runs and counts, on one worker (no Ray: the two schedules on Ray
+    workers are tests/learn/test_practice.py's)."""
     import json
 
     from mancala.commands import bench_loop
@@ -146,7 +147,7 @@ def test_the_loop_bench_runs_the_main_job_both_ways_and_counts_what_they_made(ca
     job = ["nn1h128", "greedy", "--games", "4", "--per-pairing", "2", "--teacher", "1"]
     job += ["--exact-nodes", "0", "--labels", "--eval-games", "1", "--sample", "200"]
     job += ["--gate-openings", "1", "--gate-opponents", "greedy", "--models", str(tmp_path)]
-    assert bench_loop.main(["--batches", "2", "--json", "--", *job]) == 0
+    assert bench_loop.main(["--workers", "1", "--batches", "2", "--json", "--", *job]) == 0
     [table] = json.loads(capsys.readouterr().out)
     before, after, ratio = table["rows"]
     assert before["schedule"] == "wait for the refits" and after["schedule"] == "play during them"

@@ -259,7 +259,7 @@ def test_random_train_trains_and_gates_sungka_networks(tmp_path, capsys):
     argv = ["nn1h128", "greedy", "--variant", "sungka", "--run", str(tmp_path / "run")]
     argv += ["--models", str(tmp_path / "models"), "--batches", "2", "--games", "4"]
     argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "2", "--gate-openings", "3"]
-    argv += ["--gate-opponents", "greedy"]
+    argv += ["--gate-opponents", "greedy", "--labels"]  # none: Sungka's in test_practice.py
     shipped = tmp_path / "models" / "sungka" / "nn1h128.keras"
     shipped.parent.mkdir(parents=True)
     shipped.write_bytes(network("nn1h128", game="sungka").path.read_bytes())
@@ -282,7 +282,7 @@ def test_random_train_trains_and_gates_a_tak_network(tmp_path, capsys):
 
     argv = ["nn2h80", "greedy", "--variant", "tak", "--run", str(tmp_path / "run")]
     argv += ["--models", str(tmp_path / "models"), "--batches", "1", "--games", "4"]
-    argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "2", "--gate-openings", "2"]
+    argv += ["--per-pairing", "2", "--teacher", "2", "--eval-games", "1", "--gate-openings", "1"]
     shipped = tmp_path / "models" / "tak" / "nn2h80.keras"
     shipped.parent.mkdir(parents=True)
     shipped.write_bytes(network("nn2h80", game="tak").path.read_bytes())
@@ -296,7 +296,7 @@ def test_random_train_trains_and_gates_a_tak_network(tmp_path, capsys):
     assert "4 annotated game(s)" in out and "batch 1: 4 games recorded (8 in all" in out
     decisions = _gates(tmp_path)
     assert [d["network"] for d in decisions] == ["nn2h80"] * 2
-    assert decisions[0]["games"] == decisions[1]["games"] == 4  # 2 openings, both seats
+    assert decisions[0]["games"] == decisions[1]["games"] == 2  # 1 opening, both seats
     assert set(decisions[1]["against"]) == {"greedy", "minimax:2"}  # Tak's gate opponents
     network("nn2h80", tmp_path / "models" / "tak" / "nn2h80.keras", "tak").load()
     assert main_job.main(["nnx2h256", "greedy", "--variant", "tak"]) == 2

@@ -4,7 +4,6 @@ sets of solved positions that measure players against perfect play."""
 from __future__ import annotations
 
 import json
-import os
 import random
 
 import numpy as np
@@ -32,6 +31,14 @@ def small_solver(monkeypatch):
     return small
 
 
+@pytest.fixture(scope="module")
+def full_solver():
+    """A solver of Kalah(4,3) whose endgame database holds the whole game (24 seeds): its
+    values are read, not searched. Built once (seconds) for the tests that check against
+    it."""
+    return Solver(houses=4, max_seeds=24, cache_dir=None, progress=False)
+
+
 def _games(count: int, seed: int) -> list[dict]:
     rng = random.Random(seed)
     players = [make_player("luck", 1), make_player("greedy", 2)]
@@ -43,10 +50,10 @@ def _games(count: int, seed: int) -> list[dict]:
 
 
 @pytest.mark.slow
-def test_chained_teacher_gives_the_solvers_values_where_it_proves_them(small_solver):
+def test_chained_teacher_gives_the_solvers_values_where_it_proves_them(small_solver, full_solver):
     """Valued from the end back, the teacher's exact values are the solver's; where its
     budget runs out it gives alpha-beta's values, as valuing each position alone does."""
-    full = Solver(houses=4, max_seeds=24, cache_dir=None, progress=False)
+    full = full_solver
     for record in _games(6, seed=7):
         states = replay(record)[:-1]
         chained = Teacher(depth=3, exact_nodes=10**7).annotate(dict(record))["values"]
@@ -101,10 +108,10 @@ def test_store_keeps_a_bounded_uniform_sample_of_everything_seen():
 
 
 @pytest.mark.slow
-def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
+def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver, full_solver):
     start = GameState.new(houses=4, seeds=3)
     path = tmp_path / "set.jsonl"
-    full = Solver(houses=4, max_seeds=24, cache_dir=None, progress=False)
+    full = full_solver
     assert solved_set.build(path, start, 12, seed=2, command="cmd", solve=full.solve) == 12
     head, positions = solved_set.load(path)
     assert head["command"] == "cmd" and len(positions) == 12
@@ -130,16 +137,16 @@ def test_solved_set_is_built_resumed_and_loaded(tmp_path, small_solver):
 
 
 @pytest.mark.slow
-def test_workers_prove_the_same_set_and_resume_it(tmp_path, lab_command):
-    env = {**os.environ, "MANCALA_CACHE_DIR": str(tmp_path / "cache")}
+def test_workers_prove_the_same_set_and_resume_it(tmp_path, lab_main, monkeypatch):
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))  # Ray's workers too
     args = ["--positions", "16", "--houses", "4", "--seeds", "3", "--max-seeds", "4"]
     alone, together = tmp_path / "alone.jsonl", tmp_path / "together.jsonl"
-    lab_command("solve", "set", *args, "--out", str(alone), env=env, check=True)
-    run = lab_command("solve", "set", *args, "--out", str(together), "--workers", "2", env=env)
+    assert lab_main("solve", "set", *args, "--out", str(alone)).returncode == 0
+    run = lab_main("solve", "set", *args, "--out", str(together), "--workers", "2")
     assert run.returncode == 0 and "16 position(s) solved now" in run.stdout, run.stderr
     values = lambda path: {p.moves: p.values for p in solved_set.load(path)[1]}  # noqa: E731
     assert len(values(together)) == 16 and values(together) == values(alone)
-    again = lab_command("solve", "set", *args, "--out", str(together), "--workers", "2", env=env)
+    again = lab_main("solve", "set", *args, "--out", str(together), "--workers", "2")
     assert "0 position(s) solved now" in again.stdout
 
 

@@ -64,60 +64,72 @@ def test_a_sample_beyond_the_store_takes_each_example_once_and_says_so(tmp_path)
     network("nn1h128", net.path).load()  # fitted and saved
 
 
+ON_WORKERS = ["nn1h128", "greedy", "minimax:2", "--games", "8", "--per-pairing", "2"]
+ON_WORKERS += ["--teacher", "2", "--exact-nodes", "0", "--labels", "--eval-games", "2"]
+ON_WORKERS += ["--sample", "2000", "--gate-every", "9", "--gate-openings", "4"]
+ON_WORKERS += ["--gate-opponents", "greedy"]
+
+
+@pytest.fixture(scope="module")
+def on_workers(tmp_path_factory):
+    """One refitting run of three batches on 2 Ray workers (the next batch played during
+    the refits), gated after its last batch alone: its folder. The tests below read it;
+    Ray starts once for them."""
+    from mancala.commands.train import main
+
+    folder = tmp_path_factory.mktemp("on-workers")
+    argv = ["--run", str(folder / "run"), "--models", str(folder / "models"), "--batches", "3"]
+    assert main([*ON_WORKERS, *argv, "--workers", "2"]) == 0
+    return folder / "run"
+
+
 @pytest.mark.ray
 @pytest.mark.slow
 def test_on_workers_the_next_batch_is_played_during_the_refits_by_the_weights_before_them(
-    tmp_path, capsys
+    on_workers, tmp_path, capsys
 ):
-    """Two batches of a refitting run on 2 workers are the games of a run that refits
-    nothing (the second batch was handed out before the first refit), each batch's line
-    and curve point say how busy the workers were, and a gated batch's point which
-    networks the gate promoted."""
+    """The first two batches of a refitting run on 2 workers are the games of a run that
+    refits nothing (the second batch was handed out before the first refit; the records do
+    not depend on the workers, tests/arena/test_parallel.py), each batch's line and curve
+    point say how busy the workers were, and a gated batch's point which networks the gate
+    promoted."""
     import json
 
     from mancala.arena.records import GameLog
     from mancala.commands.train import main
 
-    def run(name: str, *extra: str) -> list[dict]:
-        argv = ["nn1h128", "greedy", "minimax:2", "--run", str(tmp_path / name), "--models"]
-        argv += [str(tmp_path / "models"), "--batches", "2", "--games", "8"]
-        argv += ["--per-pairing", "2", "--teacher", "2", "--exact-nodes", "0", "--labels"]
-        argv += ["--eval-games", "2", "--sample", "2000", "--gate-every", "9", "--workers", "2"]
-        assert main(argv + [*extra, "--gate-openings", "4", "--gate-opponents", "greedy"]) == 0
-        return sorted(GameLog([tmp_path / name / "games.jsonl"]), key=lambda r: r["seed"])
+    def same(records) -> list[dict]:
+        kept = [{k: r[k] for k in ("players", "moves", "seed")} for r in records]
+        return sorted(kept, key=lambda r: r["seed"])
 
-    kept = [{k: r[k] for k in ("players", "moves", "seed")} for r in run("still", "--record-only")]
+    still = ["--run", str(tmp_path / "still"), "--batches", "2", "--record-only"]
+    assert main([*ON_WORKERS, *still, "--models", str(tmp_path / "models")]) == 0
     assert "workers busy" in capsys.readouterr().out
-    ahead = run("ahead")
-    assert [{k: r[k] for k in ("players", "moves", "seed")} for r in ahead] == kept
+    kept = same(GameLog([tmp_path / "still" / "games.jsonl"]))
     assert len(kept) == 16
-    points = json.loads((tmp_path / "ahead" / "curve.json").read_text())
-    assert [p["batch"] for p in points] == [1, 2] and all(0 < p["busy"] <= 1 for p in points)
-    gates = [
-        json.loads(line) for line in (tmp_path / "ahead" / "gates.jsonl").read_text().splitlines()
-    ]
-    assert "promoted" not in points[0]  # no gate after the first batch
-    assert points[1]["promoted"] == [g["network"] for g in gates if g["promoted"]]
+    ahead = list(GameLog([on_workers / "games.jsonl"]))  # in the order the batches ended
+    assert same(ahead[:16]) == kept
+    points = json.loads((on_workers / "curve.json").read_text())
+    assert [p["batch"] for p in points] == [1, 2, 3] and all(0 < p["busy"] <= 1 for p in points)
+    assert "workers busy" in (on_workers / "log.txt").read_text()
+    gates = [json.loads(line) for line in (on_workers / "gates.jsonl").read_text().splitlines()]
+    assert "promoted" not in points[0] and "promoted" not in points[1]  # no gate after them
+    assert points[2]["promoted"] == [g["network"] for g in gates if g["promoted"]]
 
 
 @pytest.mark.ray
 @pytest.mark.slow
-def test_on_workers_a_batch_played_during_the_refits_is_as_long_as_they_were(tmp_path, capsys):
+def test_on_workers_a_batch_played_during_the_refits_is_as_long_as_they_were(on_workers):
     """The third batch (the first handed out once a refit has been timed) has the size
     the second batch's line announced, sized by `games_to_fill`; never fewer than --games."""
     import re
 
     from mancala.arena.records import GameLog
-    from mancala.commands.train import main
 
-    argv = ["nn1h128", "greedy", "minimax:2", "--run", str(tmp_path / "run"), "--models"]
-    argv += [str(tmp_path / "models"), "--batches", "3", "--games", "8", "--per-pairing", "2"]
-    argv += ["--teacher", "2", "--exact-nodes", "0", "--labels", "--eval-games", "2"]
-    argv += ["--gate-openings", "4", "--gate-opponents", "greedy", "--workers", "2"]
-    assert main(argv) == 0
-    sizes = [int(n) for n in re.findall(r"next batch (\d+) games", capsys.readouterr().out)]
+    log = (on_workers / "log.txt").read_text()
+    sizes = [int(n) for n in re.findall(r"next batch (\d+) games", log)]
     assert len(sizes) == 2 and sizes[0] == 8 and sizes[1] >= 8
-    assert len(list(GameLog([tmp_path / "run" / "games.jsonl"]))) == 8 + 8 + sizes[1]
+    assert len(list(GameLog([on_workers / "games.jsonl"]))) == 8 + 8 + sizes[1]
 
 
 def test_a_resumed_run_goes_on_with_games_it_has_not_played(tmp_path):
@@ -154,15 +166,22 @@ def test_sungka_labels_ship_and_the_refits_read_every_labelled_position(tmp_path
 
 
 @pytest.mark.slow
-def test_az_net_is_refit_and_gated_in_the_main_job_beside_the_zoo_but_plays_no_game(tmp_path):
+def test_az_net_is_refit_and_gated_in_the_main_job_beside_the_zoo_but_plays_no_game(
+    tmp_path, monkeypatch
+):
     """Named among the players, az-net learns from the run's labelled positions (its
     candidate saved in the run), each batch measures it alone, its gate plays it as az
-    without the solver's help, and no game has it at the table."""
+    without the solver's help, and no game has it at the table. (The first 300 of the
+    gate's solved positions: az-net alone and az-solo meet them one position at a time.)"""
     import json
 
     from mancala.arena.records import GameLog
     from mancala.commands.train import main
+    from mancala.learn import main_job
     from mancala.nn_lib.policy_value import PolicyValue
+
+    whole_set = main_job.gate_positions
+    monkeypatch.setattr(main_job, "gate_positions", lambda *a, **k: whole_set(*a, **k)[:300])
 
     argv = ["az-net", "nn1h128", "greedy", "--run", str(tmp_path / "run"), "--models"]
     argv += [str(tmp_path / "models"), "--batches", "1", "--games", "4", "--per-pairing", "2"]
