@@ -120,6 +120,7 @@ def test_a_solver_move_and_evaluation_keep_to_the_deadline():
     assert player.evaluate(state)["exact"] is False  # no proof by the deadline: minimax's
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", ["minimax:100", "mcts:100000", "nmcts:1000000", "solver"])
 def test_a_search_lets_other_threads_run(spec):
     """The numba kernels release the GIL: a thread that ticks every 10 ms keeps ticking

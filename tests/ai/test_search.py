@@ -129,6 +129,7 @@ def endgames(count: int, seeds_left: int, seed: int) -> list[GameState]:
     return found
 
 
+@pytest.mark.slow
 def test_minimax_solves_endgames_exactly():
     for state in endgames(40, 8, seed=11):
         exact = exact_move_values(state)

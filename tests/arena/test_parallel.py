@@ -61,72 +61,6 @@ def dies(actor) -> bool:
     return False
 
 
-@pytest.mark.ray
-@pytest.mark.slow
-def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game():
-    import ray
-
-    seats, jobs = seats_and_jobs(48)
-    assert seats[0].layers is not None and seats[2].layers is None
-    here = {d.index: d for d in Workers(1).play(seats, jobs, Teaching(3, 0, "kalah"))}
-    assert sorted(here) == list(range(48))
-    assert all(len(d.record["values"]) == len(d.record["moves"]) for d in here.values())
-    assert {tuple(here[k].record["players"]) for k in here} >= {("nn1h128", "greedy")}
-    with Workers(2) as pool:
-        there = {d.index: d for d in pool.play(seats, jobs, Teaching(3, 0, "kalah"))}
-        assert {k: same(d.record) for k, d in there.items()} == {
-            k: same(d.record) for k, d in here.items()
-        }
-        assert all(d.record["teacher"] == "minimax:3" for d in there.values())
-        first = pool.actors[0]
-        seen: list[int] = []
-        for done in pool.play(seats, jobs, Teaching(3, 0, "kalah")):
-            if not seen:
-                ray.kill(first)  # in the middle of its games
-            seen.append(done.index)
-            assert same(done.record) == same(here[done.index].record)
-        assert sorted(seen) == list(range(48))  # each game once: none lost, none twice
-        assert pool.actors[0] is not first  # the dead worker was replaced
-        dead = pool.actors[1]
-        ray.kill(dead)  # dead before its next games: they are replayed
-        assert dies(dead), "the killed worker still answers after 60 s"
-        again = {d.index: d.record for d in pool.play(seats, jobs[:8])}
-        assert {k: same(r) for k, r in again.items()} == {k: same(here[k].record) for k in range(8)}
-        assert pool.replayed >= 1
-    assert not ray.is_initialized()
-
-
-@pytest.mark.ray
-@pytest.mark.ray
-@pytest.mark.slow
-def test_games_handed_out_ahead_are_played_before_they_are_read():
-    """With `ahead` the workers play every game while nothing reads them (a call sent to
-    a worker after its games finds them played), and each comes back once; a worker that
-    dies with several chunks handed to it costs only their games, played again once on
-    one new worker."""
-    import ray
-
-    seats, jobs = seats_and_jobs(24)
-    here = {d.index: d.record for d in Workers(1).play(seats, jobs)}
-    with Workers(2) as pool:
-        playing = pool.play_batches(seats, jobs, ahead=True)
-        assert sum(ray.get([actor.played.remote() for actor in pool.actors])) == 24
-        there = {d.index: d for batch in playing for d in batch}
-        assert {k: same(d.record) for k, d in there.items()} == {
-            k: same(r) for k, r in here.items()
-        }
-        assert all(d.busy > 0 for d in there.values()) and pool.replayed == 0
-        waiting = pool.play_batches(seats, jobs, ahead=False)
-        assert sum(ray.get([actor.played.remote() for actor in pool.actors])) == 24  # none yet
-        assert sorted(d.index for batch in waiting for d in batch) == list(range(24))
-        first = pool.actors[0]
-        playing = pool.play_batches(seats, jobs, ahead=True)
-        ray.kill(first)  # its chunks handed out, most not played
-        seen = [d.index for batch in playing for d in batch]
-        assert sorted(seen) == list(range(24))  # each game once: none lost, none twice
-        assert pool.replayed >= 1 and len(pool.actors) == 2 and first not in pool.actors
-
-
 @pytest.mark.slow
 def test_sigterm_stops_the_workers_and_keeps_every_finished_game(tmp_path):
     out = tmp_path / "games.jsonl"
@@ -231,3 +165,82 @@ def test_a_network_seat_carries_the_weights_of_the_game_played(tmp_path):
     assert Seat.of(player, start=GameState.new("sungka")).game == "sungka"
     assert Seat.of(player, start=GameState.new()).game == "kalah"
     assert Seat.of(player, start=GameState.new("sungka")).weights_id != Seat.of(player).weights_id
+
+
+# ----- one pool of Ray workers for the last tests ------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def pool():
+    """Two Ray workers, started once for the two tests below (neither is about Ray's
+    start-up); closing them stops the local Ray they started. Last in the file: they are
+    closed when its tests end, and no other test may start Ray in this process before."""
+    import ray
+
+    with Workers(2) as workers:
+        yield workers
+    assert not ray.is_initialized()
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_records_do_not_depend_on_the_workers_and_a_killed_worker_loses_no_game(pool):
+    import ray
+
+    seats, jobs = seats_and_jobs(24)
+    assert seats[0].layers is not None and seats[2].layers is None
+    here = {d.index: d for d in Workers(1).play(seats, jobs, Teaching(3, 0, "kalah"))}
+    assert sorted(here) == list(range(24))
+    assert all(len(d.record["values"]) == len(d.record["moves"]) for d in here.values())
+    assert {tuple(here[k].record["players"]) for k in here} >= {("nn1h128", "greedy")}
+    there = {d.index: d for d in pool.play(seats, jobs, Teaching(3, 0, "kalah"))}
+    assert {k: same(d.record) for k, d in there.items()} == {
+        k: same(d.record) for k, d in here.items()
+    }
+    assert all(d.record["teacher"] == "minimax:3" for d in there.values())
+    first, replayed = pool.actors[0], pool.replayed
+    seen: list[int] = []
+    for done in pool.play(seats, jobs, Teaching(3, 0, "kalah")):
+        if not seen:
+            ray.kill(first)  # in the middle of its games
+        seen.append(done.index)
+        assert same(done.record) == same(here[done.index].record)
+    assert sorted(seen) == list(range(24))  # each game once: none lost, none twice
+    assert pool.actors[0] is not first  # the dead worker was replaced
+    dead = pool.actors[1]
+    ray.kill(dead)  # dead before its next games: they are replayed
+    assert dies(dead), "the killed worker still answers after 60 s"
+    again = {d.index: d.record for d in pool.play(seats, jobs[:8])}
+    assert {k: same(r) for k, r in again.items()} == {k: same(here[k].record) for k in range(8)}
+    assert pool.replayed > replayed
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_games_handed_out_ahead_are_played_before_they_are_read(pool):
+    """With `ahead` the workers play every game while nothing reads them (a call sent to
+    a worker after its games finds them played), and each comes back once; a worker that
+    dies with several chunks handed to it costs only their games, played again once on
+    one new worker."""
+    import ray
+
+    def played() -> int:  # by the workers since they started
+        return sum(ray.get([actor.played.remote() for actor in pool.actors]))
+
+    seats, jobs = seats_and_jobs(24)
+    here = {d.index: d.record for d in Workers(1).play(seats, jobs)}
+    before, replayed = played(), pool.replayed
+    playing = pool.play_batches(seats, jobs, ahead=True)
+    assert played() == before + 24
+    there = {d.index: d for batch in playing for d in batch}
+    assert {k: same(d.record) for k, d in there.items()} == {k: same(r) for k, r in here.items()}
+    assert all(d.busy > 0 for d in there.values()) and pool.replayed == replayed
+    waiting = pool.play_batches(seats, jobs, ahead=False)
+    assert played() == before + 24  # none yet
+    assert sorted(d.index for batch in waiting for d in batch) == list(range(24))
+    first = pool.actors[0]
+    playing = pool.play_batches(seats, jobs, ahead=True)
+    ray.kill(first)  # its chunks handed out, most not played
+    seen = [d.index for batch in playing for d in batch]
+    assert sorted(seen) == list(range(24))  # each game once: none lost, none twice
+    assert pool.replayed > replayed and len(pool.actors) == 2 and first not in pool.actors

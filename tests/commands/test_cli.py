@@ -371,6 +371,7 @@ def test_sigterm_stops_random_train_with_143_and_keeps_every_game(tmp_path):
     assert len(list(log)) >= 1 and log.skipped == 0
 
 
+@pytest.mark.slow
 def test_ctrl_c_and_sigterm_in_play_abandon_the_game(tmp_path):
     for sig, code in ((signal.SIGINT, 130), (signal.SIGTERM, 143)):
         process = subprocess.Popen(

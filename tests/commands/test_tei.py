@@ -78,10 +78,8 @@ def test_the_engine_answers_the_protocol_and_survives_bad_lines():
     assert "size 3..8, not 11" in errors[4]
 
 
-def test_a_player_that_cannot_play_tak_is_refused():
-    done = subprocess.run(
-        [sys.executable, "-m", "mancala", "tei", "exact"], capture_output=True, text=True, cwd=ROOT
-    )
+def test_a_player_that_cannot_play_tak_is_refused(lab_main):
+    done = lab_main("tei", "exact")
     assert done.returncode == 2 and "does not play Tak" in done.stderr
 
 
@@ -111,7 +109,7 @@ def test_the_lab_engine_plays_whole_games_against_the_tei_player(lab_engine, sea
     assert process is not None and process.poll() is not None  # ended by close()
 
 
-def test_a_tei_engine_that_dies_or_does_not_exist_is_a_clear_error(tmp_path):
+def test_a_tei_engine_that_dies_or_does_not_exist_is_a_clear_error(tmp_path, lab_main):
     with pytest.raises(ValueError, match="cannot run the TEI engine"):
         make_player(f"tei:{tmp_path / 'nothing'}").choose_move(new_tak(4))
     silent = tmp_path / "silent"
@@ -122,8 +120,7 @@ def test_a_tei_engine_that_dies_or_does_not_exist_is_a_clear_error(tmp_path):
     with pytest.raises(ValueError, match="only movetime"):
         make_player("tei:x,depth=3")
     # an engine that dies in a game: the command says so in a line, no traceback
-    command = [sys.executable, "-m", "mancala", "tournament", "1", "greedy", f"tei:{silent}"]
-    run = subprocess.run([*command, "--variant", "tak"], capture_output=True, text=True)
+    run = lab_main("tournament", "1", "greedy", f"tei:{silent}", "--variant", "tak")
     assert run.returncode == 2 and "Traceback" not in run.stderr
     assert f"mancala tournament: {silent} ended" in run.stderr
 

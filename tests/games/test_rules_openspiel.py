@@ -8,6 +8,7 @@ seeds on each side of OpenSpiel's board.
 import random
 
 import pyspiel  # open_spiel: a test dependency (requirements-dev.txt)
+import pytest
 
 from mancala.game_state import GameState
 
@@ -22,6 +23,7 @@ def our_move_to_action(state: GameState, move: int) -> int:
     return 1 + move + state.player * 7
 
 
+@pytest.mark.slow
 def test_random_games_agree_with_openspiel_move_for_move():
     game = pyspiel.load_game("mancala")
     rng = random.Random(2026)

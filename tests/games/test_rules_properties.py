@@ -34,6 +34,7 @@ def check_move(state: GameState, move: int) -> GameState:
     return after
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(positions(), st.randoms(use_true_random=False))
 def test_random_play_conserves_seeds_and_ends(state, rng):

@@ -276,7 +276,17 @@ def check_same(state: TakState, meta: np.ndarray, colours: np.ndarray) -> None:
     assert fast.outcome_of(code, meta, colours) == state.outcome, state.to_tps()
 
 
-@pytest.mark.parametrize("size,games", [(3, 60), (4, 30), (5, 20), (6, 6), (7, 3), (8, 2)])
+@pytest.mark.parametrize(
+    "size,games",
+    [
+        (3, 60),
+        (4, 30),
+        pytest.param(5, 20, marks=pytest.mark.slow),  # the bigger boards: seconds
+        pytest.param(6, 6, marks=pytest.mark.slow),
+        pytest.param(7, 3, marks=pytest.mark.slow),
+        pytest.param(8, 2, marks=pytest.mark.slow),
+    ],
+)
 def test_fast_engine_plays_random_games_as_the_rules_do(size, games):
     rng = random.Random(size)
     buffer = np.empty(num_actions(size), np.int64)
@@ -357,7 +367,16 @@ def test_is_legal_answers_as_the_legal_moves_do(size):
             fast.play(meta, colours, move)
 
 
-@pytest.mark.parametrize("size,games", [(3, 4), (4, 4), (5, 3), (6, 2), (8, 1)])
+@pytest.mark.parametrize(
+    "size,games",
+    [
+        (3, 4),
+        (4, 4),
+        pytest.param(5, 3, marks=pytest.mark.slow),  # the bigger boards: seconds
+        pytest.param(6, 2, marks=pytest.mark.slow),
+        pytest.param(8, 1, marks=pytest.mark.slow),
+    ],
+)
 def test_unplay_takes_back_each_move_exactly(size, games):
     """Legal moves (40 at most a position) along random games, played and taken back in
     place."""

@@ -6,8 +6,6 @@ policies of the playouts; `mcts:rollout=NAME` through the numba UCT driver; the
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 
 import numpy as np
 import pytest
@@ -111,14 +109,16 @@ def test_the_shipped_table_plays_3x3_and_guides_playouts():
 
 
 @pytest.mark.slow
-def test_the_command_prints_the_curve_and_resumes_its_table(tmp_path):
+def test_the_command_prints_the_curve_and_resumes_its_table(tmp_path, lab_main):
     out = tmp_path / "t.npz"
-    command = [sys.executable, "-m", "mancala", "sarsa", "--runs", "2", "--episodes", "300"]
+    command = ["sarsa", "--runs", "2", "--episodes", "300"]
     command += ["--bits", "12", "--out", str(out), "--json", str(tmp_path / "c.json")]
-    first = subprocess.run(command, capture_output=True, text=True, check=True)
+    first = lab_main(*command)
+    assert first.returncode == 0, first.stderr
     assert "| 271-300 |" in first.stdout and len(Table.load(out).rewards) == 300
-    again = subprocess.run(command, capture_output=True, text=True, check=True)
+    again = lab_main(*command)
+    assert again.returncode == 0, again.stderr
     assert "going on from" in again.stderr and len(Table.load(out).rewards) == 600
     assert Table.load(out).command.startswith("mancala sarsa --runs 2 --episodes 300")
-    bad = subprocess.run([*command[:4], "--alpha", "3"], capture_output=True, text=True)
+    bad = lab_main("sarsa", "--alpha", "3")
     assert bad.returncode == 2 and "--alpha" in bad.stderr

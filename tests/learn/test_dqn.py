@@ -120,6 +120,7 @@ def test_player_plays_legal_moves_in_both_seats(trained, variant):
     assert sorted(values) == start.legal_moves()
 
 
+@pytest.mark.slow
 def test_a_one_hot_net_trains_saves_and_plays_with_its_own_input(tmp_path):
     import keras
 
@@ -147,6 +148,7 @@ def test_a_one_hot_net_trains_saves_and_plays_with_its_own_input(tmp_path):
         train("sungka", 0, episodes=1, out=tmp_path / "x.keras", hidden=(0,))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["afterstate", "afterstate_tactics"])
 def test_an_afterstate_net_values_each_move_by_the_board_after_it(tmp_path, form):
     import keras
@@ -252,6 +254,7 @@ def test_a_run_can_start_from_saved_weights_and_keeps_them_unless_beaten(trained
         train("sungka", 0, episodes=1, out=out, init=tmp_path / "absent.keras")
 
 
+@pytest.mark.slow
 def test_double_dqn_values_the_next_position_by_the_target_at_the_acting_nets_choice(tmp_path):
     from types import SimpleNamespace
 
@@ -286,6 +289,7 @@ def test_training_command_refuses_bad_input(tmp_path, capsys):
     assert "must be sizes such as 128,256, not '128,x'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_promotion_gate_refuses_weaker_nets_and_keeps_what_it_replaces(tmp_path, capsys):
     from mancala.commands.promote import main as promote
     from mancala.nn_lib.keras_io import save_keras

@@ -85,7 +85,7 @@ def test_az_plays_the_shipped_guide_of_a_board_where_one_ships():
         AZ(0, simulations=10, net=guide()).choose_move(new_tak(4))
 
 
-@pytest.mark.parametrize("size", [5, 6])
+@pytest.mark.parametrize("size", [5, pytest.param(6, marks=pytest.mark.slow)])
 def test_the_compiled_counts_of_each_moves_position_are_the_readable_terms(size):
     rng = random.Random(size)
     for _ in range(30):

@@ -150,6 +150,7 @@ def test_workers_prove_the_same_set_and_resume_it(tmp_path, lab_main, monkeypatc
     assert "0 position(s) solved now" in again.stdout
 
 
+@pytest.mark.slow
 def test_a_position_a_record_proves_is_taken_from_it(tmp_path, capsys):
     """`solve set --records`: the opening, whose every move a record of `mancala solve
     --save` proves, is not solved again; its values are the record's, which are right."""

@@ -216,6 +216,7 @@ def test_az_net_in_the_main_job_is_refused_where_it_cannot_learn(argv, tmp_path,
     assert "az-net" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_az_nets_refit_ends_after_the_batch_during_which_it_was_asked_to_stop(tmp_path):
     from mancala.learn.learner import PolicyValueLearner
     from mancala.nn_lib.policy_value import PolicyValue

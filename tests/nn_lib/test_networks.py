@@ -224,6 +224,7 @@ def test_a_network_refuses_a_game_it_was_not_built_for():
             player.choose_move(state)
 
 
+@pytest.mark.slow
 def test_train_py_reports_skipped_lines_and_saves(tmp_path, capsys):
     from mancala.commands import fit
 

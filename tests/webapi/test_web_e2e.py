@@ -89,8 +89,10 @@ def _offers_solver(server: str) -> bool:
         return any(player["name"] == "solver" for player in json.load(answer)["players"])
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def browser():
+    """One Chromium for the file's tests (each loads the page afresh; the page keeps no
+    state in the browser: no cookies, no storage)."""
     profile = tempfile.mkdtemp(prefix="mancala-chromium-")
     driver = _driver(profile, 900, 1000)
     try:
