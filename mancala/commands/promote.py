@@ -89,12 +89,13 @@ def _promote(args: argparse.Namespace) -> int:
     from mancala.arena.parallel import Workers
     from mancala.games import game, new_game
     from mancala.learn.promotion import (
+        az_candidate,
         az_gate_opponents,
-        gate_and_promote,
-        gate_and_promote_az,
-        gate_and_promote_dqn,
+        dqn_candidate,
         gate_positions,
+        offer,
         record_to,
+        zoo_candidate,
     )
     from mancala.nn_lib.boards import board_rules
     from mancala.nn_lib.zoo import network
@@ -110,27 +111,20 @@ def _promote(args: argparse.Namespace) -> int:
     nets = [network(name, path, args.variant).load() for name, path in paths.items()]
     record = record_to(args.folder / "gates.jsonl")
     if DQN in args.names:
-        lines = gate_and_promote_dqn(
-            args.folder, args.models, args.variant, args.gate_openings, args.seed, record
+        candidate = dqn_candidate(
+            args.folder, args.models, args.variant, args.gate_openings, args.seed
         )
-        print("\n".join(lines), flush=True)
+        print(offer(candidate, record), flush=True)
     solved = gate_positions(args.variant) if nets or AZ_NET in args.names else []
     if AZ_NET in args.names:
         anchors = az_gate_opponents(args.variant, opponents if given else (), bool(solved))
         check_names(anchors)
         with Workers(args.workers, args.address) as workers:
-            line = gate_and_promote_az(
-                args.folder,
-                args.models,
-                args.variant,
-                anchors,
-                args.gate_openings,
-                args.seed,
-                record,
-                solved,
-                workers,
-            )
-        print(line, flush=True)
+            candidate = az_candidate(
+                args.folder, args.models, args.variant, anchors, args.gate_openings,
+                args.seed, solved, workers,
+            )  # fmt: skip
+            print(offer(candidate, record), flush=True)
     for name in TAK_FILES:
         if name in args.names:
             anchors = opponents if given else None
@@ -139,10 +133,10 @@ def _promote(args: argparse.Namespace) -> int:
             print("\n".join(lines), flush=True)
     start = new_game(args.variant, **board_rules(args.variant))
     for net in nets:
-        line = gate_and_promote(
-            net, args.models, opponents, args.gate_openings, args.seed, record, solved, start
+        candidate = zoo_candidate(
+            net, args.models, opponents, args.gate_openings, args.seed, solved, start
         )
-        print(line, flush=True)
+        print(offer(candidate, record), flush=True)
     return 0
 
 
@@ -153,18 +147,18 @@ def _gate_tak_files(
     against `anchors`, else the game's, on `workers`) in the folder through their gate."""
     from mancala.games.tak.evaluate import weights_files
     from mancala.games.tak.guide import guide_files
-    from mancala.learn.promotion import gate_and_promote_evaluation, gate_and_promote_guide
+    from mancala.learn.promotion import evaluation_candidate, guide_candidate, offer
 
-    files, gate = {
-        EVALUATION: (weights_files, gate_and_promote_evaluation),
-        GUIDE: (guide_files, gate_and_promote_guide),
+    files, kind = {
+        EVALUATION: (weights_files, evaluation_candidate),
+        GUIDE: (guide_files, guide_candidate),
     }[name]
     sizes = files(args.folder)
     if not sizes:
         raise ValueError(f"no {name} weights in {args.folder / TakState.game}")
     more = {"anchors": anchors, "workers": workers} if name == GUIDE else {}
     return [
-        gate(args.folder, args.models, size, args.gate_openings, args.seed, record, **more)
+        offer(kind(args.folder, args.models, size, args.gate_openings, args.seed, **more), record)
         for size in sizes
     ]
 

@@ -52,7 +52,8 @@ from mancala.learn.data import (
     visit_row,
     visit_targets,
 )
-from mancala.learn.gate import gate_openings, install, promote
+from mancala.learn.gate import gate_openings
+from mancala.learn.promotion import Candidate, offer, promote
 from mancala.learn.runs import Run
 from mancala.learn.settings import SelfPlaySettings
 from mancala.learn.teacher import Teacher
@@ -528,22 +529,11 @@ class Loop:
     def offer(self, net: PolicyValue, number: int, loss: float) -> None:
         """Gate `net` against the best network, promote it if it passes, log, plot."""
         args = self.args
-        if self.best_path.is_file():
-            pairs = head_to_head(
-                net, self.best(), args.simulations, args.gate_openings, args.seed + number
-            )
-            score, error = pairs.score(), pairs.standard_error()
-            said = (
-                f"of even: scored {score:.1%} ± {error:.1%} in {len(pairs.points)} game pairs "
-                f"against the best network (and at least {args.margin:.0%} asked)"
-            )
-            head = Measure("score against the best network", score - 0.5, error, said)
-            promoted, reason = decide(head, lead=args.lead, ties=True, at_least=args.margin - 0.5)
-        else:
-            score, promoted, reason = None, True, "no weights to replace"
-        decision = {"round": number, "promoted": promoted, "reason": reason}
+        decision = self.judge(net, number)
         keep = self.best_path.parent.parent / "replaced"
-        install(self.network, decision, [(net.path, self.best_path)], keep, self.run.record_gate)
+        files = ((net.path, self.best_path),)
+        offer(Candidate(self.network, files, keep, lambda: (decision, [])), self.run.record_gate)
+        promoted, reason, score = decision["promoted"], decision["reason"], decision["head_to_head"]
         if promoted:  # the run keeps each generation
             generation = len(self.run.generations(self.network))
             promote(net.path, self.run.generation(self.network, generation), self.run.folder)
@@ -572,6 +562,25 @@ class Loop:
             + (f" | % value kept: {kept[NAME]:.1f}" if kept else "")
             + f" | total {self.minutes():.1f} min"
         )
+
+    def judge(self, net: PolicyValue, number: int) -> dict[str, Any]:
+        """The gate's decision on `net` of round `number`: game pairs against the best
+        network, promoted ahead by --lead standard errors and at least --margin."""
+        args = self.args
+        if not self.best_path.is_file():
+            score, promoted, reason = None, True, "no weights to replace"
+        else:
+            pairs = head_to_head(
+                net, self.best(), args.simulations, args.gate_openings, args.seed + number
+            )
+            score, error = pairs.score(), pairs.standard_error()
+            said = (
+                f"of even: scored {score:.1%} ± {error:.1%} in {len(pairs.points)} game pairs "
+                f"against the best network (and at least {args.margin:.0%} asked)"
+            )
+            head = Measure("score against the best network", score - 0.5, error, said)
+            promoted, reason = decide(head, lead=args.lead, ties=True, at_least=args.margin - 0.5)
+        return {"round": number, "promoted": promoted, "reason": reason, "head_to_head": score}
 
     def rates(self, net: PolicyValue) -> dict[str, dict[str, float]]:
         """% won against greedy by the candidate alone and with search."""

@@ -17,19 +17,13 @@ Noise alone seldom passes (about one time in 44 for weights exactly as strong, f
 for weaker ones). A long run tests each network many times, so the bar rises with the
 tries (`lead_for`). Against perfect play, because near the top the fixed opponents stop
 telling strengths apart (docs/random_train.md).
-
-`install` is the one way weights are installed: the candidate copied onto the
-incumbent's path (`promote`), the replaced file kept, the decision recorded.
 """
 
 from __future__ import annotations
 
-import shutil
 import sys
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
-from pathlib import Path
 from statistics import NormalDist
 from typing import Any
 
@@ -41,12 +35,9 @@ from mancala.arena.opening_sets import board_set_starts
 from mancala.arena.openings import draw_openings
 from mancala.arena.pairs import play_pairs
 from mancala.arena.solved_set import mean_se
-from mancala.core.atomic import atomic_path
-from mancala.core.paths import recorded
 from mancala.game_state import GameState
 from mancala.games.replay import replayed
 from mancala.learn.verdict import BEHIND, LEAD, Measure, decide
-from mancala.nn_lib.meta import meta_path
 
 
 @dataclass(frozen=True)
@@ -216,44 +207,3 @@ def verdict(
         incumbent="the weights it would replace",
     )
     return GateResult(decided.promoted, decided.reason, len(head), head_to_head, against, shares)
-
-
-def promote(candidate: Path, target: Path, keep: Path) -> Path | None:
-    """Copy the weights `candidate` (and the metadata file beside it) onto `target`
-    atomically; the files they replace are first copied into the folder `keep`, named
-    with the time. The kept weights' path, or None where there were none."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-    pairs = [(candidate, target), (meta_path(candidate), meta_path(target))]
-    kept = []
-    for source, destination in pairs:
-        if not source.is_file():
-            continue
-        if destination.is_file():
-            keep.mkdir(parents=True, exist_ok=True)
-            kept.append(keep / destination.name.replace(target.stem, f"{target.stem}-{stamp}", 1))
-            shutil.copy2(destination, kept[-1])
-        with atomic_path(destination) as temp:
-            shutil.copyfile(source, temp)
-    return kept[0] if kept and kept[0].suffix == target.suffix else None
-
-
-def install(
-    name: str,
-    decision: dict[str, Any],
-    files: Sequence[tuple[Path, Path]],
-    keep: Path,
-    record: Callable[[str, dict[str, Any]], None],
-    shown: str | None = None,
-) -> str:
-    """The one way weights are installed: where `decision` promotes, each (new, old) of
-    `files` is copied onto old (`promote`: the replaced files kept in `keep`, their paths
-    in the decision's "kept", one or a list); the decision is recorded either way. The
-    line saying what was decided, the weights named `shown` (default `name`)."""
-    if decision["promoted"]:
-        kept = [promote(new, old, keep) for new, old in files if new.is_file()]
-        shown_kept = [recorded(path) if path else None for path in kept]
-        decision["kept"] = shown_kept[0] if len(shown_kept) == 1 else shown_kept
-    record(name, decision)
-    target = files[0][1]
-    said = f"promoted to {target}" if decision["promoted"] else "kept the current weights"
-    return f"gate {shown or name}: {said}: {decision['reason']}"

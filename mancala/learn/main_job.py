@@ -22,11 +22,12 @@ from mancala.learn.gate import lead_for
 from mancala.learn.labels import shipped_labels
 from mancala.learn.pool import make_pool
 from mancala.learn.promotion import (
+    az_candidate,
     az_gate_opponents,
-    gate_and_promote,
-    gate_and_promote_az,
     gate_positions,
+    offer,
     value_kept,
+    zoo_candidate,
 )
 from mancala.learn.runs import Run
 from mancala.learn.scalars import Scalars, flatten
@@ -231,16 +232,16 @@ def _run(job: TrainSettings, run: Run, began: float, workers) -> int:
                 record = gate_recorder(run, scalars, batch, promoted)
                 lead = lead_for(run.tries(net.name))
                 if net.name == AZ_NET:
-                    decided = gate_and_promote_az(
+                    candidate = az_candidate(
                         run.candidates, models, job.variant, az_opponents,
-                        job.gate_openings, batch, record, solved, workers, lead,
+                        job.gate_openings, batch, solved, workers, lead,
                     )  # fmt: skip
                 else:
-                    decided = gate_and_promote(
-                        net, models, opponents, job.gate_openings, batch, record,
-                        solved, game_start, lead,
+                    candidate = zoo_candidate(
+                        net, models, opponents, job.gate_openings, batch, solved,
+                        game_start, lead,
                     )  # fmt: skip
-                run.log(decided)
+                run.log(offer(candidate, record))
             curve.mark("promoted", promoted)
     return 0
 

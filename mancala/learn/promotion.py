@@ -1,6 +1,12 @@
 """One network's promotion: a candidate's weights replace the shipped ones in a weights
 folder only through the gate (`mancala.learn.gate`), and the decision is recorded.
 
+Every kind of weights is offered the same way: a `Candidate` (its files, the shipped files
+they would replace, and how it is judged) is made by its kind (`zoo_candidate`,
+`az_candidate`, `dqn_candidate`, `evaluation_candidate`, `guide_candidate`, self-play's
+own), and `offer` judges it, installs it where it passes (`install`: the replaced files
+kept) and records the decision.
+
 On Kalah(6,4) the gate also meets the candidate against perfect play, on the gate's set
 of solved positions (mancala/data/kalah-h6-s4-gate.jsonl; the whole-game set on a board
 without one): one not shown to keep the value more often than the weights it would
@@ -17,16 +23,84 @@ beside the incumbent on the game's fixed opening set.
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from mancala.arena.records import append_games
+from mancala.core.atomic import atomic_path
 from mancala.core.paths import recorded
-from mancala.learn.gate import install
+from mancala.nn_lib.meta import meta_path
 
 Record = Callable[[str, dict[str, Any]], None]  # (network, decision) -> written down
+Judged = tuple[dict[str, Any], list[str]]  # (the decision, lines shown after the verdict)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """Weights offered to the gate: recorded as `name` (shown as `shown`), each (new,
+    shipped) of `files` copied onto the shipped path where `judge()` promotes, the
+    replaced files kept in `keep`."""
+
+    name: str
+    files: tuple[tuple[Path, Path], ...]
+    keep: Path
+    judge: Callable[[], Judged]
+    shown: str | None = None
+
+
+def offer(candidate: Candidate, record: Record) -> str:
+    """Judge `candidate`, install it where it passes, record the decision: the lines
+    saying what was decided."""
+    decision, lines = candidate.judge()
+    line = install(
+        candidate.name, decision, candidate.files, candidate.keep, record, candidate.shown
+    )
+    return "\n".join([line, *lines])
+
+
+def promote(candidate: Path, target: Path, keep: Path) -> Path | None:
+    """Copy the weights `candidate` (and the metadata file beside it) onto `target`
+    atomically; the files they replace are first copied into the folder `keep`, named
+    with the time. The kept weights' path, or None where there were none."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+    pairs = [(candidate, target), (meta_path(candidate), meta_path(target))]
+    kept = []
+    for source, destination in pairs:
+        if not source.is_file():
+            continue
+        if destination.is_file():
+            keep.mkdir(parents=True, exist_ok=True)
+            kept.append(keep / destination.name.replace(target.stem, f"{target.stem}-{stamp}", 1))
+            shutil.copy2(destination, kept[-1])
+        with atomic_path(destination) as temp:
+            shutil.copyfile(source, temp)
+    return kept[0] if kept and kept[0].suffix == target.suffix else None
+
+
+def install(
+    name: str,
+    decision: dict[str, Any],
+    files: Sequence[tuple[Path, Path]],
+    keep: Path,
+    record: Record,
+    shown: str | None = None,
+) -> str:
+    """Where `decision` promotes, each (new, old) of `files` copied onto old (`promote`:
+    the replaced files kept in `keep`, their paths in the decision's "kept", one or a
+    list); the decision recorded either way. The line saying what was decided, the
+    weights named `shown` (default `name`)."""
+    if decision["promoted"]:
+        kept = [promote(new, old, keep) for new, old in files if new.is_file()]
+        shown_kept = [recorded(path) if path else None for path in kept]
+        decision["kept"] = shown_kept[0] if len(shown_kept) == 1 else shown_kept
+    record(name, decision)
+    target = files[0][1]
+    said = f"promoted to {target}" if decision["promoted"] else "kept the current weights"
+    return f"gate {shown or name}: {said}: {decision['reason']}"
 
 
 def record_to(path: Path) -> Record:
@@ -45,14 +119,10 @@ AZ_SCOREBOARD_SECONDS = 0.1  # az's time a move in an az-net's scoreboard
 DQN_CURVES = (".png", ".json")  # the learning curve beside each DQN net
 
 
-def gate_and_promote_dqn(
-    folder: Path, models: Path, variant: str, openings: int, seed: int, record: Record
-) -> list[str]:
-    """Put the DQN nets of both seats in `folder` through the gate against those in
-    `models`, head to head and against `DQN_OPPONENTS`, from `openings` random 2-ply
-    openings in both seats; promote both (with their learning curves) when they pass,
-    keeping the replaced files in `models`/replaced/GAME/. The lines saying what was decided;
-    ValueError when a net is missing."""
+def dqn_candidate(folder: Path, models: Path, variant: str, openings: int, seed: int) -> Candidate:
+    """The DQN nets of both seats in `folder` (with their learning curves) offered against
+    those in `models`, head to head and against `DQN_OPPONENTS`, from `openings` random
+    2-ply openings in both seats; ValueError when a net is missing."""
     from mancala.ai.dqn import SEATS, DQNPlayer, weights_file, weights_path
     from mancala.game_state import GameState
     from mancala.learn.gate import gate
@@ -64,20 +134,23 @@ def gate_and_promote_dqn(
     missing = [str(path) for pair in paths for path in pair if not path.is_file()]
     if missing:
         raise ValueError(f"no DQN weights at {', '.join(missing)}")
-    candidate = DQNPlayer(seed=seed, models_dir=folder)
-    incumbent = DQNPlayer(seed=seed, models_dir=models)
-    candidate.name = incumbent.name = "dqn"
-    start = GameState.new(variant)
-    result = gate(candidate, incumbent, DQN_OPPONENTS, start, openings=openings, plies=2, seed=seed)
-    decision = {"variant": variant, **result.to_dict(), "folder": recorded(folder)}
+
+    def judge() -> Judged:
+        candidate = DQNPlayer(seed=seed, models_dir=folder)
+        incumbent = DQNPlayer(seed=seed, models_dir=models)
+        candidate.name = incumbent.name = "dqn"
+        start = GameState.new(variant)
+        result = gate(candidate, incumbent, DQN_OPPONENTS, start, openings=openings, plies=2,
+                      seed=seed)  # fmt: skip
+        decision = {"variant": variant, **result.to_dict(), "folder": recorded(folder)}
+        return decision, [
+            f"  against {spec}: candidate {row['candidate']:.3f}, shipped {row['incumbent']:.3f}"
+            for spec, row in result.against.items()
+        ]
+
     curves = [(n.with_suffix(x), o.with_suffix(x)) for n, o in paths for x in DQN_CURVES]
     keep = models / "replaced" / variant
-    lines = [install("dqn", decision, [*paths, *curves], keep, record, f"dqn {variant}")]
-    for spec, row in result.against.items():
-        lines.append(
-            f"  against {spec}: candidate {row['candidate']:.3f}, shipped {row['incumbent']:.3f}"
-        )
-    return lines
+    return Candidate("dqn", (*paths, *curves), keep, judge, f"dqn {variant}")
 
 
 def gate_positions(game: str, options: dict | None = None) -> list:
@@ -133,41 +206,38 @@ def kept_each(player, positions: list) -> list[float]:
     return [float(loss == 0) for loss in move_losses(player.choose_moves, positions)]
 
 
-def gate_and_promote(
+def zoo_candidate(
     net,
     models: Path,
     opponents: Sequence[str],
     openings: int,
     seed: int,
-    record: Record,
     solved: list = (),
     start=None,
     lead: float = 2.0,
-) -> str:
-    """Put the candidate `net` (its file at `net.path`) through the gate against the
-    weights of its name in `models`, with the fixed `opponents` over `openings` openings;
-    promote it when it passes (`lead` standard errors ahead), keeping the replaced file in
-    `models`/replaced/GAME/. With `solved` positions, against perfect play first. A line
-    saying what was decided."""
+) -> Candidate:
+    """The zoo network `net` (its file at `net.path`) offered against the weights of its
+    name in `models`, with the fixed `opponents` over `openings` openings, passing
+    `lead` standard errors ahead; with `solved` positions, against perfect play first."""
     from mancala.ai.network import NetworkPlayer
     from mancala.nn_lib.base import WeightsError, weights_path
     from mancala.nn_lib.zoo import network
 
     target = weights_path(net.name, net.board, models)
-    keep = models / "replaced" / net.board
-    if target.is_file():
+
+    def judge() -> Judged:
+        if not target.is_file():
+            decision = _gated(net, first_bar(seed), opponents, openings, seed, solved, start, lead)
+            return decision | {"reason": f"{nothing_to_replace(models)}: {decision['reason']}"}, []
         try:
             incumbent = NetworkPlayer(
                 net=network(net.name, target, net.variant, net.options).load()
             )
         except WeightsError as error:
-            decision = {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}
-        else:
-            decision = _gated(net, incumbent, opponents, openings, seed, solved, start, lead)
-    else:
-        decision = _gated(net, first_bar(seed), opponents, openings, seed, solved, start, lead)
-        decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"
-    return install(net.name, decision, [(net.path, target)], keep, record)
+            return {"promoted": True, "reason": f"the weights it replaces are damaged: {error}"}, []
+        return _gated(net, incumbent, opponents, openings, seed, solved, start, lead), []
+
+    return Candidate(net.name, ((net.path, target),), models / "replaced" / net.board, judge)
 
 
 def first_bar(seed: int):
@@ -221,26 +291,24 @@ def az_gate_opponents(variant: str, given: Sequence[str], solved: bool) -> list[
     return list(game(variant).gate if solved else game(variant).anchors)
 
 
-def gate_and_promote_az(
+def az_candidate(
     folder: Path,
     models: Path,
     variant: str,
     opponents: Sequence[str],
     openings: int,
     seed: int,
-    record: Record,
     solved: list = (),
     workers=None,
     lead: float = 2.0,
-) -> str:
-    """Put the policy-value network in `folder` through the gate against the one in
-    `models`; promote it when it passes, keeping the replaced file in
-    `models`/replaced/GAME/. With `solved` positions, both are played by az without the
-    solver's help (AZ_GATE_SIMULATIONS simulations a move), against perfect play first,
-    then with the fixed `opponents` over `openings` random openings, ahead by `lead`
-    standard errors; without, on the game's scoreboard (`opponents` its anchors, the first
-    `openings` of its fixed set) on `workers`. A line saying what was decided; ValueError
-    when the candidate has no weights file."""
+) -> Candidate:
+    """The policy-value network in `folder` offered against the one in `models`. With
+    `solved` positions, both are played by az without the solver's help
+    (AZ_GATE_SIMULATIONS simulations a move), against perfect play first, then with the
+    fixed `opponents` over `openings` random openings, ahead by `lead` standard errors;
+    without, on the game's scoreboard (`opponents` its anchors, the first `openings` of
+    its fixed set) on `workers`. ValueError when the candidate has no weights file,
+    WeightsError when either file is damaged (before any game)."""
     from mancala.ai.az import AZ
     from mancala.games import new_game
     from mancala.learn.gate import gate
@@ -250,37 +318,34 @@ def gate_and_promote_az(
     if not path.is_file():
         raise ValueError(f"no weights at {path}")
     net = PolicyValue(variant, path).load()
-    # read first: a damaged shipped file is said here, not in a worker's game
     shipped = PolicyValue(variant, target).load() if target.is_file() else None
-    if not solved:
-        board, decision = _az_scoreboard(path, target, variant, opponents, openings, seed, workers)
-        decision["folder"] = recorded(folder)
-        keep = models / "replaced" / net.board
-        shown = f"{NAME} ({decision['player']})"
-        line = install(NAME, decision, [(path, target)], keep, record, shown)
-        return "\n".join([line, *board.lines()])
-    player = f"az-solo:{AZ_GATE_SIMULATIONS}"
+    player = f"az-solo:{AZ_GATE_SIMULATIONS}" if solved else f"az:t={AZ_SCOREBOARD_SECONDS:g}"
 
     def searching(weights: PolicyValue) -> AZ:
         az = AZ(seed, simulations=AZ_GATE_SIMULATIONS, net=weights, endgame=False, prove=False)
         az.name = player
         return az
 
-    candidate = searching(net)
-    incumbent = searching(shipped) if shipped is not None else None
-    against = incumbent or first_bar(seed)
-    known = kept_by_file(incumbent, target, solved) if incumbent is not None else None
-    start = new_game(variant)
-    result = gate(
-        candidate, against, opponents, start, openings=openings, seed=seed, lead=lead,
-        **against_perfect_play(candidate, against, solved, known),
-    )  # fmt: skip
-    decision = {"variant": variant, "player": player, **result.to_dict(), "lead": lead}
-    if incumbent is None:
-        decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"
-    decision["folder"] = recorded(folder)
+    def judge() -> Judged:
+        if not solved:
+            board, decision = _az_scoreboard(path, target, variant, opponents, openings, seed,
+                                             workers)  # fmt: skip
+            return decision | {"folder": recorded(folder)}, board.lines()
+        candidate = searching(net)
+        incumbent = searching(shipped) if shipped is not None else None
+        against = incumbent or first_bar(seed)
+        known = kept_by_file(incumbent, target, solved) if incumbent is not None else None
+        result = gate(
+            candidate, against, opponents, new_game(variant), openings=openings, seed=seed,
+            lead=lead, **against_perfect_play(candidate, against, solved, known),
+        )  # fmt: skip
+        decision = {"variant": variant, "player": player, **result.to_dict(), "lead": lead}
+        if incumbent is None:
+            decision["reason"] = f"{nothing_to_replace(models)}: {decision['reason']}"
+        return decision | {"folder": recorded(folder)}, []
+
     keep = models / "replaced" / net.board
-    return install(NAME, decision, [(path, target)], keep, record, f"{NAME} ({player})")
+    return Candidate(NAME, ((path, target),), keep, judge, f"{NAME} ({player})")
 
 
 def _az_scoreboard(
@@ -331,21 +396,18 @@ def scoreboard_gate(
 EVALUATION_GATE_SECONDS = 0.1  # each side's time a move in a Tak evaluation's or guide's gate
 
 
-def gate_and_promote_evaluation(
+def evaluation_candidate(
     folder: Path,
     models: Path,
     size: int,
     openings: int,
     seed: int,
-    record: Record,
     seconds: float = EVALUATION_GATE_SECONDS,
-) -> str:
-    """Put Tak's fitted evaluation weights of boards of `size` in `folder` through the
-    gate against those in `models` (the hand-set ones where none are there): the
-    alpha-beta with each, `seconds` a move, plays game pairs (`_tak_gate`), and the
-    candidate is promoted when it scores above half by two standard errors, keeping the
-    replaced file in `models`/replaced/tak/. A line saying what was decided; ValueError
-    when the candidate's file is missing or not weights."""
+) -> Candidate:
+    """Tak's fitted evaluation weights of boards of `size` in `folder` offered against
+    those in `models` (the hand-set ones where none are there): the alpha-beta with each,
+    `seconds` a move, plays game pairs (`_tak_pairs`). ValueError when the candidate's
+    file is missing or not weights."""
     from mancala.ai.minimax import Minimax
     from mancala.games.tak.evaluate import HAND_WEIGHTS, read_weights, weights_file
 
@@ -354,30 +416,37 @@ def gate_and_promote_evaluation(
     shipped = read_weights(target) if target.is_file() else HAND_WEIGHTS
     incumbent = Minimax(seed + 1, seconds=seconds, evaluation=shipped)
     against = "the shipped weights" if target.is_file() else "the hand-set weights"
-    player = f"minimax:t={seconds:g}"
-    return _tak_gate(candidate, incumbent, against, player, path, target, folder, models, size,
-                     openings, seed, record, seconds)  # fmt: skip
+
+    def judge() -> Judged:
+        player = f"minimax:t={seconds:g}"
+        return _tak_pairs(candidate, incumbent, against, player, folder, size, openings, seed,
+                          seconds), []  # fmt: skip
+
+    return _tak_candidate(path, target, models, judge)
 
 
-def gate_and_promote_guide(
+def _tak_candidate(path: Path, target: Path, models: Path, judge: Callable[[], Judged]):
+    from mancala.games.tak.state import TakState
+
+    return Candidate(target.stem, ((path, target),), models / "replaced" / TakState.game, judge)
+
+
+def guide_candidate(
     folder: Path,
     models: Path,
     size: int,
     openings: int,
     seed: int,
-    record: Record,
     seconds: float = EVALUATION_GATE_SECONDS,
     anchors: Sequence[str] | None = None,
     workers=None,
-) -> str:
-    """Put the guide of az on Tak boards of `size` in `folder` (`mancala.games.tak.guide`)
-    through the gate, az with it playing `seconds` a move. Where az plays the board from
-    `models` (its guide, else its network), on the game's scoreboard (`scoreboard_gate`:
-    both against `anchors`, by default the game's, and one another, on `workers`); where
-    az has neither, in game pairs (`_tak_gate`) against the board's alpha-beta at the same
-    time, promoted above half by two standard errors: what a first guide replaces is the
-    alpha-beta that the board's engine plays. The replaced file is kept in
-    `models`/replaced/tak/. A line saying what was decided (and the scoreboard's lines);
+) -> Candidate:
+    """The guide of az on Tak boards of `size` in `folder` (`mancala.games.tak.guide`)
+    offered, az with it playing `seconds` a move. Where az plays the board from `models`
+    (its guide, else its network), on the game's scoreboard (`scoreboard_gate`: both
+    against `anchors`, by default the game's, and one another, on `workers`); where az
+    has neither, in game pairs (`_tak_pairs`) against the board's alpha-beta at the same
+    time: what a first guide replaces is the alpha-beta that the board's engine plays.
     ValueError when the candidate's file is no guide."""
     from mancala.ai.az import AZ
     from mancala.ai.minimax import Minimax
@@ -392,30 +461,30 @@ def gate_and_promote_guide(
     network = weights_file(TakState.game, models, board)
     player = f"az:t={seconds:g}"
     shipped = target if target.is_file() else network if network.is_file() else None
-    if shipped is None:
-        candidate = AZ(seed, seconds=seconds, net=guide)
-        incumbent, against = Minimax(seed + 1, seconds=seconds), "the board's alpha-beta"
-        return _tak_gate(candidate, incumbent, against, player, path, target, folder, models,
-                         size, openings, seed, record, seconds)  # fmt: skip
-    anchors = list(anchors or game(TakState.game).anchors)
-    scores, decision = scoreboard_gate(
-        f"az-file:{path},t={seconds:g}", f"az-file:{shipped},t={seconds:g}", new_tak(size),
-        anchors, openings, seed, workers, player,
-    )  # fmt: skip
-    decision["folder"] = recorded(folder)
-    keep = models / "replaced" / TakState.game
-    line = install(target.stem, decision, [(path, target)], keep, record)
-    return "\n".join([line, *scores.lines()])
+
+    def judge() -> Judged:
+        if shipped is None:
+            candidate = AZ(seed, seconds=seconds, net=guide)
+            incumbent, against = Minimax(seed + 1, seconds=seconds), "the board's alpha-beta"
+            return _tak_pairs(candidate, incumbent, against, player, folder, size, openings,
+                              seed, seconds), []  # fmt: skip
+        scores, decision = scoreboard_gate(
+            f"az-file:{path},t={seconds:g}", f"az-file:{shipped},t={seconds:g}",
+            new_tak(size), list(anchors or game(TakState.game).anchors), openings, seed,
+            workers, player,
+        )  # fmt: skip
+        return decision | {"folder": recorded(folder)}, scores.lines()
+
+    return _tak_candidate(path, target, models, judge)
 
 
-def _tak_gate(
-    candidate, incumbent, against, player, path, target, folder, models, size, openings, seed,
-    record, seconds,
-) -> str:  # fmt: skip
-    """`candidate` against `incumbent` in game pairs from `openings` openings of Tak's
-    fixed set on its board (random 2-ply openings of boards of `size` where none ships),
-    a bar of moves; `path` promoted onto `target` when it scores above half by two
-    standard errors. A line saying what was decided."""
+def _tak_pairs(
+    candidate, incumbent, against, player, folder, size, openings, seed, seconds
+) -> dict[str, Any]:
+    """The decision on `candidate` against `incumbent` in game pairs from `openings`
+    openings of Tak's fixed set on its board (random 2-ply openings of boards of `size`
+    where none ships), a bar of moves: promoted when it scores above half by two
+    standard errors."""
     import sys
 
     from tqdm import tqdm
@@ -445,7 +514,7 @@ def _tak_gate(
         f"{len(starts)} game pairs at {seconds:g} s a move"
     )
     promoted, reason = decide(Measure("score", score - 0.5, error, said), ties=True)
-    decision = {
+    return {
         "variant": TakState.game,
         "player": player,
         "promoted": promoted,
@@ -453,5 +522,3 @@ def _tak_gate(
         **pairs.to_dict(),
         "folder": recorded(folder),
     }
-    keep = models / "replaced" / TakState.game
-    return install(target.stem, decision, [(path, target)], keep, record)

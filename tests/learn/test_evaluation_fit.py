@@ -20,7 +20,7 @@ from mancala.games.tak.evaluate import (
     weights_file,
     weights_of,
 )
-from mancala.learn.promotion import gate_and_promote_evaluation, record_to
+from mancala.learn.promotion import evaluation_candidate, offer, record_to
 
 
 def test_a_file_that_is_not_weights_is_refused_with_its_path(tmp_path):
@@ -98,7 +98,7 @@ def test_the_gate_promotes_stronger_weights_and_keeps_the_file_they_replace(tmp_
     blind = np.zeros_like(HAND_WEIGHTS)
     save_weights(weights_file(5, models), blind, {})
     save_weights(weights_file(5, mine), HAND_WEIGHTS, {})
-    line = gate_and_promote_evaluation(mine, models, 5, 6, 0, record, seconds=0.005)
+    line = offer(evaluation_candidate(mine, models, 5, 6, 0, seconds=0.005), record)
     assert "promoted to" in line and "against the shipped weights in 6 game pairs" in line
     shown = capsys.readouterr().err  # the moves as they are played, and the games over
     assert "12/12 games" in shown and "move/s" in shown
@@ -106,7 +106,7 @@ def test_the_gate_promotes_stronger_weights_and_keeps_the_file_they_replace(tmp_
     [kept] = (models / "replaced" / "tak").iterdir()
     assert (read_weights(kept) == blind).all()
     save_weights(weights_file(5, mine), blind, {})
-    line = gate_and_promote_evaluation(mine, models, 5, 6, 0, record, seconds=0.005)
+    line = offer(evaluation_candidate(mine, models, 5, 6, 0, seconds=0.005), record)
     assert "kept the current weights" in line
     assert (read_weights(weights_file(5, models)) == HAND_WEIGHTS).all()
     decisions = [json.loads(x) for x in (tmp_path / "g.jsonl").read_text().splitlines()]

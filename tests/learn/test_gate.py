@@ -8,7 +8,8 @@ import pytest
 from mancala.ai.network import NetworkPlayer
 from mancala.ai.registry import make_player
 from mancala.game_state import GameState
-from mancala.learn.gate import gate, promote
+from mancala.learn.gate import gate
+from mancala.learn.promotion import promote
 from mancala.learn.runs import Run
 from mancala.learn.scalars import read_scalars
 from mancala.nn_lib.meta import meta_path
@@ -334,15 +335,14 @@ def test_promote_gates_a_network_trained_by_hand(tmp_path, capsys):
 def test_first_weights_are_gated_against_random_play(tmp_path):
     """Where there are no weights to replace, untrained weights are refused (they keep the
     value no more often than random play) and trained ones installed."""
-    from mancala.learn.promotion import gate_and_promote, gate_positions
+    from mancala.learn.promotion import gate_positions, offer, zoo_candidate
 
     models, decisions = tmp_path / "models", []
     solved = gate_positions("kalah")[:600]
 
     def gated(net) -> str:
-        return gate_and_promote(
-            net, models, ["greedy"], 4, 0, lambda _, d: decisions.append(d), solved
-        )
+        candidate = zoo_candidate(net, models, ["greedy"], 4, 0, solved)
+        return offer(candidate, lambda _, d: decisions.append(d))
 
     untrained = network("nn1h128", tmp_path / "mine" / "nn1h128.keras").fresh(seed=3)
     untrained.save()

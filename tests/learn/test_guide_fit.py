@@ -23,7 +23,7 @@ from mancala.games.tak.guide import GuideWeights, guide_file, guided_boards, rea
 from mancala.games.tak.labels import _after_terms
 from mancala.games.tak.state import TakState, from_tps
 from mancala.learn.linear_fit import CrossEntropy, Examples, best_first, targets
-from mancala.learn.promotion import gate_and_promote_guide, record_to
+from mancala.learn.promotion import guide_candidate, offer, record_to
 from mancala.nn_lib.policy_value import Guide, trained_games
 
 TAK = TakState.game
@@ -217,18 +217,18 @@ def test_the_gate_promotes_a_stronger_guide_and_keeps_the_one_it_replaces(tmp_pa
     write_guide(guide_file(5, models), blind, 1000.0, {})
     write_guide(guide_file(5, mine), fitted_weights(5) * 2, 5.0, {})
     gate = dict(seconds=0.01, anchors=["greedy"])
-    line = gate_and_promote_guide(mine, models, 5, 8, 0, record, **gate)
+    line = offer(guide_candidate(mine, models, 5, 8, 0, **gate), record)
     assert "promoted to" in line and "ahead on the score against greedy" in line
     assert "  candidate against incumbent: " in line
     assert read_guide(guide_file(5, models), 5).scale == 5.0
     [kept] = (models / "replaced" / TAK).iterdir()
     assert read_guide(kept, 5).scale == 1000.0
     write_guide(guide_file(5, mine), blind, 1000.0, {})
-    line = gate_and_promote_guide(mine, models, 5, 2, 0, record, **gate)  # never ahead
+    line = offer(guide_candidate(mine, models, 5, 2, 0, **gate), record)  # never ahead
     assert "kept the current weights" in line
     assert read_guide(guide_file(5, models), 5).scale == 5.0
     write_guide(guide_file(4, mine), fitted_weights(4) * 2, 5.0, {})
-    line = gate_and_promote_guide(mine, models, 4, 2, 0, record, **gate)
+    line = offer(guide_candidate(mine, models, 4, 2, 0, **gate), record)
     assert "against the board's alpha-beta in 2 game pairs" in line
     decisions = [json.loads(x) for x in (tmp_path / "g.jsonl").read_text().splitlines()]
     assert [d["promoted"] for d in decisions[:2]] == [True, False]

@@ -111,7 +111,7 @@ def test_promote_gates_a_sungka_az_net_on_the_scoreboard(tmp_path, capsys, monke
 
 def test_a_damaged_shipped_network_is_named_before_any_game(tmp_path, monkeypatch):
     from mancala.learn import scoreboard
-    from mancala.learn.promotion import gate_and_promote_az, record_to
+    from mancala.learn.promotion import az_candidate
 
     def no_games(*_, **__):
         raise AssertionError("the scoreboard's games began")
@@ -124,9 +124,8 @@ def test_a_damaged_shipped_network_is_named_before_any_game(tmp_path, monkeypatc
     PolicyValue("sungka", weights_file("sungka", mine)).fresh(3).save()
     weights_file("sungka", models).parent.mkdir(parents=True)
     weights_file("sungka", models).write_bytes(b"not a keras file")
-    record = record_to(tmp_path / "gates.jsonl")
     with pytest.raises(WeightsError, match=str(weights_file("sungka", models))):
-        gate_and_promote_az(mine, models, "sungka", ["greedy"], 2, 0, record)
+        az_candidate(mine, models, "sungka", ["greedy"], 2, 0)
     assert not (tmp_path / "gates.jsonl").exists()
 
 
