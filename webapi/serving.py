@@ -1,8 +1,9 @@
 """Run the app under gunicorn in a child process, for the end-to-end test and load test.
 
-`running_server()` starts `gunicorn -c python:webapi.gunicorn_config` on a free
-loopback port, waits (bounded) until /api/health answers, yields the base URL, and
-stops the server (terminate, then kill) however the block ends.
+`running_server()` starts the server as a user does, `mancala serve` (gunicorn with
+webapi/gunicorn_config.py) on a free loopback port, waits (bounded) until /api/health
+answers, yields the base URL, and stops the server (terminate, then kill) however the
+block ends.
 """
 
 from __future__ import annotations
@@ -46,14 +47,14 @@ def wait_healthy(url: str, timeout: float = 180.0, process: subprocess.Popen | N
 def running_server(
     workers: int = 1, threads: int = 8, port: int | None = None, log: Path | None = None
 ) -> Iterator[str]:
-    """A gunicorn server of the app on 127.0.0.1; yields its base URL."""
+    """`mancala serve` on 127.0.0.1 (its output appended to `log`); yields its base URL."""
     port = port or free_port()
-    env = dict(os.environ, HOST="127.0.0.1", PORT=str(port), WEB_CONCURRENCY=str(workers))
-    env.update(THREADS=str(threads), PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1")
-    command = [sys.executable, "-m", "gunicorn", "-c", "python:webapi.gunicorn_config"]
+    env = dict(os.environ, PYTHONPATH=str(ROOT), OPENBLAS_NUM_THREADS="1")
+    command = [sys.executable, "-m", "mancala", "serve", "--host", "127.0.0.1"]
+    command += ["--port", str(port), "--workers", str(workers), "--threads", str(threads)]
     output = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
     process = subprocess.Popen(
-        [*command, "webapi:create_app()"],
+        command,
         cwd=ROOT,
         env=env,
         stdin=subprocess.DEVNULL,

@@ -163,6 +163,13 @@ def get_json(url: str, path: str) -> dict:
     return json.loads(answer.read())
 
 
+def test_mancala_serve_prints_the_address_and_serves(server, server_log):
+    """`./deploy/dev.sh --api` runs `mancala serve`, as this file's server is started:
+    gunicorn on --port, its address printed first."""
+    assert get_json(server, "/api/health")
+    assert f"{server}/" in server_log.read_text().splitlines()[0]
+
+
 def test_no_request_can_ask_for_unbounded_work(server, server_log):
     specs = [*OVER_THE_BOUNDS, *LEGAL, "openspiel-mcts:100000", "solver"]
     cases = [(spec, board) for board in (STANDARD, LARGEST) for spec in specs]

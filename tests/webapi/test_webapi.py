@@ -424,38 +424,6 @@ def test_pool_keeps_players_and_lends_each_to_one_caller_at_a_time():
 
 
 @pytest.mark.slow
-def test_mancala_serve_prints_the_address_and_serves(tmp_path):
-    """`./deploy/dev.sh --api` runs `mancala serve`: gunicorn on --port, address printed."""
-    import os
-    import subprocess
-    import sys
-
-    from webapi.serving import ROOT, free_port, wait_healthy
-
-    port = free_port()
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    env.pop("MANCALA_IN_DOCKER", None)
-    env.pop("HOST", None)
-    log = tmp_path / "serve.log"
-    with open(log, "wb") as out:
-        server = subprocess.Popen(
-            [sys.executable, "-m", "mancala", "serve", "--port", str(port), "--workers", "1"]
-            + ["--threads", "1"],
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-        try:
-            # a fresh clone's first start compiles every search: the default bound
-            wait_healthy(f"http://127.0.0.1:{port}", process=server)
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
-    assert f"http://127.0.0.1:{port}/" in log.read_text().splitlines()[0]
-
-
-@pytest.mark.slow
 def test_network_players_first_made_by_threads_at_once_all_work():
     """The first network player of a process imports Keras; four threads asking for one at
     once (four requests to a fresh worker) must each get a working player."""
