@@ -37,7 +37,7 @@ from mancala.arena.openings import random_openings
 from mancala.arena.pairs import Pairs, play_pairs
 from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import move_quality, shipped_set
-from mancala.core.atomic import atomic_path, write_json
+from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.games import Capability, new_game, offers
 from mancala.games import game as game_entry
@@ -54,7 +54,7 @@ from mancala.learn.data import (
 )
 from mancala.learn.gate import gate_openings
 from mancala.learn.promotion import Candidate, offer, promote
-from mancala.learn.runs import Run
+from mancala.learn.runs import Run, progress
 from mancala.learn.settings import SelfPlaySettings
 from mancala.learn.teacher import Teacher
 from mancala.learn.verdict import Measure, decide
@@ -380,7 +380,7 @@ class Loop:
     def teacher_plan(self) -> int | None:
         """The teacher games this run's unfinished pretraining was asked for, else None
         (its folder goes once the first network is made)."""
-        plan = self.run.teacher / "plan.json"
+        plan = self.run.teacher / "settings.json"  # as `progress` keeps it
         if not plan.is_file():
             return None
         saved = json.loads(plan.read_text())
@@ -397,10 +397,9 @@ class Loop:
         """Learn a first candidate from `games` games of the Tak alpha-beta; offer it.
         The games' examples are kept in the run's teacher/ folder a part at a time, so a
         stopped pretraining goes on with --resume from its last whole part."""
-        folder = self.run.teacher
-        folder.mkdir(exist_ok=True)
-        board = {"variant": self.game, **self.rules}
-        write_json(folder / "plan.json", {"games": games, "rules": board})
+        folder = progress(
+            self.run.teacher, {"games": games, "rules": {"variant": self.game, **self.rules}}
+        )
         parts, done = [], 0
         for path in sorted(folder.glob("part-*.npz")):
             with np.load(path) as saved:

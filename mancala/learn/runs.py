@@ -7,7 +7,8 @@
     tensorboard/       the curve's and the gates' numbers for TensorBoard (learn/scalars.py)
     log.txt            the lines the run printed
     teacher/           a pretraining's teacher games (self-play's Tak alpha-beta), a part at
-                       a time, until its first network is made
+                       a time with their settings (`progress`), until its first network
+                       is made
 
 A new run refuses a folder that already holds a run (say `--resume` to continue it);
 `--resume` without a name continues the most recent run. A job of another kind that can
@@ -112,12 +113,12 @@ def progress(folder: Path, settings: dict[str, Any], begun: bool = False) -> Pat
     ...     folder = progress(progress(Path(root) / "labels", {"depth": 3}), {"depth": 3})
     ...     progress(folder, {"depth": 4})
     Traceback (most recent call last):
-    ValueError: ... was fitted with other settings: {'depth': 3}
+    ValueError: ... holds the work of other settings: {'depth': 3}
     """
     manifest = folder / "settings.json"
     saved = json.loads(manifest.read_text()) if manifest.is_file() else None
     if (saved is not None or begun) and saved != settings:
-        raise ValueError(f"{folder} was fitted with other settings: {saved}")
+        raise ValueError(f"{folder} holds the work of other settings: {saved}")
     if saved is None:
         folder.mkdir(parents=True, exist_ok=True)
         with atomic_path(manifest) as temporary:

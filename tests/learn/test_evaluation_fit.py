@@ -71,7 +71,7 @@ def test_the_fit_labels_refits_and_writes_weights_the_search_reads(lab_main, tmp
     other = lab_main(
         "fit", *fit, "--models", str(tmp_path / "fit"), "--hand", "--resume", "--seed", "1"
     )
-    assert other.returncode == 2 and "fitted with other settings" in other.stderr
+    assert other.returncode == 2 and "holds the work of other settings" in other.stderr
     assert json.loads(weights_file(5, tmp_path / "fit").read_text()) == saved  # untouched
     more = [*fit[:-1], "3", "--models", str(tmp_path / "fit"), "--hand", "--resume"]
     resumed = lab_main("fit", *more)
