@@ -17,7 +17,12 @@ DATA_DIR = PACKAGE_DIR / "data"  # shipped data sets (the solved whole-game set)
 TRAINING_DIR = ROOT / "training"  # recorded games (JSONL)
 RUNS_DIR = ROOT / "runs"  # the main job's runs
 FIT_DIR = RUNS_DIR / "fit"  # where a fit saves, away from the shipped weights
-CACHE_DIR = ROOT / "cache"  # the solver's endgame databases (git-ignored)
+CACHE_DIR = ROOT / "cache"  # endgame databases, examples read from records (git-ignored)
+
+
+def cache_dir() -> Path:
+    """$MANCALA_CACHE_DIR if set, else <repo>/cache."""
+    return Path(os.environ.get("MANCALA_CACHE_DIR") or CACHE_DIR)
 
 
 def recorded(path: str | os.PathLike) -> str:

@@ -12,15 +12,21 @@ memory for the training loops that refit after every batch of games.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 from typing import Any
+from zipfile import BadZipFile
 
 import numpy as np
 
 from mancala.arena.records import GameLog, replay, start_state
+from mancala.core.atomic import atomic_path
+from mancala.core.paths import DATA_DIR, PACKAGE_DIR, cache_dir
 from mancala.games import DEFAULT_GAME, GAMES, example_builders
 from mancala.games.masks import legal_mask
 from mancala.nn_lib.policy_value import features
@@ -117,32 +123,135 @@ class PositionReader:
         self.teachers: list[str] = []
 
     def __iter__(self) -> Iterator[Arrays]:
-        self.games = self.unannotated = bad = 0
+        self.games = self.unannotated = self.skipped = 0
         parts: list[Arrays] = []
         size = 0
-        for record in self.log:
+        for path in self.log.files():
+            for game, units in self._games(path):
+                parts.append(game)
+                size += units
+                if size >= self.chunk:
+                    yield concat_examples(parts)
+                    parts, size = [], 0
+        if parts:
+            yield concat_examples(parts)
+
+    def _games(self, path: Path) -> Iterator[tuple[Arrays, int]]:
+        """The examples of each game of the file `path` and their size (examples times
+        `moves_a_row`), counted in the reader's totals: read from the cache where they are
+        kept, else built from the records (and kept, for a compressed file)."""
+        kept = examples_cache(path, self.exact_only) if path.suffix == ".xz" else None
+        try:
+            read = FileExamples.load(kept) if kept else None
+        except (OSError, ValueError, KeyError, EOFError, BadZipFile):  # none, or damaged
+            read = None
+        fresh = read is None
+        read = read or FileExamples()
+        games = read.games() if not fresh else self._built(path, read, keep=kept is not None)
+        for game, units in games:
+            self.games += 1
+            yield game, units
+        self.unannotated += read.unannotated
+        self.skipped += read.skipped
+        self.teachers += [t for t in read.teachers if t not in self.teachers]
+        if fresh and kept and read.arrays is not None:
+            read.save(kept)
+
+    def _built(self, path: Path, read: FileExamples, keep: bool) -> Iterator[tuple[Arrays, int]]:
+        """The examples of each game of the records of `path` (`record_positions`), their
+        counts in `read`, where they are gathered too with `keep` (while they are
+        smaller than KEPT_BYTES)."""
+        log_, parts, bad, held = GameLog([path]), [], 0, 0
+        for record in log_:
             try:
                 arrays = record_positions(record, self.exact_only)
             except ValueError:
                 bad += 1
                 continue
             if arrays is None:
-                self.unannotated += 1
+                read.unannotated += 1
                 continue
-            self.games += 1
             teacher = str(record.get("teacher", "an unnamed teacher"))
-            if teacher not in self.teachers:
-                self.teachers.append(teacher)
-            parts.append(arrays)
-            size += len(arrays[0]) * moves_a_row(record.get("variant", DEFAULT_GAME))
-            if size >= self.chunk:
-                yield concat_examples(parts)
-                parts, size = [], 0
+            if teacher not in read.teachers:
+                read.teachers.append(teacher)
+            units = len(arrays[0]) * moves_a_row(record.get("variant", DEFAULT_GAME))
+            held += sum(column.nbytes for column in arrays)
+            if keep and held <= KEPT_BYTES:
+                parts.append(arrays)
+                read.rows.append(len(arrays[0]))
+                read.units.append(units)
+            yield arrays, units
         if bad:
-            log.warning("skipped %d record(s) whose values do not fit the game", bad)
-        self.skipped = self.log.skipped + bad
-        if parts:
-            yield concat_examples(parts)
+            log.warning("%s: skipped %d record(s) whose values do not fit the game", path, bad)
+        read.skipped = log_.skipped + bad
+        if keep and held <= KEPT_BYTES and parts:
+            read.arrays = concat_examples(parts)
+
+
+KEPT_BYTES = 1 << 28  # a file's examples are kept in the cache up to this size
+
+
+@dataclass
+class FileExamples:
+    """The examples of one record file, game by game (`games()`): their arrays joined,
+    each game's examples (`rows`) and size (times `moves_a_row`); what was not used: games
+    without values (`unannotated`), lines skipped as corrupt or not fitting the game
+    (`skipped`); the teachers of the games used, in order of first sight."""
+
+    arrays: Arrays | None = None
+    rows: list[int] = field(default_factory=list)
+    units: list[int] = field(default_factory=list)
+    unannotated: int = 0
+    skipped: int = 0
+    teachers: list[str] = field(default_factory=list)
+
+    def games(self) -> Iterator[tuple[Arrays, int]]:
+        bounds = np.cumsum([0, *self.rows])
+        for lo, hi, units in zip(bounds[:-1], bounds[1:], self.units):
+            yield tuple(column[lo:hi] for column in self.arrays), units  # type: ignore[misc]
+
+    def save(self, path: Path) -> None:
+        """Keep these examples at `path` (atomically), and no other version of them."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for older in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.npz"):
+            older.unlink(missing_ok=True)
+        columns = dict(zip(("inputs", "targets", "mask"), self.arrays or ()))
+        with atomic_path(path, ".npz") as temporary:
+            np.savez_compressed(
+                temporary,
+                rows=self.rows,
+                units=self.units,
+                counts=[self.unannotated, self.skipped],
+                teachers=self.teachers,
+                **columns,
+            )
+
+    @classmethod
+    def load(cls, path: Path) -> FileExamples:
+        with np.load(path) as saved:
+            unannotated, skipped = saved["counts"].tolist()
+            arrays = (saved["inputs"], saved["targets"], saved["mask"])
+            rows, units = saved["rows"].tolist(), saved["units"].tolist()
+            return cls(arrays, rows, units, unannotated, skipped, saved["teachers"].tolist())
+
+
+def examples_cache(path: Path, exact_only: bool) -> Path:
+    """Where the examples of the record file `path` are kept: named by the file, whether
+    they are the exact positions alone, and a digest of the file's bytes, of the source
+    that builds examples and of the solved sets no fit reads (`MEASURED`)."""
+    digest = hashlib.sha256(path.read_bytes())
+    for source in _builders():
+        digest.update(source.read_bytes())
+    kind = "exact" if exact_only else "all"
+    return cache_dir() / "examples" / f"{path.name}-{kind}-{digest.hexdigest()[:16]}.npz"
+
+
+@cache
+def _builders() -> tuple[Path, ...]:
+    """The files examples are built by: the games' source, this module, the solved sets
+    no fit reads."""
+    measured = [p for kind in MEASURED for p in sorted(DATA_DIR.glob(f"*-{kind}.jsonl*"))]
+    return (*sorted((PACKAGE_DIR / "games").rglob("*.py")), Path(__file__), *measured)
 
 
 class PositionStore:

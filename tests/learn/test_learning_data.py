@@ -329,3 +329,41 @@ def test_exact_only_learns_the_positions_a_record_says_are_exact(tmp_path):
     append_games(tmp_path / "g.jsonl", [record])
     [chunk] = list(PositionReader([tmp_path / "g.jsonl"], exact_only=True))
     assert len(chunk[0]) == n
+
+
+def test_a_compressed_record_files_examples_are_built_once_and_kept(tmp_path, monkeypatch):
+    """A `.jsonl.xz` file's examples are kept in the cache: read again they are the same
+    chunks and counts, and no record is replayed; a damaged cache file is built again, and
+    a file that changed gets its own (the old one goes)."""
+    import lzma
+
+    from mancala.learn import data
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
+    shipped = data.DATA_DIR / "kalah" / "kalah-h6-s4-labels-seed0.jsonl.xz"
+    lines = lzma.open(shipped, "rt").read().splitlines(keepends=True)[:40]
+    path = tmp_path / "labels.jsonl.xz"
+    path.write_bytes(lzma.compress("".join(lines + ["not json\n"]).encode()))
+
+    def read(exact_only=False):
+        reader = data.PositionReader([path], chunk=300, exact_only=exact_only)
+        chunks = list(reader)
+        return chunks, (reader.games, reader.unannotated, reader.skipped, reader.teachers)
+
+    built, counts = read()
+    assert len(built) > 1 and counts[0] > 30 and counts[2] == 1  # the line not JSON
+    [kept] = (tmp_path / "cache" / "examples").glob("labels.jsonl.xz-all-*.npz")
+    real = data.record_positions
+    monkeypatch.setattr(data, "record_positions", lambda *_: pytest.fail("replayed"))
+    again, counts_again = read()
+    assert counts_again == counts and len(again) == len(built)
+    for one, other in zip(built, again):
+        assert all(np.array_equal(a, b) and a.dtype == b.dtype for a, b in zip(one, other))
+    monkeypatch.setattr(data, "record_positions", real)
+    kept.write_bytes(b"damaged")
+    assert read()[1] == counts and kept.stat().st_size > len(b"damaged")  # built again
+    exact, _ = read(exact_only=True)
+    assert sum(len(c[0]) for c in exact) < sum(len(c[0]) for c in built)
+    path.write_bytes(lzma.compress("".join(lines[:10]).encode()))
+    assert 0 < read()[1][0] < counts[0]  # the file as it is now
+    assert not kept.exists() and len(list(kept.parent.glob("labels.jsonl.xz-all-*"))) == 1

@@ -23,7 +23,7 @@ import numpy as np
 
 from mancala.core.atomic import atomic_path
 from mancala.core.jit import njit
-from mancala.core.paths import CACHE_DIR
+from mancala.core.paths import cache_dir as default_cache_dir
 from mancala.games.sowing.solver.ranking import (
     binomial_table,
     entries,
@@ -288,11 +288,6 @@ def _seeds(values: np.ndarray, houses: int) -> int:
     while entries(seeds, houses) < len(values):
         seeds += 1
     return seeds
-
-
-def default_cache_dir() -> Path:
-    """$MANCALA_CACHE_DIR if set, else <repo>/cache."""
-    return Path(os.environ.get("MANCALA_CACHE_DIR") or CACHE_DIR)
 
 
 def default_max_seeds(houses: int, total: int | None = None) -> int:
