@@ -89,13 +89,18 @@ def database_ready(state: GameState | None = None) -> bool:
 
 
 def proved(
-    solver: Solver, state: GameState, deadline: Deadline, guess: float, all_moves: bool = False
+    solver: Solver,
+    state: GameState,
+    deadline: Deadline | None,
+    guess: float,
+    all_moves: bool = False,
+    nodes: int | None = None,
 ) -> dict | None:
-    """`solver.solve(state, all_moves, guess=guess)` when it finishes by `deadline`, else
-    None; one search of the shared solvers at a time."""
+    """`solver.solve(state, all_moves, guess=guess)` when it finishes by `deadline` and
+    within `nodes`, else None; one search of the shared solvers at a time."""
     with SEARCHING:
         try:
-            return solver.solve(state, all_moves, guess=guess, deadline=deadline)
+            return solver.solve(state, all_moves, nodes=nodes, guess=guess, deadline=deadline)
         except OutOfBudget:
             return None
 

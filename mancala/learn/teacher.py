@@ -162,12 +162,10 @@ class Teacher:
     def _exact_values(self, state: GameState, guess: float) -> dict[int, int] | None:
         if not self.exact_nodes or Capability.SOLVER not in capabilities(state):
             return None
-        from mancala.games.sowing.solver import OutOfBudget
+        from mancala.ai.solver import proved
 
-        try:
-            return self.solver(state).solve(state, nodes=self.exact_nodes, guess=guess)["moves"]
-        except OutOfBudget:
-            return None
+        found = proved(self.solver(state), state, None, guess, True, self.exact_nodes)
+        return None if found is None else found["moves"]
 
     def solver(self, state: GameState) -> Any:
         """The process's shared solver of `state`'s rules, with the players' endgame
