@@ -2,7 +2,8 @@
 
 A job is one game: two seats (players by registry name, or zoo networks with their weights
 as plain arrays, `Seat.of(player)`), the variant's opening position, the opening moves
-already played, and the game's seed. Every player is made for its game and seeded from the
+already played, and the game's seed; or a player against itself that records the game its
+own way (`playing`: self-play). Every player is made for its game and seeded from the
 game's seed alone, so a game's moves depend on nothing played before it nor on where it is
 played: one worker or many give the same records. With a teacher, each game is annotated
 where it was played.
@@ -41,6 +42,15 @@ MAX_CHUNK = 32  # games a worker is sent at once (fewer towards the end of a cal
 SEND_EVERY = 0.05  # seconds: a worker sends its quick games on together, not one by one
 KEPT_NETWORKS = 32  # weights a worker keeps (a learning run sends new ones every batch)
 MAX_TRIES = 3  # a game whose worker died this many times is an error, not bad luck
+
+
+class Playing(Protocol):
+    """How a worker plays a game that is no match of the seats' players (one player
+    against itself, recorded its own way: self-play's visits and policies). `make()`
+    gives what plays them, kept by the worker (so hashable): its `play(start, seed)` is
+    the game's record. `mancala.learn.az.SelfPlayGames` is one."""
+
+    def make(self) -> Any: ...
 
 
 class Teaching(Protocol):
@@ -91,6 +101,7 @@ class GameJob:
     opening: tuple[int, ...] = ()
     seed: int = 0
     max_plies: int | None = None  # a game not over by then stops (`mancala.arena.match.play_games`)
+    playing: Playing | None = None  # how the game is played, where not by the seats (none)
 
 
 @dataclass(frozen=True)
@@ -135,6 +146,7 @@ class GameWorker:
     def __init__(self) -> None:
         self.networks: dict[str, Any] = {}
         self.teachers: dict[Teaching, Any] = {}
+        self.playing: dict[Playing, Any] = {}
         self.games = 0  # played so far
 
     def play(
@@ -167,6 +179,8 @@ class GameWorker:
         from mancala.arena.match import play_games
 
         began = time.perf_counter()
+        if job.playing is not None:
+            return self._play_own(index, job, began)
         players = [
             _Clocked(self._player(seats[s], *seeds))
             for s, seeds in zip(job.seats, seat_seeds(job.seed))
@@ -180,6 +194,19 @@ class GameWorker:
         seconds = (players[0].seconds, players[1].seconds)
         moves = (players[0].moves, players[1].moves)
         return Finished(index, record, seconds, moves, valued, time.perf_counter() - began)
+
+    def _play_own(self, index: int, job: GameJob, began: float) -> Finished:
+        """The game of `job` as its `playing` plays it (made once a worker; the newest
+        KEPT_NETWORKS kept)."""
+        made = self.playing.get(job.playing)
+        if made is None:
+            made = self.playing[job.playing] = job.playing.make()
+            if len(self.playing) > KEPT_NETWORKS:
+                del self.playing[next(iter(self.playing))]
+        record = made.play(replayed(job.start, job.opening), job.seed)
+        self.games += 1
+        busy = time.perf_counter() - began
+        return Finished(index, record, (busy, 0.0), (len(record["moves"]), 0), busy=busy)
 
     def _player(self, seat: Seat, seed: int, explore_seed: int) -> Player:
         from mancala.ai.explorer import Explorer

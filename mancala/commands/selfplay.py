@@ -16,7 +16,8 @@ the current best network (mancala/models/GAME/az-net.keras). A board other than 
 game's default (`--seeds 5`, `--size 6`, ...) has networks of its own
 (mancala/models/GAME-seeds5/, ...), and a run of it may start from a network of another
 board with the same shapes (--init FILE: Kalah(6,4)'s for Kalah(6,5)). Each round `az` plays
---games games against itself with the best network, every move chosen by Gumbel
+--games games against itself with the best network (on --workers, as the main job plays
+its games: here, or on Ray), every move chosen by Gumbel
 AlphaZero's root (--root gumbel; dirichlet: AlphaZero's root noise and moves drawn by
 visits), and appends each game with its search's visit counts, improved policy and
 value of every position to the run's games.jsonl. The run's candidate goes on learning
@@ -42,7 +43,7 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
-from mancala.commands.options import add_game_options, game_options
+from mancala.commands.options import add_game_options, add_workers_arguments, game_options
 from mancala.core.cli import command_parser, fail, float_in, int_in
 from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
@@ -207,6 +208,7 @@ def main(argv: list[str] | None = None) -> int:
         metavar="P,Q",
         help="with --measure: the fixed opponents (default: the game's anchors)",
     )
+    add_workers_arguments(parser)
     parser.add_argument("--run", help="the run's name in runs/ (default: the time)")
     parser.add_argument("--resume", action="store_true", help="continue --run (or the last)")
     parser.add_argument("--runs", type=Path, help=argparse.SUPPRESS)  # tests: another runs/
@@ -252,6 +254,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run(args: argparse.Namespace, run: Run) -> int:
+    from mancala.arena.parallel import Workers
     from mancala.learn.az import Loop
     from mancala.learn.settings import SelfPlaySettings
 
@@ -271,21 +274,22 @@ def _run(args: argparse.Namespace, run: Run) -> int:
         return 0
 
     named = {f.name: getattr(args, f.name) for f in fields(SelfPlaySettings)}
-    loop = Loop(run, SelfPlaySettings(**named))
-    if args.sources:
-        loop.pretrain(args.sources)
-    elif args.teacher_games:
-        loop.pretrain_tak(args.teacher_games)
-    elif args.scratch:
-        loop.scratch()
-    elif args.init:
-        loop.adopt(args.init)
-    elif planned := loop.teacher_plan():  # a pretraining that was stopped: it goes on
-        loop.pretrain_tak(planned)
-    number = loop.rounds_done
-    while args.rounds is None or number < loop.rounds_done + args.rounds:
-        number += 1
-        loop.round(number)
+    with Workers(args.workers, args.address) as workers:
+        loop = Loop(run, SelfPlaySettings(**named), workers)
+        if args.sources:
+            loop.pretrain(args.sources)
+        elif args.teacher_games:
+            loop.pretrain_tak(args.teacher_games)
+        elif args.scratch:
+            loop.scratch()
+        elif args.init:
+            loop.adopt(args.init)
+        elif planned := loop.teacher_plan():  # a pretraining that was stopped: it goes on
+            loop.pretrain_tak(planned)
+        number = loop.rounds_done
+        while args.rounds is None or number < loop.rounds_done + args.rounds:
+            number += 1
+            loop.round(number)
     return 0
 
 

@@ -24,6 +24,7 @@ import random
 import shutil
 import time
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from mancala.arena.match import make_record, ply_limit
 from mancala.arena.opening_sets import board_set_starts
 from mancala.arena.openings import random_openings
 from mancala.arena.pairs import Pairs, play_pairs
+from mancala.arena.parallel import GameJob, Workers
 from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import move_quality, shipped_set
 from mancala.core.atomic import atomic_path
@@ -144,6 +146,44 @@ def gumbel_game(
 def self_player(net: PolicyValue, simulations: int, seed: int) -> AZ:
     """`az` with root noise, for self-play."""
     return AZ(seed, simulations=simulations, net=net, noise=NOISE, alpha=ALPHA)
+
+
+@dataclass(frozen=True)
+class SelfPlayGames:
+    """How a worker plays a round's self-play games (`mancala.arena.parallel.Playing`):
+    `az` with `simulations` and the network of the board `rules` of `game` in the file
+    `path` (as it was at `stamp`, its modification time: a new best network is another
+    way to play), its root `gumbel` (`gumbel_game`, with `fast` simulations for the cheap
+    searches a `full_share` of the time) or `dirichlet` (`self_play_game`, moves drawn
+    by visits for `explore_plies`)."""
+
+    path: str
+    stamp: int
+    game: str
+    rules: tuple[tuple[str, Any], ...]
+    simulations: int
+    root: str = "gumbel"
+    explore_plies: int = 0
+    fast: int = 0
+    full_share: float = 1.0
+
+    def make(self) -> SelfPlayer:
+        return SelfPlayer(self, PolicyValue(self.game, Path(self.path), dict(self.rules)).load())
+
+
+class SelfPlayer:
+    """Plays the games of `how` with its network `net` (read once a worker)."""
+
+    def __init__(self, how: SelfPlayGames, net: PolicyValue) -> None:
+        self.how, self.net = how, net
+
+    def play(self, start: GameState, seed: int) -> dict[str, Any]:
+        how = self.how
+        if how.root == "gumbel":
+            player = AZ(seed, simulations=how.simulations, net=self.net)
+            return gumbel_game(player, start, seed, how.fast, how.full_share)
+        player = self_player(self.net, how.simulations, seed)
+        return self_play_game(player, start, how.explore_plies, seed)
 
 
 def _of_board(record: dict[str, Any], game: str, rules: dict[str, Any]) -> bool:
@@ -325,8 +365,9 @@ class Loop:
     """The self-play loop of one run (its typed settings `args`): pretraining, rounds of
     self-play, refit, gate and promotion, the learning curve."""
 
-    def __init__(self, run: Run, args: SelfPlaySettings) -> None:
+    def __init__(self, run: Run, args: SelfPlaySettings, workers: Workers | None = None) -> None:
         self.run, self.args, self.game = run, args, args.variant
+        self.workers = workers or Workers(1)  # where the self-play games are played
         self.rules = board_rules(self.game, args.rules)
         self.network = f"{NAME}-{board_name(self.game, self.rules)}"  # its files in the run
         self.best_path = weights_file(self.game, args.models, self.rules)
@@ -472,29 +513,24 @@ class Loop:
     def round(self, number: int) -> None:
         """Self-play --games games with the best network, refit, offer the candidate."""
         args = self.args
-        best = self.best()
+        self.best()  # ValueError, naming what to do, where there is none
         network = self.network
         if not self.run.generations(network):  # a run from weights it did not make
             promote(self.best_path, self.run.generation(network, 0), self.run.folder)
-        gumbel = self.root() == "gumbel"
-        if gumbel:
-            player = AZ(args.seed + number, simulations=args.simulations, net=best)
-        else:
-            player = self_player(best, args.simulations, args.seed + number)
+        how = SelfPlayGames(
+            str(self.best_path), self.best_path.stat().st_mtime_ns, self.game,
+            tuple(sorted(self.rules.items())), args.simulations, self.root(),
+            args.explore_plies, args.fast_simulations, args.full_share,
+        )  # fmt: skip
+        first = (args.seed * 1_000_003 + number) * 100_003
+        jobs = [GameJob((0, 0), self.start, seed=first + k, playing=how) for k in range(args.games)]
         shown = time.perf_counter()
-        for game in range(args.games):
-            seed = (args.seed * 1_000_003 + number) * 100_003 + game
-            if gumbel:
-                record = gumbel_game(
-                    player, self.start, seed, args.fast_simulations, args.full_share
-                )
-            else:
-                record = self_play_game(player, self.start, args.explore_plies, seed)
-            append_games(self.run.games, [record])
-            if time.perf_counter() - shown >= PROGRESS_SECONDS or game + 1 == args.games:
+        for played, done in enumerate(self.workers.play([], jobs), 1):
+            append_games(self.run.games, [done.record])
+            if time.perf_counter() - shown >= PROGRESS_SECONDS or played == args.games:
                 shown = time.perf_counter()
                 self.run.log(
-                    f"round {number}: {game + 1}/{args.games} self-play games, "
+                    f"round {number}: {played}/{args.games} self-play games, "
                     f"total {self.minutes():.1f} min"
                 )
         net = self.trainee()

@@ -244,3 +244,25 @@ def test_games_handed_out_ahead_are_played_before_they_are_read(pool):
     seen = [d.index for batch in playing for d in batch]
     assert sorted(seen) == list(range(24))  # each game once: none lost, none twice
     assert pool.replayed > replayed and len(pool.actors) == 2 and first not in pool.actors
+
+
+@pytest.mark.ray
+@pytest.mark.slow
+def test_self_play_games_are_the_same_records_wherever_they_are_played(pool, tmp_path):
+    """A self-play round's games (a job's `playing`: az against itself, recorded with its
+    visits) are the same on the pool as here, with either root."""
+    from mancala.learn.az import SelfPlayGames
+    from mancala.nn_lib.policy_value import PolicyValue
+
+    path = tmp_path / "az-net.keras"
+    PolicyValue("kalah", path).fresh(0).save()
+    stamp = path.stat().st_mtime_ns
+    for root in ("gumbel", "dirichlet"):
+        how = SelfPlayGames(str(path), stamp, "kalah", (), 8, root, explore_plies=4)
+        jobs = [GameJob((0, 0), GameState.new(), seed=50 + k, playing=how) for k in range(4)]
+        here = {d.index: d.record for d in Workers(1).play([], jobs)}
+        there = {d.index: d.record for d in pool.play([], jobs)}
+        assert sorted(there) == list(range(4))
+        played = {k: (r["players"], r["moves"], r["visits"]) for k, r in here.items()}
+        assert {k: (r["players"], r["moves"], r["visits"]) for k, r in there.items()} == played
+        assert len({tuple(moves) for _, moves, _ in played.values()}) > 1  # games differ
