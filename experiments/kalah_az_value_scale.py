@@ -27,7 +27,8 @@ from mancala.ai.az import AZ, AZNet
 from mancala.arena.solved_set import HELD_OUT, load, move_quality, paired, set_file
 from mancala.core.report import Table
 from mancala.game_state import GameState
-from mancala.learn.data import concat_examples, record_positions
+from mancala.games.examples import Examples
+from mancala.learn.data import record_positions
 from mancala.learn.labels import labelled
 from mancala.nn_lib.policy_value import PolicyValue, teacher_targets
 from mancala.nn_lib.training import settling_rate
@@ -35,7 +36,7 @@ from mancala.nn_lib.training import settling_rate
 
 def examples(files: list[Path], exact_only: bool) -> tuple[np.ndarray, ...]:
     parts = [record_positions(record, exact_only) for record in labelled(files)]
-    return concat_examples([p for p in parts if p is not None])
+    return Examples.joined([p for p in parts if p is not None])
 
 
 def quality(player, held) -> dict:

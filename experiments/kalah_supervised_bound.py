@@ -26,7 +26,8 @@ from mancala.arena.solved_set import HELD_OUT, SolvedPosition, load, move_qualit
 from mancala.core.paths import MODELS_DIR
 from mancala.core.report import Table
 from mancala.game_state import GameState
-from mancala.learn.data import concat_examples, record_positions
+from mancala.games.examples import Examples
+from mancala.learn.data import record_positions
 from mancala.learn.labels import labelled, positions
 from mancala.nn_lib.training import fit_settling, settling_rate
 from mancala.nn_lib.zoo import ZOO, network
@@ -38,7 +39,7 @@ def examples(files: list[Path], exact_only: bool) -> tuple[np.ndarray, ...]:
     """(boards, gains, mask) of every labelled position of `files` (the held-out set's
     left out, as every fit leaves them), with exact labels only if asked."""
     parts = [record_positions(record, exact_only) for record in labelled(files)]
-    return concat_examples([p for p in parts if p is not None])
+    return Examples.joined([p for p in parts if p is not None])
 
 
 def exact_sample(files: list[Path], held_out: set, count: int, seed: int) -> list[SolvedPosition]:

@@ -54,9 +54,10 @@ def action_examples(records: list[dict[str, Any]], actions: int) -> tuple[np.nda
 
 def afterstate_examples(records: list[dict[str, Any]]) -> tuple[np.ndarray, ...]:
     """The zoo's Tak examples of the records (`mancala.learn.data.record_positions`)."""
-    from mancala.learn.data import concat_examples, record_positions
+    from mancala.games.examples import Examples
+    from mancala.learn.data import record_positions
 
-    return concat_examples([part for part in map(record_positions, records) if part is not None])
+    return Examples.joined([part for part in map(record_positions, records) if part is not None])
 
 
 def values_alone(examples: tuple[np.ndarray, ...]) -> tuple[np.ndarray, ...]:

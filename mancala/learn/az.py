@@ -43,11 +43,11 @@ from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.games import Capability, new_game, offers
 from mancala.games import game as game_entry
+from mancala.games.examples import Examples
 from mancala.games.masks import legal_mask
 from mancala.learn.curve import LearningCurve, win_rate
 from mancala.learn.data import (
     annotated_states,
-    concat_examples,
     dense_rows,
     policy_row,
     record_positions,
@@ -64,7 +64,6 @@ from mancala.nn_lib.choice import soft_choice
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import (
     NAME,
-    Arrays,
     PolicyValue,
     board_name,
     board_rules,
@@ -86,7 +85,7 @@ TAK_TEACHER_CLIP = 10.0  # flats: a won or lost position's value is cut to this 
 TAK_VALUE_SCALE = 3.0  # flats: the search's value v of a position becomes tanh(v / this)
 TAK_OPENING_PLIES = 4  # random plies before a teacher game, so that games differ
 TEACHER_PART = 25  # teacher games a part of them: what a stop can lose at most
-ARRAYS = ("features", "policy", "mask", "value")  # the columns of `Arrays`, by name
+ARRAYS = ("features", "policy", "mask", "value")  # a teacher part's columns, by name
 
 
 def self_play_game(player: AZ, start: GameState, explore_plies: int, seed: int) -> dict[str, Any]:
@@ -200,7 +199,7 @@ def teacher_examples(
     game: str,
     value_scale: float,
     rules: dict[str, Any] | None = None,
-) -> tuple[Arrays, int, list[str]]:
+) -> tuple[Examples, int, list[str]]:
     """(examples, games, teachers) of the teacher-annotated records of `game` in `paths`
     (of its board `rules`, else its default board), values on the scale `value_scale`;
     ValueError when there are none."""
@@ -235,10 +234,10 @@ def teacher_examples(
             f"--from: no teacher-annotated games of {game_text(game, rules)} in "
             f"{', '.join(map(str, paths))}; record some with {record}"
         )
-    return concat_examples(parts), len(parts), teachers
+    return Examples.joined(parts), len(parts), teachers
 
 
-def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Arrays:
+def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Examples:
     """The targets of one game of the Tak alpha-beta (`teacher`, a Tak `Teacher`) against
     itself after TAK_OPENING_PLIES random plies, each move drawn from the soft choice of
     its values of every legal move (`tak_targets`)."""
@@ -253,12 +252,12 @@ def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Arrays:
     return tak_targets(states, rows)
 
 
-def tak_targets(states: list[GameState], rows: list[list[float]]) -> Arrays:
+def tak_targets(states: list[GameState], rows: list[list[float]]) -> Examples:
     """The targets of Tak positions `states` from a search's values of each one's legal
     moves (`rows`, in the order of `legal_moves`): the policy their soft choice at
     TAK_TEACHER_TEMPERATURE, the value the best v as tanh(v / TAK_VALUE_SCALE), both
     after cutting the values to TAK_TEACHER_CLIP. ValueError when a row does not fit."""
-    return features(states), *_tak_choice(states, rows)
+    return Examples(features(states), *_tak_choice(states, rows))
 
 
 def _tak_choice(states: list[GameState], rows: list[list[float]]) -> tuple[np.ndarray, ...]:
@@ -273,7 +272,7 @@ def _tak_choice(states: list[GameState], rows: list[list[float]]) -> tuple[np.nd
     return policy, mask, np.tanh(best / TAK_VALUE_SCALE)
 
 
-def tak_record_targets(record: dict[str, Any]) -> Arrays | None:
+def tak_record_targets(record: dict[str, Any]) -> Examples | None:
     """The targets of an annotated Tak record (`mancala train`'s, its "values" a row of
     every legal move's value a position) as `tak_targets`; None when it has no values or
     no position. ValueError when the values do not fit its moves."""
@@ -296,7 +295,7 @@ def visit_examples(
     search_value: float = 0.0,
     rules: dict[str, Any] | None = None,
     score_weight: float = 0.0,
-) -> tuple[Arrays, int]:
+) -> tuple[Examples, int]:
     """(examples, games) of the last `window` self-play games of `game` (on its board
     `rules`, else its default board) in `path`, values on the scale `value_scale`
     (`search_value`: the weight of the search's values beside the outcome,
@@ -313,28 +312,28 @@ def visit_examples(
             parts.append(part)
     if not parts:
         raise ValueError(f"no self-play games of {game} with visits in {path}")
-    return concat_examples(parts), len(parts)
+    return Examples.joined(parts), len(parts)
 
 
-def replay_sample(data: Arrays, passes: float, seed: int) -> Arrays:
+def replay_sample(data: Examples, passes: float, seed: int) -> Examples:
     """`passes` times the examples of `data`, drawn at random (without repeats within a
     pass): a refit that learns each position of the replay window about as often, over
     the rounds it stays there, however large the window.
 
-    >>> data = (np.arange(10), np.arange(10) * 2)
-    >>> [len(replay_sample(data, p, 0)[0]) for p in (2, 0.5, 1.5)]
+    >>> data = Examples(np.arange(10), np.arange(10) * 2, np.ones(10, bool))
+    >>> [len(replay_sample(data, p, 0).inputs) for p in (2, 0.5, 1.5)]
     [20, 5, 15]
-    >>> rows, doubled = replay_sample(data, 1, 0)
+    >>> rows, doubled, _ = replay_sample(data, 1, 0)
     >>> sorted(rows.tolist()) == list(range(10)) and bool((doubled == 2 * rows).all())
     True
     """
     rng = np.random.default_rng(seed)
-    size = len(data[0])
+    size = len(data.inputs)
     whole, part = divmod(passes * size, size)
     order = [rng.permutation(size) for _ in range(int(whole))]
     order.append(rng.permutation(size)[: max(1, round(part))] if part or not order else [])
     rows = np.concatenate(order).astype(np.int64)
-    return tuple(column[rows] for column in data)  # type: ignore[return-value]
+    return data.take(rows)
 
 
 def head_to_head(
@@ -444,7 +443,7 @@ class Loop:
         parts, done = [], 0
         for path in sorted(folder.glob("part-*.npz")):
             with np.load(path) as saved:
-                parts.append(tuple(saved[column] for column in ARRAYS))
+                parts.append(Examples(*(saved[column] for column in ARRAYS)))
                 done += int(saved["games"])
         if done:
             self.run.log(f"teacher: {done}/{games} games kept in {folder}")
@@ -453,7 +452,7 @@ class Loop:
         for k in range(done, games):
             fresh.append(tak_teacher_game(teacher, self.start, self.args.seed * 1_000_003 + k))
             if len(fresh) == TEACHER_PART or k + 1 == games:
-                parts.append(concat_examples(fresh))
+                parts.append(Examples.joined(fresh))
                 with atomic_path(folder / f"part-{k + 1:06d}.npz", ".npz") as temp:
                     np.savez_compressed(temp, games=len(fresh), **dict(zip(ARRAYS, parts[-1])))
                 fresh = []
@@ -463,7 +462,7 @@ class Loop:
                     f"teacher: {k + 1}/{games} games of the Tak alpha-beta, "
                     f"total {self.minutes():.1f} min"
                 )
-        data = concat_examples(parts)
+        data = Examples.joined(parts)
         teacher = f"minimax:{TAK_TEACHER_DEPTH} (mancala.games.tak.search), every move valued"
         described = f"{games:,} games of it, {len(data[0]):,} positions"
         self.learn_first(data, games, teacher, described)
@@ -499,7 +498,7 @@ class Loop:
         net.save(teacher="none: untrained weights", data="none")
         self.offer(net, 0, math.nan)
 
-    def learn_first(self, data: Arrays, games: int, teacher: str, described: str) -> None:
+    def learn_first(self, data: Examples, games: int, teacher: str, described: str) -> None:
         """Fit a fresh network to `data` of `games` games (what `teacher` said,
         `described`); offer it."""
         positions = len(data[0])

@@ -28,11 +28,11 @@ from mancala.arena.records import GameLog, replay, start_state
 from mancala.core.atomic import atomic_path
 from mancala.core.paths import DATA_DIR, PACKAGE_DIR, cache_dir
 from mancala.games import DEFAULT_GAME, GAMES, example_builders
+from mancala.games.examples import Examples
 from mancala.games.masks import legal_mask
 from mancala.nn_lib.policy_value import features
 
 log = logging.getLogger(__name__)
-Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # inputs (mover's side), gains, mask
 
 
 def moves_a_row(game: str) -> int:
@@ -41,7 +41,7 @@ def moves_a_row(game: str) -> int:
     return example_builders(game).MOVES_A_ROW
 
 
-def record_positions(record: dict[str, Any], exact_only: bool = False) -> Arrays | None:
+def record_positions(record: dict[str, Any], exact_only: bool = False) -> Examples | None:
     """The training examples of one annotated record, as its game builds them
     (`example_builders`); None when it has no "values" or its game builds none. A
     position whose row of values is None was not labelled (`mancala solve labels
@@ -96,11 +96,6 @@ def annotated_states(record: dict[str, Any]) -> list:
     return states
 
 
-def concat_examples(parts: list[Arrays]) -> Arrays:
-    """Batches of examples joined into one, column by column."""
-    return tuple(np.concatenate(column) for column in zip(*parts))  # type: ignore[return-value]
-
-
 class PositionReader:
     """Stream the examples of JSONL files (default training/*.jsonl) in chunks of about
     `chunk` examples (`moves_a_row`), so files larger than memory can be trained on;
@@ -122,21 +117,21 @@ class PositionReader:
         self.games = self.unannotated = self.skipped = 0
         self.teachers: list[str] = []
 
-    def __iter__(self) -> Iterator[Arrays]:
+    def __iter__(self) -> Iterator[Examples]:
         self.games = self.unannotated = self.skipped = 0
-        parts: list[Arrays] = []
+        parts: list[Examples] = []
         size = 0
         for path in self.log.files():
             for game, units in self._games(path):
                 parts.append(game)
                 size += units
                 if size >= self.chunk:
-                    yield concat_examples(parts)
+                    yield Examples.joined(parts)
                     parts, size = [], 0
         if parts:
-            yield concat_examples(parts)
+            yield Examples.joined(parts)
 
-    def _games(self, path: Path) -> Iterator[tuple[Arrays, int]]:
+    def _games(self, path: Path) -> Iterator[tuple[Examples, int]]:
         """The examples of each game of the file `path` and their size (examples times
         `moves_a_row`), counted in the reader's totals: read from the cache where they are
         kept, else built from the records (and kept, for a compressed file)."""
@@ -157,7 +152,7 @@ class PositionReader:
         if fresh and kept and read.arrays is not None:
             read.save(kept)
 
-    def _built(self, path: Path, read: FileExamples, keep: bool) -> Iterator[tuple[Arrays, int]]:
+    def _built(self, path: Path, read: FileExamples, keep: bool) -> Iterator[tuple[Examples, int]]:
         """The examples of each game of the records of `path` (`record_positions`), their
         counts in `read`, where they are gathered too with `keep` (while they are
         smaller than KEPT_BYTES)."""
@@ -185,7 +180,7 @@ class PositionReader:
             log.warning("%s: skipped %d record(s) whose values do not fit the game", path, bad)
         read.skipped = log_.skipped + bad
         if keep and held <= KEPT_BYTES and parts:
-            read.arrays = concat_examples(parts)
+            read.arrays = Examples.joined(parts)
 
 
 KEPT_BYTES = 1 << 28  # a file's examples are kept in the cache up to this size
@@ -198,24 +193,24 @@ class FileExamples:
     without values (`unannotated`), lines skipped as corrupt or not fitting the game
     (`skipped`); the teachers of the games used, in order of first sight."""
 
-    arrays: Arrays | None = None
+    arrays: Examples | None = None
     rows: list[int] = field(default_factory=list)
     units: list[int] = field(default_factory=list)
     unannotated: int = 0
     skipped: int = 0
     teachers: list[str] = field(default_factory=list)
 
-    def games(self) -> Iterator[tuple[Arrays, int]]:
+    def games(self) -> Iterator[tuple[Examples, int]]:
         bounds = np.cumsum([0, *self.rows])
         for lo, hi, units in zip(bounds[:-1], bounds[1:], self.units):
-            yield tuple(column[lo:hi] for column in self.arrays), units  # type: ignore[misc]
+            yield self.arrays.take(slice(lo, hi)), units  # type: ignore[union-attr]
 
     def save(self, path: Path) -> None:
         """Keep these examples at `path` (atomically), and no other version of them."""
         path.parent.mkdir(parents=True, exist_ok=True)
         for older in path.parent.glob(f"{path.name.rsplit('-', 1)[0]}-*.npz"):
             older.unlink(missing_ok=True)
-        columns = dict(zip(("inputs", "targets", "mask"), self.arrays or ()))
+        columns = dict(zip(("inputs", "moves", "mask"), self.arrays or ()))
         with atomic_path(path, ".npz") as temporary:
             np.savez_compressed(
                 temporary,
@@ -230,7 +225,7 @@ class FileExamples:
     def load(cls, path: Path) -> FileExamples:
         with np.load(path) as saved:
             unannotated, skipped = saved["counts"].tolist()
-            arrays = (saved["inputs"], saved["targets"], saved["mask"])
+            arrays = Examples(saved["inputs"], saved["moves"], saved["mask"])
             rows, units = saved["rows"].tolist(), saved["units"].tolist()
             return cls(arrays, rows, units, unannotated, skipped, saved["teachers"].tolist())
 
@@ -265,9 +260,9 @@ class PositionStore:
             raise ValueError(f"capacity must be at least 1, not {capacity}")
         self.capacity, self.exact_only = capacity, exact_only
         self.rng = np.random.default_rng(seed)
-        self.parts: list[Arrays] = []
+        self.parts: list[Examples] = []
         self.games = self.seen = self.size = 0
-        self._joined: Arrays | None = None
+        self._joined: Examples | None = None
 
     def add(self, records: Iterable[dict[str, Any]]) -> None:
         for record in records:
@@ -276,7 +271,7 @@ class PositionStore:
                 self._take(arrays)
                 self.games += 1
 
-    def add_chunks(self, chunks: Iterable[Arrays], games: int) -> None:
+    def add_chunks(self, chunks: Iterable[Examples], games: int) -> None:
         for chunk in chunks:
             self._take(chunk)
         self.games += games
@@ -287,15 +282,15 @@ class PositionStore:
         self.add_chunks(reader, 0)
         self.games += reader.games
 
-    def _take(self, arrays: Arrays) -> None:
+    def _take(self, arrays: Examples) -> None:
         room = min(self.capacity - self.size, len(arrays[0]))
         if room:
-            self.parts.append(tuple(column[:room] for column in arrays))  # type: ignore[arg-type]
+            self.parts.append(arrays.take(slice(0, room)))
             self.size += room
             self.seen += room
             self._joined = None
-        rest = tuple(column[room:] for column in arrays)
-        n = len(rest[0])
+        rest = arrays.take(slice(room, None))
+        n = len(rest.inputs)
         if not n:
             return
         kept = self.arrays()  # full: each new example replaces a random one with
@@ -309,27 +304,25 @@ class PositionStore:
     def __len__(self) -> int:
         return self.size
 
-    def arrays(self) -> Arrays:
+    def arrays(self) -> Examples:
         if self._joined is None:
-            self._joined = concat_examples(self.parts)
+            self._joined = Examples.joined(self.parts)
             self.parts = [self._joined]
         return self._joined
 
-    def sample(self, size: int, rng: np.random.Generator) -> Arrays:
+    def sample(self, size: int, rng: np.random.Generator) -> Examples:
         """`size` examples, shuffled: drawn without replacement when there are more,
         with replacement when there are fewer (so a refit always does the same work); all
         of them, exactly as many, are the store's own, shuffled in place (no copy)."""
-        rel, gains, mask = self.arrays()
-        if len(rel) == size:  # the same permutation of each column: one seed, one length
+        kept = self.arrays()
+        rows = len(kept.inputs)
+        if rows == size:  # the same permutation of each column: one seed, one length
             seed = int(rng.integers(2**63))
-            for column in (rel, gains, mask):
+            for column in kept:
                 np.random.default_rng(seed).shuffle(column)
-            return rel, gains, mask
-        if len(rel) > size:
-            pick = rng.permutation(len(rel))[:size]
-        else:
-            pick = rng.integers(0, len(rel), size)
-        return rel[pick], gains[pick], mask[pick]
+            return kept
+        pick = rng.permutation(rows)[:size] if rows > size else rng.integers(0, rows, size)
+        return kept.take(pick)
 
 
 def visit_row(state: Any, counts: np.ndarray) -> list[int]:
@@ -369,7 +362,7 @@ def dense_rows(states: list, rows: list, mask: np.ndarray) -> np.ndarray:
 
 def visit_targets(
     record: dict[str, Any], value_scale: float, search_value: float = 0.0, score_weight: float = 0.0
-) -> Arrays | None:
+) -> Examples | None:
     """Targets (`policy_value.features`, policy, mask, value) from a self-play record's
     `visits` and outcome (a sowing game's margin on the scale `value_scale`, seeds, with the
     score utility's `score_weight`: `margin_value`); None without visits. Where the record
@@ -403,7 +396,7 @@ def visit_targets(
         kept = np.flatnonzero(not_measured(states))
         if not len(kept):
             return None
-        return features([states[k] for k in kept]), policy[kept], mask[kept], values[kept]
+        return Examples(features([states[k] for k in kept]), policy[kept], mask[kept], values[kept])
     rows = record["policy"]
     if not isinstance(rows, list) or len(rows) != len(states):
         raise ValueError("policy does not match the moves")
@@ -418,7 +411,7 @@ def visit_targets(
     if (targets < 0).any() or not np.allclose(targets.sum(1), 1.0, atol=1e-3):
         raise ValueError("policy is not a distribution over the legal moves")
     targets /= targets.sum(1, keepdims=True)
-    return features([states[k] for k in kept]), targets, mask[kept], values[kept]
+    return Examples(features([states[k] for k in kept]), targets, mask[kept], values[kept])
 
 
 def _search_values(record: dict[str, Any], positions: int) -> np.ndarray:

@@ -49,6 +49,7 @@ from mancala.games import (
 )
 from mancala.games import game as game_entry
 from mancala.games import planes as planes_of
+from mancala.games.examples import Examples
 from mancala.games.sowing.margin_value import margin_of, margin_value
 from mancala.games.sowing.view import mover_views
 from mancala.nn_lib import encoders
@@ -77,7 +78,6 @@ VALUE_SCALE = 2.0
 # the policy target's temperature (seeds): a move one seed worse than the best gets 1/e its
 # weight, whatever the value's scale (a wide scale is for the value, not softer priors)
 POLICY_TEMPERATURE = 1.0
-Arrays = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]  # features, policy, mask, value
 AZ_GAMES = DEFAULT_BOARDS  # the games' default boards
 PLANES_ONLY, WITH_FEATURES = 1, 2  # the input encodings of a game of planes
 
@@ -358,7 +358,7 @@ class PolicyValue(SavedModel):
 
     def fit(
         self,
-        data: Arrays,
+        data: Examples,
         *,
         epochs: int = 1,
         batch_size: int = 256,
@@ -400,7 +400,7 @@ def teacher_targets(
     mask: np.ndarray,
     value_scale: float,
     score_weight: float = 0.0,
-) -> Arrays:
+) -> Examples:
     """Targets from a teacher's move values (`mancala.learn.data.record_positions`), the
     value on the scale `value_scale` (seeds) with the score utility's `score_weight`
     (`margin_value`), the policy a soft choice at a temperature of POLICY_TEMPERATURE
@@ -408,4 +408,5 @@ def teacher_targets(
     h = mask.shape[1]
     policy = soft_choice(gains, mask, POLICY_TEMPERATURE)
     margin = np.where(mask, gains, -np.inf).max(axis=1) + (rel[:, h] - rel[:, 2 * h + 1])
-    return rel, policy.astype(np.float32), mask, margin_value(margin, value_scale, score_weight)
+    value = margin_value(margin, value_scale, score_weight)
+    return Examples(rel, policy.astype(np.float32), mask, value)

@@ -16,6 +16,7 @@ from mancala.arena.match import play_games
 from mancala.arena.openings import random_opening
 from mancala.arena.records import replay
 from mancala.game_state import GameState
+from mancala.games.examples import Examples
 from mancala.games.replay import replayed
 from mancala.games.sowing.solver import Solver, default_max_seeds
 from mancala.learn.data import PositionStore
@@ -84,7 +85,7 @@ def test_teacher_recalls_positions_it_has_valued():
 def _chunk(first: int, count: int):
     ids = np.arange(first, first + count)
     boards = np.tile(ids[:, None], (1, 14)).astype(np.int16)
-    return boards, np.zeros((count, 6), np.float32), np.ones((count, 6), bool)
+    return Examples(boards, np.zeros((count, 6), np.float32), np.ones((count, 6), bool))
 
 
 def test_store_keeps_a_bounded_uniform_sample_of_everything_seen():

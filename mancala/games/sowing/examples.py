@@ -15,13 +15,13 @@ from typing import Any
 
 import numpy as np
 
+from mancala.games.examples import Examples
 from mancala.games.masks import legal_mask
 from mancala.games.replay import positions
 from mancala.games.sowing import engine
 from mancala.games.sowing.margin_value import margin_value
 from mancala.games.sowing.view import mover_views
 
-Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # boards (mover's side), gains, mask
 MOVES_A_ROW = 1  # a row holds one board: its houses' values together
 DENSE_ROWS = True  # a record's row of a position: one number a house (an action id)
 
@@ -32,7 +32,7 @@ def record_examples(
     values: list,
     left_out: Collection = frozenset(),
     exact: Any = None,
-) -> Arrays | None:
+) -> Examples | None:
     """The examples of the positions of a game played from `start`, `values` a row of
     the values of every house a position (None where illegal): int16 boards, float32
     gains, a bool mask. A position whose row is None was not labelled and is left out, as
@@ -67,7 +67,7 @@ def record_examples(
         )
     if not kept.any():
         return None
-    return rel[kept].astype(np.int16), gains[kept].astype(np.float32), mask[kept]
+    return Examples(rel[kept].astype(np.int16), gains[kept].astype(np.float32), mask[kept])
 
 
 def search_values(q: np.ndarray, value_scale: float, score_weight: float) -> np.ndarray:

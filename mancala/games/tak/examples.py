@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 
+from mancala.games.examples import Examples
 from mancala.games.replay import positions
 from mancala.games.tak.actions import num_actions
 from mancala.games.tak.fast import is_legal, legal_moves, play, result, to_arrays
 from mancala.games.tak.pieces import PIECES
 from mancala.games.tak.planes import afterstate_planes, channels
 
-Arrays = tuple[np.ndarray, np.ndarray, np.ndarray]  # afterstates' planes, values, mask
 CHILDREN = 16  # examples a position (its best moves and random others)
 BEST = 4  # of which the best valued moves
 MOVES_A_ROW = CHILDREN
@@ -36,7 +36,7 @@ def record_examples(
     values: list,
     left_out: Collection = frozenset(),
     exact: Any = None,
-) -> Arrays | None:
+) -> Examples | None:
     """The examples of a game played from `start`, `values` a row of the values of every
     legal move a position, a row a position: its BEST best valued moves and random others
     (drawn from the game's moves), CHILDREN in all, each the position after the move as
@@ -83,7 +83,7 @@ def record_examples(
     targets, mask = np.zeros(shape, np.float32), np.zeros(shape, bool)
     for r, count in enumerate(counts):
         inputs[r, :count], targets[r, :count], mask[r, :count] = x[r], gains[r], True
-    return inputs, targets, mask
+    return Examples(inputs, targets, mask)
 
 
 def search_values(q: np.ndarray, value_scale: float, score_weight: float) -> np.ndarray:
