@@ -2,7 +2,7 @@
 objectives (Tak's evaluation and its guide's policy: `mancala.learn.tak_fit`).
 
 An example is a row of counts (how many times each weight counts), its value, the position
-it belongs to and that position's game (`Examples`; a game builds its own, as
+it belongs to and that position's game (`MoveRows`; a game builds its own, as
 `mancala.games.tak.labels` does). Each HELD_OUT-th game's positions are held out and judge
 the fit of the others. An objective offers `fit(train, start)` (the weights) and
 `loss(data, weights)`: `Squares`, the squared error of the rows times the weights against
@@ -30,7 +30,7 @@ CHUNK = 250  # jobs labelled and saved at once
 
 
 @dataclass
-class Examples:
+class MoveRows:
     """Rows of counted features, their values, the position each belongs to (0, 1, ...)
     and that position's game."""
 
@@ -40,7 +40,7 @@ class Examples:
     games: np.ndarray
 
     @classmethod
-    def joined(cls, parts: list[Examples]) -> Examples:
+    def joined(cls, parts: list[MoveRows]) -> MoveRows:
         offsets = np.cumsum([0] + [p.position.max() + 1 if len(p.position) else 0 for p in parts])
         return cls(
             np.concatenate([p.rows for p in parts]),
@@ -49,12 +49,12 @@ class Examples:
             np.concatenate([p.games for p in parts]),
         )
 
-    def where(self, keep: np.ndarray) -> Examples:
+    def where(self, keep: np.ndarray) -> MoveRows:
         """The examples of `keep` (a flag a row), their positions numbered again from 0."""
         _, position = np.unique(self.position[keep], return_inverse=True)
-        return Examples(self.rows[keep], self.values[keep], position, self.games[keep])
+        return MoveRows(self.rows[keep], self.values[keep], position, self.games[keep])
 
-    def split(self) -> tuple[Examples, Examples]:
+    def split(self) -> tuple[MoveRows, MoveRows]:
         """(the examples a fit reads, those held out)."""
         held = self.games % HELD_OUT == 0
         return self.where(~held), self.where(held)
@@ -67,8 +67,8 @@ def chunked(
     desc: str,
     unit: str = "position",
     size: int = CHUNK,
-) -> Examples:
-    """The examples of `jobs` by `label(some jobs, one done)` (the arrays of `Examples`),
+) -> MoveRows:
+    """The examples of `jobs` by `label(some jobs, one done)` (the arrays of `MoveRows`),
     made `size` jobs at a time, each chunk saved in `folder` (`runs.progress`) as it is
     made and those saved before read back (a progress bar in `unit`s)."""
     parts = []
@@ -77,14 +77,14 @@ def chunked(
             path = folder / f"chunk-{chunk:04d}.npz"
             if path.is_file():
                 with np.load(path) as saved:
-                    part = Examples(*(saved[k] for k in ("rows", "values", "position", "games")))
+                    part = MoveRows(*(saved[k] for k in ("rows", "values", "position", "games")))
                 bar.update(min(size, len(jobs) - start))
             else:
-                part = Examples(*label(jobs[start : start + size], bar.update))
+                part = MoveRows(*label(jobs[start : start + size], bar.update))
                 with atomic_path(path) as temporary, temporary.open("wb") as out:
                     np.savez(out, **vars(part))
             parts.append(part)
-    return Examples.joined(parts)
+    return MoveRows.joined(parts)
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ class Squares:
     fixed: tuple[int, ...] = ()
     always: tuple[int, ...] = ()
 
-    def fit(self, train: Examples, start: np.ndarray) -> np.ndarray:
+    def fit(self, train: MoveRows, start: np.ndarray) -> np.ndarray:
         counts, values = train.rows, train.values
         free = counts.std(axis=0) > 0
         free[list(self.fixed)] = False
@@ -111,7 +111,7 @@ class Squares:
         weights[free] = fitted
         return np.round(weights * 32) / 32 + 0.0  # + 0.0: no weight of -0.0
 
-    def loss(self, data: Examples, weights: np.ndarray) -> float:
+    def loss(self, data: MoveRows, weights: np.ndarray) -> float:
         return float(np.mean((data.rows @ weights - data.values) ** 2))
 
 
@@ -122,7 +122,7 @@ class CrossEntropy:
     temperature: float
     ridge: float = 0.0
 
-    def fit(self, train: Examples, start: np.ndarray) -> np.ndarray:
+    def fit(self, train: MoveRows, start: np.ndarray) -> np.ndarray:
         goal = targets(train, self.temperature)
         found = minimize(
             _loss, start, args=(train, goal, self.ridge), jac=True, method="L-BFGS-B",
@@ -130,16 +130,16 @@ class CrossEntropy:
         )  # fmt: skip
         return found.x
 
-    def loss(self, data: Examples, weights: np.ndarray) -> float:
+    def loss(self, data: MoveRows, weights: np.ndarray) -> float:
         return float(_loss(weights, data, targets(data, self.temperature), 0.0)[0])
 
 
-def targets(data: Examples, temperature: float) -> np.ndarray:
+def targets(data: MoveRows, temperature: float) -> np.ndarray:
     """The softmax of each position's values at `temperature`."""
     return _softmax(data.values / temperature, data.position)
 
 
-def best_first(data: Examples, weights: np.ndarray) -> float:
+def best_first(data: MoveRows, weights: np.ndarray) -> float:
     """The share of positions whose favourite row by the policy of `weights` is a best
     valued one."""
     logits, position = -data.rows @ weights, data.position
@@ -148,7 +148,7 @@ def best_first(data: Examples, weights: np.ndarray) -> float:
     return float(_by_position(chosen & best, position, np.logical_or, False).mean())
 
 
-def sharpest(train: Examples, evaluation: np.ndarray, temperature: float) -> float:
+def sharpest(train: MoveRows, evaluation: np.ndarray, temperature: float) -> float:
     """The factor of the evaluation's weights whose policy fits `train` best: the policy a
     fit starts from, and is judged against."""
     loss = CrossEntropy(temperature).loss
@@ -168,7 +168,7 @@ def _softmax(values: np.ndarray, position: np.ndarray) -> np.ndarray:
     return odds / _by_position(odds, position, np.add, 0.0)[position]
 
 
-def _loss(weights, data: Examples, targets: np.ndarray, ridge: float):
+def _loss(weights, data: MoveRows, targets: np.ndarray, ridge: float):
     """The mean cross-entropy of the policy of `weights` against `targets` (and its
     gradient), with a ridge penalty."""
     count = data.position.max() + 1

@@ -23,7 +23,7 @@ from mancala.arena.records import GameLog
 from mancala.games.tak.evaluate import read_weights, save_weights, weights_file, weights_of
 from mancala.games.tak.guide import SCALE, guide_file, read_guide, shipped_guide, write_guide
 from mancala.games.tak.labels import ALWAYS, FIXED, Rows, label_moves, label_positions, positions
-from mancala.learn.linear_fit import CrossEntropy, Examples, Squares, best_first, chunked, sharpest
+from mancala.learn.linear_fit import CrossEntropy, MoveRows, Squares, best_first, chunked, sharpest
 from mancala.learn.runs import progress
 
 GAMES_A_CHUNK = 20  # self-play games labelled and saved at once
@@ -89,7 +89,7 @@ def fit_evaluation(s: EvaluationFit) -> Path | None:
         with tqdm(
             total=len(drawn), desc=f"depth {s.depth}", unit="position", file=sys.stderr
         ) as bar:
-            data = Examples(*label_positions(drawn, weights, s.depth, bar.update))
+            data = MoveRows(*label_positions(drawn, weights, s.depth, bar.update))
         train, held = data.split()
         fitted = objective.fit(train, weights)
         before, after = objective.loss(held, weights), objective.loss(held, fitted)
@@ -204,7 +204,7 @@ def self_play_label(
     """The improved policies of `player`'s Gumbel searches (`learn.az.gumbel_game`) in
     games against itself from the (game, position) pairs `starts`: each move's value is
     the log of its share, so that the softmax of the values at temperature 1 is the
-    improved policy over the position's regular moves (the arrays of `Examples`).
+    improved policy over the position's regular moves (the arrays of `MoveRows`).
     `played()` is told of each game."""
     from mancala.learn.az import gumbel_game
 

@@ -48,6 +48,7 @@ import numpy as np
 
 from mancala.game_state import GameState
 from mancala.games import GAMES, won_value
+from mancala.games.examples import Examples
 from mancala.games.masks import legal_mask
 from mancala.games.sowing.afterstates import afterstates
 from mancala.games.sowing.engine import rules_of
@@ -66,7 +67,6 @@ TAK_TEMPERATURE = 0.5  # Tak: the teacher's choice, a move half a unit worse 1/e
 EDGE = 1 - 1e-6  # Tak outputs are clipped inside (-1, 1) before they are turned back
 
 Predict = Callable[[np.ndarray], np.ndarray]  # raw inputs (N, ...) -> values (N, outputs)
-Examples = tuple[np.ndarray, np.ndarray, np.ndarray]  # raw inputs, targets, mask
 
 
 class SowingView:
@@ -100,7 +100,7 @@ class SowingView:
 
     def examples(self, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Examples:
         """The network's examples of the store's (boards, gains, mask): the same."""
-        return rel, gains, mask
+        return Examples(rel, gains, mask)
 
     def board_values(self, predict: Predict, rel: np.ndarray, mask: np.ndarray) -> np.ndarray:
         """The value of each house of boards from the mover's side (N, H)."""
@@ -136,7 +136,7 @@ class AfterstateView(SowingView):
         after, gained, same, live = afterstates(rel, mask, self.rules)
         later = gains - gained
         target = np.where(same, later, -later)[live][:, None]
-        return after[live], target.astype(np.float32), np.ones(target.shape, bool)
+        return Examples(after[live], target.astype(np.float32), np.ones(target.shape, bool))
 
     def board_values(self, predict: Predict, rel: np.ndarray, mask: np.ndarray) -> np.ndarray:
         after, gained, same, live = afterstates(rel, mask, self.rules)
@@ -181,7 +181,7 @@ class TakView:
     def examples(self, inputs: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> Examples:
         """The same: the store holds a position's moves already, as the positions after
         them (`games.tak.examples`)."""
-        return inputs, gains, mask
+        return Examples(inputs, gains, mask)
 
     def augment(self, inputs: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """`inputs` (planes, N x ... x C x S x S), each row under one of the square's

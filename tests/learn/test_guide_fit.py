@@ -22,7 +22,7 @@ from mancala.games.tak.fast import to_arrays
 from mancala.games.tak.guide import GuideWeights, guide_file, guided_boards, read_guide, write_guide
 from mancala.games.tak.labels import _after_terms
 from mancala.games.tak.state import TakState, from_tps
-from mancala.learn.linear_fit import CrossEntropy, Examples, best_first, targets
+from mancala.learn.linear_fit import CrossEntropy, MoveRows, best_first, targets
 from mancala.learn.promotion import guide_candidate, offer, record_to
 from mancala.nn_lib.policy_value import Guide, trained_games
 
@@ -133,7 +133,7 @@ def test_the_fits_measures_on_a_position_by_hand():
     and the policy's favourite is a best move in one of the two."""
     rows = np.zeros((5, len(WEIGHT_NAMES)))
     rows[:, 0] = [1.0, 0.0, 2.0, 0.0, 1.0]  # TEMPO's count: worth -count to the mover
-    data = Examples(rows, np.array([0.0, 1.0, -1.0, 0.0, 2.0]), np.array([0, 0, 0, 1, 1]),
+    data = MoveRows(rows, np.array([0.0, 1.0, -1.0, 0.0, 2.0]), np.array([0, 0, 0, 1, 1]),
                     np.array([0, 0, 0, 1, 1]))  # fmt: skip
     want = np.exp([0.0, 1.0, -1.0]) / np.exp([0.0, 1.0, -1.0]).sum()
     np.testing.assert_allclose(targets(data, 1.0)[:3], want)

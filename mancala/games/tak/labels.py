@@ -1,5 +1,5 @@
 """Tak's examples for the linear fits of its evaluation and its guide
-(`mancala.learn.linear_fit`, whose `Examples` these arrays are): positions drawn from
+(`mancala.learn.linear_fit`, whose `MoveRows` these arrays are): positions drawn from
 recorded games, labelled by the alpha-beta. A row is how many times each weight counts
 (`evaluate.terms`): the evaluation's are the positions' own; the guide's those of the
 position each regular move leads to, seen by the other player (a move that wins at once
