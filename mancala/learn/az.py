@@ -10,9 +10,10 @@ search's visits (temperature 1), after that the most visited move is played. Its
 from it: the policy from the counts, the value from the outcome. A Tak game still going
 after `ply_limit` plies stops there, a draw.
 
-A Tak network's first fit learns from games of its fast alpha-beta (`tak_teacher_game`)
-or from the main job's annotated records (`tak_record_targets`): the policy from the
-search's values of every legal move, the value from its value of the position.
+A Tak network's first fit learns from games of its fast alpha-beta
+(`mancala.learn.teacher.TeacherGames`) or from the main job's annotated records: the
+policy from the search's values of every legal move, the value from its value of the
+position (`mancala.nn_lib.policy_value.searched_targets`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
 import shutil
 import time
 from collections.abc import Iterable
@@ -34,21 +34,17 @@ from mancala.ai.az import AZ, AZNet, load_any_game
 from mancala.ai.registry import make_player
 from mancala.arena.match import make_record, ply_limit
 from mancala.arena.opening_sets import board_set_starts
-from mancala.arena.openings import random_openings
 from mancala.arena.pairs import Pairs, play_pairs
 from mancala.arena.parallel import GameJob, Workers
 from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import move_quality, shipped_set
-from mancala.core.atomic import atomic_path
 from mancala.game_state import GameState
 from mancala.games import Capability, new_game, offers
 from mancala.games import game as game_entry
 from mancala.games.examples import Examples
-from mancala.games.masks import legal_mask
 from mancala.learn.curve import LearningCurve, win_rate
 from mancala.learn.data import (
     annotated_states,
-    dense_rows,
     policy_row,
     record_positions,
     visit_row,
@@ -58,18 +54,17 @@ from mancala.learn.gate import gate_openings
 from mancala.learn.promotion import Candidate, offer, promote
 from mancala.learn.runs import Run, progress
 from mancala.learn.settings import SelfPlaySettings
-from mancala.learn.teacher import Teacher
+from mancala.learn.teacher import TeacherGames
 from mancala.learn.verdict import Measure, decide
-from mancala.nn_lib.choice import soft_choice
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import (
     NAME,
     PolicyValue,
     board_name,
     board_rules,
-    features,
     game_text,
     make_command,
+    searched_targets,
     teacher_targets,
     weights_file,
 )
@@ -79,13 +74,7 @@ NOISE = 0.25  # the weight of the Dirichlet noise in the root's priors
 ALPHA = 1.0  # its concentration: about 10 / the number of legal moves, as AlphaZero's
 GATE_SET = "a"  # the shipped opening set whose first openings the gate plays
 PROGRESS_SECONDS = 15.0  # a progress line at least this often while games are played
-TAK_TEACHER_DEPTH = 2  # plies of the Tak alpha-beta that values every move of its games
-TAK_TEACHER_TEMPERATURE = 1.0  # flats: a move one flat worse than the best gets 1/e its weight
-TAK_TEACHER_CLIP = 10.0  # flats: a won or lost position's value is cut to this first
-TAK_VALUE_SCALE = 3.0  # flats: the search's value v of a position becomes tanh(v / this)
-TAK_OPENING_PLIES = 4  # random plies before a teacher game, so that games differ
-TEACHER_PART = 25  # teacher games a part of them: what a stop can lose at most
-ARRAYS = ("features", "policy", "mask", "value")  # a teacher part's columns, by name
+TEACHER_DEPTH = 2  # plies of the alpha-beta that values every move of its own games (Tak)
 
 
 def self_play_game(player: AZ, start: GameState, explore_plies: int, seed: int) -> dict[str, Any]:
@@ -216,9 +205,11 @@ def teacher_examples(
             if offers(game, Capability.MARGIN):  # values in seeds: `teacher_targets`
                 arrays = record_positions(record)
                 part = None if arrays is None else teacher_targets(*arrays, value_scale)
+            elif record.get("values") is not None:  # a search's, in its units
+                part = searched_targets(annotated_states(record), record["values"])
             else:
-                part = tak_record_targets(record)
-        except ValueError:
+                part = None
+        except (TypeError, ValueError):
             continue
         if part is not None:
             parts.append(part)
@@ -235,56 +226,6 @@ def teacher_examples(
             f"{', '.join(map(str, paths))}; record some with {record}"
         )
     return Examples.joined(parts), len(parts), teachers
-
-
-def tak_teacher_game(teacher: Teacher, start: GameState, seed: int) -> Examples:
-    """The targets of one game of the Tak alpha-beta (`teacher`, a Tak `Teacher`) against
-    itself after TAK_OPENING_PLIES random plies, each move drawn from the soft choice of
-    its values of every legal move (`tak_targets`)."""
-    rng = np.random.default_rng(seed)
-    (state,), _ = random_openings(start, 1, random.Random(seed), TAK_OPENING_PLIES)
-    states, rows = [], []
-    while not state.is_over() and state.ply < ply_limit(start):
-        states.append(state)
-        rows.append(teacher.move_values(state))
-        policy = _tak_choice([state], rows[-1:])[0][0]
-        state = state.play(int(rng.choice(len(policy), p=policy)))
-    return tak_targets(states, rows)
-
-
-def tak_targets(states: list[GameState], rows: list[list[float]]) -> Examples:
-    """The targets of Tak positions `states` from a search's values of each one's legal
-    moves (`rows`, in the order of `legal_moves`): the policy their soft choice at
-    TAK_TEACHER_TEMPERATURE, the value the best v as tanh(v / TAK_VALUE_SCALE), both
-    after cutting the values to TAK_TEACHER_CLIP. ValueError when a row does not fit."""
-    return Examples(features(states), *_tak_choice(states, rows))
-
-
-def _tak_choice(states: list[GameState], rows: list[list[float]]) -> tuple[np.ndarray, ...]:
-    """(policy, mask, value) of `tak_targets`."""
-    mask = legal_mask(states)
-    try:
-        gains = np.clip(dense_rows(states, rows, mask), -TAK_TEACHER_CLIP, TAK_TEACHER_CLIP)
-    except ValueError:
-        raise ValueError("values are not one number a legal move") from None
-    policy = soft_choice(gains, mask, TAK_TEACHER_TEMPERATURE).astype(np.float32)
-    best = np.where(mask, gains, -np.inf).max(axis=1)
-    return policy, mask, np.tanh(best / TAK_VALUE_SCALE)
-
-
-def tak_record_targets(record: dict[str, Any]) -> Examples | None:
-    """The targets of an annotated Tak record (`mancala train`'s, its "values" a row of
-    every legal move's value a position) as `tak_targets`; None when it has no values or
-    no position. ValueError when the values do not fit its moves."""
-    if record.get("values") is None:
-        return None
-    states = annotated_states(record)
-    if not states:
-        return None
-    try:
-        return tak_targets(states, record["values"])
-    except (TypeError, ValueError):
-        raise ValueError("values are not one number a legal move") from None
 
 
 def visit_examples(
@@ -434,38 +375,32 @@ class Loop:
         return int(saved["games"])
 
     def pretrain_tak(self, games: int) -> None:
-        """Learn a first candidate from `games` games of the Tak alpha-beta; offer it.
-        The games' examples are kept in the run's teacher/ folder a part at a time, so a
-        stopped pretraining goes on with --resume from its last whole part."""
+        """Learn a first candidate from `games` games of the game's own alpha-beta
+        (`TeacherGames`, on the workers); offer it. Each game is kept in the run's
+        teacher/ folder as it ends, so a stopped pretraining goes on with --resume from
+        the next."""
         folder = progress(
             self.run.teacher, {"games": games, "rules": {"variant": self.game, **self.rules}}
         )
-        parts, done = [], 0
-        for path in sorted(folder.glob("part-*.npz")):
-            with np.load(path) as saved:
-                parts.append(Examples(*(saved[column] for column in ARRAYS)))
-                done += int(saved["games"])
+        kept = folder / "games.jsonl"
+        done = {r["seed"] for r in GameLog([kept], validate=False)} if kept.is_file() else set()
         if done:
-            self.run.log(f"teacher: {done}/{games} games kept in {folder}")
-        teacher = Teacher(TAK_TEACHER_DEPTH, game=self.game)
-        fresh, shown = [], time.perf_counter()
-        for k in range(done, games):
-            fresh.append(tak_teacher_game(teacher, self.start, self.args.seed * 1_000_003 + k))
-            if len(fresh) == TEACHER_PART or k + 1 == games:
-                parts.append(Examples.joined(fresh))
-                with atomic_path(folder / f"part-{k + 1:06d}.npz", ".npz") as temp:
-                    np.savez_compressed(temp, games=len(fresh), **dict(zip(ARRAYS, parts[-1])))
-                fresh = []
-            if time.perf_counter() - shown >= PROGRESS_SECONDS or k + 1 == games:
+            self.run.log(f"teacher: {len(done)}/{games} games kept in {folder}")
+        how = TeacherGames(self.game, TEACHER_DEPTH)
+        seeds = (self.args.seed * 1_000_003 + k for k in range(games))
+        jobs = [GameJob((0, 0), self.start, seed=s, playing=how) for s in seeds if s not in done]
+        shown = time.perf_counter()
+        for played, finished in enumerate(self.workers.play([], jobs), len(done) + 1):
+            append_games(kept, [finished.record])
+            if time.perf_counter() - shown >= PROGRESS_SECONDS or played == games:
                 shown = time.perf_counter()
                 self.run.log(
-                    f"teacher: {k + 1}/{games} games of the Tak alpha-beta, "
+                    f"teacher: {played}/{games} games of its alpha-beta, "
                     f"total {self.minutes():.1f} min"
                 )
-        data = Examples.joined(parts)
-        teacher = f"minimax:{TAK_TEACHER_DEPTH} (mancala.games.tak.search), every move valued"
+        data, _, (teacher,) = teacher_examples([kept], self.game, self.args.value_scale, self.rules)
         described = f"{games:,} games of it, {len(data[0]):,} positions"
-        self.learn_first(data, games, teacher, described)
+        self.learn_first(data, games, f"{teacher} (its own games), every move valued", described)
         shutil.rmtree(folder)  # the first network holds what they taught
 
     def adopt(self, source: Path) -> None:

@@ -30,7 +30,7 @@ from mancala.core.paths import DATA_DIR, PACKAGE_DIR, cache_dir
 from mancala.games import DEFAULT_GAME, GAMES, example_builders
 from mancala.games.examples import Examples
 from mancala.games.masks import legal_mask
-from mancala.nn_lib.policy_value import features
+from mancala.nn_lib.policy_value import dense_rows, features
 
 log = logging.getLogger(__name__)
 
@@ -340,24 +340,6 @@ def policy_row(state: Any, policy: np.ndarray) -> list[float]:
 
 def _row(state: Any, dense: np.ndarray) -> np.ndarray:
     return dense if example_builders(state.game).DENSE_ROWS else dense[state.legal_moves()]
-
-
-def dense_rows(states: list, rows: list, mask: np.ndarray) -> np.ndarray:
-    """A record's rows of `states` (visits, a policy, a search's values: the layout of
-    `visit_row`) as numbers one per action id, 0 where illegal (`mask`: `legal_mask`);
-    ValueError when they do not fit the positions."""
-    if example_builders(states[0].game).DENSE_ROWS:
-        dense = np.array(rows, dtype=np.float64)
-        if dense.shape != mask.shape or (dense[~mask] != 0).any():
-            raise ValueError("rows do not fit the legal moves")
-        return dense
-    dense = np.zeros(mask.shape)
-    for row, (state, seen) in enumerate(zip(states, rows)):
-        legal = state.legal_moves()
-        if not isinstance(seen, list) or len(seen) != len(legal):
-            raise ValueError("rows do not fit the legal moves")
-        dense[row, legal] = seen
-    return dense
 
 
 def visit_targets(

@@ -26,11 +26,13 @@ A Tak record's "values" give, for every position, one number a legal move in the
 `legal_moves()` (increasing action ids; a dense row of 3,175 would be mostly empty):
 the value of the move for the mover by the numba alpha-beta of `mancala.games.tak.search`
 to `depth` plies with exact windows, in the units of `mancala.games.tak.evaluate`
-(a win WIN_VALUE less the plies to it).
+(a win WIN_VALUE less the plies to it). `TeacherGames` plays such a teacher against
+itself, the games a Tak network's first fit learns from.
 """
 
 from __future__ import annotations
 
+import random
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -242,3 +244,48 @@ class Teaching:
             up_to=self.up_to,
             weights=self.weights,
         )
+
+
+TEACHER_OPENING_PLIES = 4  # random plies before a teacher's own game, so that games differ
+
+
+@dataclass(frozen=True)
+class TeacherGames:
+    """How a worker plays the games of `game`'s own alpha-beta to `depth` plies against
+    itself (`mancala.arena.parallel.Playing`): after TEACHER_OPENING_PLIES random plies,
+    each move drawn from the soft choice of its values of every legal move
+    (`mancala.nn_lib.policy_value.searched_targets`); the record annotated with them."""
+
+    game: str
+    depth: int
+
+    def make(self) -> SelfTaught:
+        return SelfTaught(Teacher(self.depth, game=self.game))
+
+
+class SelfTaught:
+    """Plays the games of `TeacherGames` with its `teacher` (made once a worker)."""
+
+    def __init__(self, teacher: Teacher) -> None:
+        self.teacher = teacher
+
+    def play(self, start: GameState, seed: int) -> dict[str, Any]:
+        from mancala.arena.match import make_record, ply_limit
+        from mancala.arena.openings import random_openings
+        from mancala.games.replay import positions
+        from mancala.nn_lib.policy_value import searched_targets
+
+        rng = np.random.default_rng(seed)
+        (state,), (moves,) = random_openings(start, 1, random.Random(seed), TEACHER_OPENING_PLIES)
+        values = [self.teacher.move_values(s) for s in positions(start, moves)[:-1]]
+        while not state.is_over() and state.ply < ply_limit(start):
+            values.append(self.teacher.move_values(state))
+            policy = searched_targets([state], values[-1:]).moves[0]
+            move = int(rng.choice(len(policy), p=policy))
+            moves.append(move)
+            state = state.play(move)
+        name = self.teacher.name
+        return make_record(
+            start, [name, name], moves, state, seed, values=values, teacher=name,
+            opening=TEACHER_OPENING_PLIES,
+        )  # fmt: skip

@@ -13,11 +13,12 @@ move (win 1, draw 0, loss -1). Keras builds, fits and saves the model; searches 
 weights as float32 arrays (`PolicyValue.arrays`) and run the forward pass in numba
 (each game's kernel adapter: `mancala.games.sowing.kernel`, `mancala.games.tak.kernel`).
 
-Targets come from two kinds of records (`teacher_targets`,
-`mancala.learn.data.visit_targets`): a teacher's values of every legal move (the policy:
-a sharp softmax of them; the value: the best move's final margin m squashed as
-`mancala.games.sowing.margin_value` says, tanh(m / value_scale) plus a score utility
-weighted by score_weight), or a search's visit counts (the policy: the counts normalised)
+Targets come from two kinds of records (`teacher_targets` on the sowing games,
+`searched_targets` on Tak; `mancala.learn.data.visit_targets`): a teacher's values of
+every legal move (the policy: a sharp softmax of them; the value: the best move's final
+margin m squashed as `mancala.games.sowing.margin_value` says, tanh(m / value_scale) plus
+a score utility weighted by score_weight, or on Tak tanh of the best value in flats), or
+a search's visit counts (the policy: the counts normalised)
 and the game's outcome for the mover (the value: the final margin squashed alike on the
 sowing games, the result on Tak). A network's `value_scale` (seeds) and `score_weight`
 are written in its metadata; its searches read exact margins on the same scale.
@@ -43,6 +44,7 @@ from mancala.games import (
     GAMES,
     Capability,
     describe,
+    example_builders,
     feature_planes,
     new_game,
     offers,
@@ -50,6 +52,7 @@ from mancala.games import (
 from mancala.games import game as game_entry
 from mancala.games import planes as planes_of
 from mancala.games.examples import Examples
+from mancala.games.masks import legal_mask
 from mancala.games.sowing.margin_value import margin_of, margin_value
 from mancala.games.sowing.view import mover_views
 from mancala.nn_lib import encoders
@@ -410,3 +413,43 @@ def teacher_targets(
     margin = np.where(mask, gains, -np.inf).max(axis=1) + (rel[:, h] - rel[:, 2 * h + 1])
     value = margin_value(margin, value_scale, score_weight)
     return Examples(rel, policy.astype(np.float32), mask, value)
+
+
+# a search's values of moves on the games without margins, in its evaluator's units (Tak: flats)
+SEARCH_CLIP = 10.0  # a won or lost position's value is cut to this first
+SEARCH_TEMPERATURE = 1.0  # a move one unit worse than the best gets 1/e its weight
+SEARCH_VALUE_SCALE = 3.0  # the best value v of a position becomes tanh(v / this)
+
+
+def searched_targets(states: list[GameState], rows: list[list[float]]) -> Examples:
+    """Targets of positions `states` of a game without margins (Tak) from a search's
+    values of each one's legal moves (`rows`, in the order of `legal_moves`): the policy
+    their soft choice at SEARCH_TEMPERATURE, the value the best v as tanh(v /
+    SEARCH_VALUE_SCALE), both after cutting the values to SEARCH_CLIP. ValueError when a
+    row does not fit."""
+    mask = legal_mask(states)
+    try:
+        gains = np.clip(dense_rows(states, rows, mask), -SEARCH_CLIP, SEARCH_CLIP)
+    except (TypeError, ValueError):
+        raise ValueError("values are not one number a legal move") from None
+    policy = soft_choice(gains, mask, SEARCH_TEMPERATURE).astype(np.float32)
+    best = np.where(mask, gains, -np.inf).max(axis=1)
+    return Examples(features(states), policy, mask, np.tanh(best / SEARCH_VALUE_SCALE))
+
+
+def dense_rows(states: list, rows: list, mask: np.ndarray) -> np.ndarray:
+    """A record's rows of `states` (visits, a policy, a search's values: the layout of
+    `mancala.learn.data.visit_row`) as numbers one per action id, 0 where illegal (`mask`:
+    `legal_mask`); ValueError when they do not fit the positions."""
+    if example_builders(states[0].game).DENSE_ROWS:
+        dense = np.array(rows, dtype=np.float64)
+        if dense.shape != mask.shape or (dense[~mask] != 0).any():
+            raise ValueError("rows do not fit the legal moves")
+        return dense
+    dense = np.zeros(mask.shape)
+    for row, (state, seen) in enumerate(zip(states, rows)):
+        legal = state.legal_moves()
+        if not isinstance(seen, list) or len(seen) != len(legal):
+            raise ValueError("rows do not fit the legal moves")
+        dense[row, legal] = seen
+    return dense

@@ -37,8 +37,8 @@ from mancala.games.sowing.view import mover_views
 from mancala.games.tak import fast
 from mancala.games.tak import kernel as tak_kernel
 from mancala.games.tak.state import from_tps
-from mancala.learn.az import self_play_game, self_player, tak_record_targets
-from mancala.learn.data import visit_targets
+from mancala.learn.az import self_play_game, self_player
+from mancala.learn.data import annotated_states, visit_targets
 from mancala.learn.teacher import Teacher
 from mancala.nn_lib import policy_value
 from mancala.nn_lib.base import NET_GAMES, WeightsError
@@ -49,6 +49,7 @@ from mancala.nn_lib.policy_value import (
     PolicyValue,
     features,
     input_width,
+    searched_targets,
     weights_file,
 )
 
@@ -500,7 +501,7 @@ def test_selfplay_makes_tak_weights_from_its_alpha_beta_then_self_play(tmp_path,
         *tiny, "--run", "c", *where,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
-    assert "teacher: 2/2 games of the Tak alpha-beta" in result.stdout
+    assert "teacher: 2/2 games of its alpha-beta" in result.stdout
     assert "round 1: 1/1 self-play games" in result.stdout
     gates = [json.loads(line) for line in (tmp_path / "runs" / "c" / "gates.jsonl").open()]
     assert [g["round"] for g in gates] == [0, 1] and gates[0]["promoted"]
@@ -517,7 +518,9 @@ def test_selfplay_learns_tak_from_the_main_jobs_annotated_games(tmp_path, lab_ma
         teacher.annotate(play_game([make_player(n, seed=k) for n in pair], start, seed=k))
         for k, pair in enumerate([("greedy", "luck"), ("luck", "minimax:1")])
     ]
-    examples, policy, mask, value = tak_record_targets(records[0])
+    examples, policy, mask, value = searched_targets(
+        annotated_states(records[0]), records[0]["values"]
+    )
     states = replay(records[0])[:-1]
     assert len(examples) == len(policy) == len(value) == len(states)
     for state, row, p, legal, v in zip(states, records[0]["values"], policy, mask, value):
@@ -527,7 +530,7 @@ def test_selfplay_learns_tak_from_the_main_jobs_annotated_games(tmp_path, lab_ma
     short = json.loads(json.dumps(records[0]))
     short["values"][1].pop()
     with pytest.raises(ValueError, match="one number a legal move"):
-        tak_record_targets(short)
+        searched_targets(annotated_states(short), short["values"])
     games = tmp_path / "games.jsonl"
     games.write_text("".join(json.dumps(r) + "\n" for r in records))
     models = tmp_path / "models"
@@ -674,26 +677,29 @@ def test_another_board_has_weights_of_its_own_begun_from_the_default_boards(
 def test_a_stopped_tak_pretraining_goes_on_from_its_kept_teacher_games(
     tmp_path, monkeypatch, lab_main
 ):
-    from mancala.learn import az as learn_az
+    from mancala.learn import teacher as learn_teacher
 
-    played, real = [], learn_az.tak_teacher_game
+    played, real = [], learn_teacher.SelfTaught.play
+    games, stop_after = 12, 7
 
-    def stopped_once(teacher, start, seed):
-        if len(played) == learn_az.TEACHER_PART + 5 and not stopped:
+    def stopped_once(self, start, seed):
+        if len(played) == stop_after and not stopped:
             stopped.append(seed)
             raise KeyboardInterrupt  # Ctrl+C in the middle of the teacher's games
         played.append(seed)
-        return real(teacher, start, seed)
+        return real(self, start, seed)
 
     stopped: list[int] = []
-    monkeypatch.setattr(learn_az, "tak_teacher_game", stopped_once)
+    monkeypatch.setattr(learn_teacher.SelfTaught, "play", stopped_once)
     where = ["--variant", "tak", "--size", "3", "--runs", str(tmp_path / "runs"), "--run", "t"]
     where += ["--models", str(tmp_path / "models"), "--eval", "0", "--epochs", "1"]
-    games = learn_az.TEACHER_PART + 10
     result = lab_main("selfplay", "--teacher-games", str(games), "--rounds", "0", *where)
     assert result.returncode == 130 and "--resume --run t" in result.stderr
-    teacher = tmp_path / "runs" / "t" / "teacher"
-    assert [p.name for p in teacher.glob("part-*.npz")] == [f"part-{learn_az.TEACHER_PART:06d}.npz"]
+    kept = tmp_path / "runs" / "t" / "teacher" / "games.jsonl"
+    records = [json.loads(line) for line in kept.open()]
+    assert [r["seed"] for r in records] == played  # every finished game kept, to the game
+    for record in records:  # annotated as the main job's records are, from the first ply
+        assert len(record["values"]) == len(record["moves"]) and record["opening"] == 4
     assert not weights_file("tak", tmp_path / "models", {"size": 3}).exists()
     first = list(played)
     wrong = [w if w != "3" else "4" for w in where]  # another board
@@ -701,13 +707,13 @@ def test_a_stopped_tak_pretraining_goes_on_from_its_kept_teacher_games(
     assert result.returncode == 2 and "are of tak(size=3, komi=0), not tak(size=4" in result.stderr
     result = lab_main("selfplay", "--resume", "--rounds", "0", *where)
     assert result.returncode == 0, result.stderr
-    assert f"teacher: {learn_az.TEACHER_PART}/{games} games kept" in result.stdout
-    again = played[len(first) :]  # the games after the kept part, each once
-    assert again == first[learn_az.TEACHER_PART :] + [stopped[0]] + again[6:]
-    assert len(first[: learn_az.TEACHER_PART]) + len(again) == games
+    assert f"teacher: {stop_after}/{games} games kept" in result.stdout
+    again = played[len(first) :]  # the games not kept, each once
+    assert again[0] == stopped[0] and sorted(first + again) == sorted(set(first + again))
+    assert len(first) + len(again) == games
     board = weights_file("tak", tmp_path / "models", {"size": 3})
     net = PolicyValue("tak", board, {"size": 3}).load()
-    assert net.options == {"size": 3, "komi": 0} and not teacher.exists()
+    assert net.options == {"size": 3, "komi": 0} and not kept.parent.exists()
 
 
 def test_az_file_plays_a_guides_file_on_its_board_alone(tmp_path):
