@@ -279,13 +279,13 @@ def _run(args: argparse.Namespace, run: Run) -> int:
         if args.sources:
             loop.pretrain(args.sources)
         elif args.teacher_games:
-            loop.pretrain_tak(args.teacher_games)
+            loop.pretrain_by_teacher(args.teacher_games)
         elif args.scratch:
             loop.scratch()
         elif args.init:
             loop.adopt(args.init)
         elif planned := loop.teacher_plan():  # a pretraining that was stopped: it goes on
-            loop.pretrain_tak(planned)
+            loop.pretrain_by_teacher(planned)
         number = loop.rounds_done
         while args.rounds is None or number < loop.rounds_done + args.rounds:
             number += 1

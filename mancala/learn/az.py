@@ -374,7 +374,7 @@ class Loop:
             )
         return int(saved["games"])
 
-    def pretrain_tak(self, games: int) -> None:
+    def pretrain_by_teacher(self, games: int) -> None:
         """Learn a first candidate from `games` games of the game's own alpha-beta
         (`TeacherGames`, on the workers); offer it. Each game is kept in the run's
         teacher/ folder as it ends, so a stopped pretraining goes on with --resume from
