@@ -235,18 +235,20 @@ def examples_cache(path: Path, exact_only: bool) -> Path:
     they are the exact positions alone, and a digest of the file's bytes, of the source
     that builds examples and of the solved sets no fit reads (`MEASURED`)."""
     digest = hashlib.sha256(path.read_bytes())
-    for source in _builders():
-        digest.update(source.read_bytes())
+    digest.update(_builders())
     kind = "exact" if exact_only else "all"
     return cache_dir() / "examples" / f"{path.name}-{kind}-{digest.hexdigest()[:16]}.npz"
 
 
 @cache
-def _builders() -> tuple[Path, ...]:
-    """The files examples are built by: the games' source, this module, the solved sets
-    no fit reads."""
+def _builders() -> bytes:
+    """A digest of the files examples are built by (the games' source, this module, the
+    solved sets no fit reads), taken once a process."""
     measured = [p for kind in MEASURED for p in sorted(DATA_DIR.glob(f"*-{kind}.jsonl*"))]
-    return (*sorted((PACKAGE_DIR / "games").rglob("*.py")), Path(__file__), *measured)
+    digest = hashlib.sha256()
+    for source in (*sorted((PACKAGE_DIR / "games").rglob("*.py")), Path(__file__), *measured):
+        digest.update(source.read_bytes())
+    return digest.digest()
 
 
 class PositionStore:

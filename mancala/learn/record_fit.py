@@ -15,7 +15,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -77,25 +79,36 @@ class RecordFit:
         return self.init
 
 
+def started(fit: RecordFit, path: Path, shipped: Path, made: Callable[[Path], Any]) -> Any:
+    """The network `made` of a weights file, as the fit starts it (`RecordFit.start`:
+    loaded, else fresh) and saved to `path`; a line says which."""
+    start = fit.start(path, shipped)
+    if start is not None:
+        net = made(start).load()
+        net.path, said = path, f"weights from {start}"
+    else:
+        net = made(path)
+        loaded = False if fit.fresh else net.load_or_fresh(fit.seed)[1]
+        if fit.fresh:
+            net.fresh(fit.seed)
+        said = f"weights from {path}" if loaded else "fresh weights"
+    print(f"{fit.name}: {said}")
+    return net
+
+
 class ZooSteps:
     """A zoo network's part of the fit: each chunk shuffled and fitted (a settling fit's
     rate falling across the epoch), then measured by how often it plays a best move."""
 
     def __init__(self, fit: RecordFit) -> None:
-        path = weights_path(fit.name, fit.variant, fit.models)
-        start = fit.start(path, weights_path(fit.name, fit.variant))
-        net = network(fit.name, start or path, fit.variant)
-        net.objective = net.view.objective or fit.objective
-        if start is not None:
-            net.load().path = path
-            print(f"{fit.name}: weights from {start}")
-        else:
-            loaded = False if fit.fresh else net.load_or_fresh(fit.seed)[1]
-            if fit.fresh:
-                net.fresh(fit.seed)
-            print(f"{fit.name}: {'weights from ' + str(path) if loaded else 'fresh weights'}")
-        net.compile(fit.learning_rate)
-        self.net = net
+        def made(file: Path) -> Any:
+            net = network(fit.name, file, fit.variant)
+            net.objective = net.view.objective or fit.objective
+            return net
+
+        shipped = weights_path(fit.name, fit.variant)
+        self.net = started(fit, weights_path(fit.name, fit.variant, fit.models), shipped, made)
+        self.net.compile(fit.learning_rate)
         self.fit, self.rng = fit, np.random.default_rng(fit.seed)
         self.board = self.net.view.blank().shape[1:]  # the pits of a board of its game
 
@@ -125,18 +138,8 @@ class PolicyValueSteps:
     of each chunk, a settling fit's rate falling epoch by epoch."""
 
     def __init__(self, fit: RecordFit) -> None:
-        path = weights_file(fit.variant, fit.models)
-        start = fit.start(path, weights_file(fit.variant))
-        if start is not None:
-            self.net = PolicyValue(fit.variant, start).load()
-            self.net.path = path
-            print(f"{AZ_NET}: weights from {start}")
-        else:
-            self.net = PolicyValue(fit.variant, path)
-            loaded = False if fit.fresh else self.net.load_or_fresh(fit.seed)[1]
-            if fit.fresh:
-                self.net.fresh(fit.seed)
-            print(f"{AZ_NET}: {'weights from ' + str(path) if loaded else 'fresh weights'}")
+        path, shipped = weights_file(fit.variant, fit.models), weights_file(fit.variant)
+        self.net = started(fit, path, shipped, partial(PolicyValue, fit.variant))
         if fit.value_scale is not None:
             self.net.value_scale = fit.value_scale
         if fit.score_weight is not None:
