@@ -29,6 +29,7 @@ from mancala.learn.settings import TrainSettings
 from mancala.nn_lib.base import ZOO_GAMES
 from mancala.nn_lib.boards import board_rules
 from mancala.nn_lib.policy_value import NAME as AZ_NET
+from mancala.nn_lib.policy_value import game_text
 
 DEFAULT = TrainSettings(players=())  # the main job's defaults, as its options show them
 
@@ -181,7 +182,8 @@ def main_job_settings(args: argparse.Namespace, players: list[str]) -> tuple[Tra
     from mancala.learn.main_job import check_players  # the main job's modules: when it runs
 
     check_players(players + opponents, args.variant, rules)
-    run = Run.open(args.run, args.resume)
+    job = {"job": "train", "game": game_text(args.variant, rules)}
+    run = Run.open(args.run, args.resume, job=job)
     named = {f.name: getattr(args, f.name) for f in fields(TrainSettings) if hasattr(args, f.name)}
     settings = TrainSettings(
         **named

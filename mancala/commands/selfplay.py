@@ -49,7 +49,13 @@ from mancala.core.paths import MODELS_DIR
 from mancala.core.stopping import run_command
 from mancala.games import game
 from mancala.learn.runs import Run
-from mancala.nn_lib.policy_value import AZ_GAMES, LEARNING_RATE, VALUE_SCALE, board_rules
+from mancala.nn_lib.policy_value import (
+    AZ_GAMES,
+    LEARNING_RATE,
+    VALUE_SCALE,
+    board_rules,
+    game_text,
+)
 
 PROG = "mancala selfplay"
 
@@ -241,13 +247,14 @@ def main(argv: list[str] | None = None) -> int:
         if args.measure and not (args.resume or args.run):
             raise ValueError("--measure measures a run: name it with --run NAME (or --resume)")
         resume = args.resume or bool(args.measure)
-        run = Run.open(args.run, resume, *([args.runs] if args.runs else []))
+        job = {"job": "selfplay", "game": game_text(args.variant, args.rules)}
+        run = Run.open(args.run, resume, *([args.runs] if args.runs else []), job=job)
     except ValueError as error:
         return fail(PROG, str(error))
     run.games.touch()
     kept = (
-        f"every finished game is in {run.games} (a teacher's, a part at a time, in "
-        f"{run.teacher}); the weights files are whole; "
+        f"every finished game is in {run.games} (a teacher's in {run.teacher}); "
+        "the weights files are whole; "
         f"continue with --resume --run {run.name}"
     )
     return run_command(PROG, lambda: _run(args, run), kept)

@@ -6,14 +6,17 @@
     gates.jsonl        every promotion decision, with the games behind it
     tensorboard/       the curve's and the gates' numbers for TensorBoard (learn/scalars.py)
     log.txt            the lines the run printed
-    teacher/           a pretraining's teacher games (self-play's Tak alpha-beta), a part at
-                       a time with their settings (`progress`), until its first network
-                       is made
+    settings.json      the run's manifest: its job and board
+    teacher/           a pretraining's teacher games (self-play's, of the game's own
+                       alpha-beta), each kept as it ends, with their settings
+                       (`progress`), until its first network is made
 
 A new run refuses a folder that already holds a run (say `--resume` to continue it);
-`--resume` without a name continues the most recent run. A job of another kind that can
-stop keeps what it has done in a folder of its own with the settings it was run with
-(`progress`: the fits' labels and rounds), and goes on from it when run again with them.
+`--resume` without a name continues the most recent run, as the job it was begun as and
+on its board. Every folder of work that can stop and go on has one manifest,
+settings.json, of what it is (`progress`): a run's (its job and board), a run's
+pretraining's, a fit's labels and rounds; run again with other settings, it says so
+rather than mix their work.
 """
 
 from __future__ import annotations
@@ -45,23 +48,38 @@ class Run:
         return self.folder.name
 
     @classmethod
-    def open(cls, name: str | None, resume: bool, root: Path = RUNS_DIR) -> Run:
+    def open(
+        cls,
+        name: str | None,
+        resume: bool,
+        root: Path = RUNS_DIR,
+        job: dict[str, str] | None = None,
+    ) -> Run:
         """A new run `name` (the time by default), or with `resume` the stopped run
-        `name` (the most recent when None); ValueError saying what to do otherwise."""
+        `name` (the most recent when None); ValueError saying what to do otherwise. A
+        `job` ({"job": its verb, "game": its board}) is the run's manifest (`progress`):
+        a run resumes as the job it was begun as, on its board."""
         if resume:
             folder = root / name if name else _latest(root)
             if folder is None or not (folder / "games.jsonl").exists():
                 where = f"run {name!r}" if name else "any run"
                 raise ValueError(f"--resume: found no {where} in {root}; start one without it")
-            return cls(folder)
-        name = name or datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        folder = root / name
-        if folder.exists() and any(folder.iterdir()):
+        else:
+            name = name or datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+            folder = root / name
+            if folder.exists() and any(folder.iterdir()):
+                raise ValueError(
+                    f"run {name!r} already exists in {root}; add --resume to continue it, "
+                    "or name another run"
+                )
+        try:
+            progress(folder, job) if job is not None else folder.mkdir(parents=True, exist_ok=True)
+        except ValueError:
+            saved = json.loads((folder / "settings.json").read_text())
             raise ValueError(
-                f"run {name!r} already exists in {root}; add --resume to continue it, "
-                "or name another run"
-            )
-        folder.mkdir(parents=True, exist_ok=True)
+                f"run {folder.name!r} is {_job_text(saved)}, not {_job_text(job or {})}: "
+                "resume it with the options it was begun with, or name another run"
+            ) from None
         run = cls(folder)
         run.games.touch()
         return run
@@ -124,6 +142,10 @@ def progress(folder: Path, settings: dict[str, Any], begun: bool = False) -> Pat
         with atomic_path(manifest) as temporary:
             temporary.write_text(json.dumps(settings, indent=1) + "\n")
     return folder
+
+
+def _job_text(job: dict[str, str]) -> str:
+    return f"a {job.get('job')} run of {job.get('game')}"
 
 
 def _latest(root: Path) -> Path | None:

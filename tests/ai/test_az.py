@@ -704,7 +704,8 @@ def test_a_stopped_tak_pretraining_goes_on_from_its_kept_teacher_games(
     first = list(played)
     wrong = [w if w != "3" else "4" for w in where]  # another board
     result = lab_main("selfplay", "--resume", "--rounds", "0", *wrong)
-    assert result.returncode == 2 and "are of tak(size=3, komi=0), not tak(size=4" in result.stderr
+    said = "is a selfplay run of tak(size=3, komi=0), not a selfplay run of tak(size=4"
+    assert result.returncode == 2 and said in result.stderr
     result = lab_main("selfplay", "--resume", "--rounds", "0", *where)
     assert result.returncode == 0, result.stderr
     assert f"teacher: {stop_after}/{games} games kept" in result.stdout

@@ -228,6 +228,11 @@ def test_runs_are_not_overwritten_and_resume_needs_a_run(tmp_path, capsys):
     assert "already exists" in capsys.readouterr().err
     assert _train(tmp_path, "--run", str(tmp_path / "none"), "--resume") == 2
     assert "found no run" in capsys.readouterr().err
+    job = {"job": "selfplay", "game": "sungka(7,7)"}  # a run of another job, board
+    Run.open(str(tmp_path / "other"), resume=False, job=job)
+    assert _train(tmp_path, "--run", str(tmp_path / "other"), "--resume") == 2
+    said = "is a selfplay run of sungka(7,7), not a train run of kalah(6,4): resume it with"
+    assert said in capsys.readouterr().err
 
 
 @pytest.mark.slow
