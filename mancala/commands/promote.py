@@ -147,7 +147,8 @@ def _gate_tak_files(
     against `anchors`, else the game's, on `workers`) in the folder through their gate."""
     from mancala.games.tak.evaluate import weights_files
     from mancala.games.tak.guide import guide_files
-    from mancala.learn.promotion import evaluation_candidate, guide_candidate, offer
+    from mancala.learn.promotion import offer
+    from mancala.learn.tak_fit import evaluation_candidate, guide_candidate
 
     files, kind = {
         EVALUATION: (weights_files, evaluation_candidate),

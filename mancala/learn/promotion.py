@@ -3,8 +3,8 @@ folder only through the gate (`mancala.learn.gate`), and the decision is recorde
 
 Every kind of weights is offered the same way: a `Candidate` (its files, the shipped files
 they would replace, and how it is judged) is made by its kind (`zoo_candidate`,
-`az_candidate`, `dqn_candidate`, `evaluation_candidate`, `guide_candidate`, self-play's
-own), and `offer` judges it, installs it where it passes (`install`: the replaced files
+`az_candidate`, `dqn_candidate` here; Tak's `evaluation_candidate` and `guide_candidate`
+in `mancala.learn.tak_fit`, judged in game pairs, `pairs_decision`; self-play's own), and `offer` judges it, installs it where it passes (`install`: the replaced files
 kept) and records the decision.
 
 On Kalah(6,4) the gate also meets the candidate against perfect play, on the gate's set
@@ -393,108 +393,21 @@ def scoreboard_gate(
     return board, decision | {"reason": reason, "opening_set": drawn, **board.to_dict()}
 
 
-EVALUATION_GATE_SECONDS = 0.1  # each side's time a move in a Tak evaluation's or guide's gate
-
-
-def evaluation_candidate(
-    folder: Path,
-    models: Path,
-    size: int,
-    openings: int,
-    seed: int,
-    seconds: float = EVALUATION_GATE_SECONDS,
-) -> Candidate:
-    """Tak's fitted evaluation weights of boards of `size` in `folder` offered against
-    those in `models` (the hand-set ones where none are there): the alpha-beta with each,
-    `seconds` a move, plays game pairs (`_tak_pairs`). ValueError when the candidate's
-    file is missing or not weights."""
-    from mancala.ai.minimax import Minimax
-    from mancala.games.tak.evaluate import HAND_WEIGHTS, read_weights, weights_file
-
-    path, target = weights_file(size, folder), weights_file(size, models)
-    candidate = Minimax(seed, seconds=seconds, evaluation=read_weights(path))
-    shipped = read_weights(target) if target.is_file() else HAND_WEIGHTS
-    incumbent = Minimax(seed + 1, seconds=seconds, evaluation=shipped)
-    against = "the shipped weights" if target.is_file() else "the hand-set weights"
-
-    def judge() -> Judged:
-        player = f"minimax:t={seconds:g}"
-        return _tak_pairs(candidate, incumbent, against, player, folder, size, openings, seed,
-                          seconds), []  # fmt: skip
-
-    return _tak_candidate(path, target, models, judge)
-
-
-def _tak_candidate(path: Path, target: Path, models: Path, judge: Callable[[], Judged]):
-    from mancala.games.tak.state import TakState
-
-    return Candidate(target.stem, ((path, target),), models / "replaced" / TakState.game, judge)
-
-
-def guide_candidate(
-    folder: Path,
-    models: Path,
-    size: int,
-    openings: int,
-    seed: int,
-    seconds: float = EVALUATION_GATE_SECONDS,
-    anchors: Sequence[str] | None = None,
-    workers=None,
-) -> Candidate:
-    """The guide of az on Tak boards of `size` in `folder` (`mancala.games.tak.guide`)
-    offered, az with it playing `seconds` a move. Where az plays the board from `models`
-    (its guide, else its network), on the game's scoreboard (`scoreboard_gate`: both
-    against `anchors`, by default the game's, and one another, on `workers`); where az
-    has neither, in game pairs (`_tak_pairs`) against the board's alpha-beta at the same
-    time: what a first guide replaces is the alpha-beta that the board's engine plays.
-    ValueError when the candidate's file is no guide."""
-    from mancala.ai.az import AZ
-    from mancala.ai.minimax import Minimax
-    from mancala.games import game
-    from mancala.games.tak.guide import guide_file, read_guide
-    from mancala.games.tak.state import TakState, new_tak
-    from mancala.nn_lib.policy_value import Guide, weights_file
-
-    board = {"size": size}
-    path, target = guide_file(size, folder), guide_file(size, models)
-    guide = Guide(TakState.game, board, read_guide(path, size))
-    network = weights_file(TakState.game, models, board)
-    player = f"az:t={seconds:g}"
-    shipped = target if target.is_file() else network if network.is_file() else None
-
-    def judge() -> Judged:
-        if shipped is None:
-            candidate = AZ(seed, seconds=seconds, net=guide)
-            incumbent, against = Minimax(seed + 1, seconds=seconds), "the board's alpha-beta"
-            return _tak_pairs(candidate, incumbent, against, player, folder, size, openings,
-                              seed, seconds), []  # fmt: skip
-        scores, decision = scoreboard_gate(
-            f"az-file:{path},t={seconds:g}", f"az-file:{shipped},t={seconds:g}",
-            new_tak(size), list(anchors or game(TakState.game).anchors), openings, seed,
-            workers, player,
-        )  # fmt: skip
-        return decision | {"folder": recorded(folder)}, scores.lines()
-
-    return _tak_candidate(path, target, models, judge)
-
-
-def _tak_pairs(
-    candidate, incumbent, against, player, folder, size, openings, seed, seconds
+def pairs_decision(
+    candidate, incumbent, start, against, player, folder, openings, seed, seconds
 ) -> dict[str, Any]:
     """The decision on `candidate` against `incumbent` in game pairs from `openings`
-    openings of Tak's fixed set on its board (random 2-ply openings of boards of `size`
-    where none ships), a bar of moves: promoted when it scores above half by two
-    standard errors."""
+    openings of the fixed set of `start`'s board (random 2-ply openings where none
+    ships), a bar of moves: promoted when it scores above half by two standard errors."""
     import sys
 
     from tqdm import tqdm
 
     from mancala.arena.pairs import play_pairs
-    from mancala.games.tak.state import TakState, new_tak
     from mancala.learn.gate import fixed_or_random_openings
     from mancala.learn.verdict import Measure, decide
 
-    starts, moves, _ = fixed_or_random_openings(new_tak(size), openings, seed)
+    starts, moves, _ = fixed_or_random_openings(start, openings, seed)
     total = 2 * len(starts)
     over = iter(range(1, total + 1))  # the count of games over, one drawn at each end
     # a bar of moves, the games over beside it: a seat's games go on side by side
@@ -515,7 +428,7 @@ def _tak_pairs(
     )
     promoted, reason = decide(Measure("score", score - 0.5, error, said), ties=True)
     return {
-        "variant": TakState.game,
+        "variant": start.game,
         "player": player,
         "promoted": promoted,
         "reason": reason,

@@ -1,5 +1,6 @@
 """Tak's alpha-beta evaluation and its guide's policy fitted to the search, as
-`mancala fit evaluation` and `mancala fit guide` say: the examples of
+`mancala fit evaluation` and `mancala fit guide` say, and offered as candidates
+(`evaluation_candidate`, `guide_candidate`): the examples of
 `mancala.games.tak.labels`, fitted by `mancala.learn.linear_fit`. Each job keeps its
 progress beside its output (`runs.progress`): the evaluation each round's weights
 (`evaluation-SIZE-rounds/`), the guide its labels a chunk at a time; a stopped one goes on.
@@ -11,7 +12,7 @@ import hashlib
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,10 +21,13 @@ import numpy as np
 from tqdm import tqdm
 
 from mancala.arena.records import GameLog
+from mancala.core.paths import recorded
 from mancala.games.tak.evaluate import read_weights, save_weights, weights_file, weights_of
 from mancala.games.tak.guide import SCALE, guide_file, read_guide, shipped_guide, write_guide
 from mancala.games.tak.labels import ALWAYS, FIXED, Rows, label_moves, label_positions, positions
+from mancala.games.tak.state import TakState, new_tak
 from mancala.learn.linear_fit import CrossEntropy, MoveRows, Squares, best_first, chunked, sharpest
+from mancala.learn.promotion import Candidate, Judged, pairs_decision, scoreboard_gate
 from mancala.learn.runs import progress
 
 GAMES_A_CHUNK = 20  # self-play games labelled and saved at once
@@ -219,3 +223,85 @@ def self_play_label(
             state = state.play(move)
         played()
     return rows.arrays()
+
+
+EVALUATION_GATE_SECONDS = 0.1  # each side's time a move in a Tak evaluation's or guide's gate
+
+
+def evaluation_candidate(
+    folder: Path,
+    models: Path,
+    size: int,
+    openings: int,
+    seed: int,
+    seconds: float = EVALUATION_GATE_SECONDS,
+) -> Candidate:
+    """Tak's fitted evaluation weights of boards of `size` in `folder` offered against
+    those in `models` (the hand-set ones where none are there): the alpha-beta with each,
+    `seconds` a move, plays game pairs (`pairs_decision`). ValueError when the candidate's
+    file is missing or not weights."""
+    from mancala.ai.minimax import Minimax
+    from mancala.games.tak.evaluate import HAND_WEIGHTS
+
+    path, target = weights_file(size, folder), weights_file(size, models)
+    candidate = Minimax(seed, seconds=seconds, evaluation=read_weights(path))
+    shipped = read_weights(target) if target.is_file() else HAND_WEIGHTS
+    incumbent = Minimax(seed + 1, seconds=seconds, evaluation=shipped)
+    against = "the shipped weights" if target.is_file() else "the hand-set weights"
+
+    def judge() -> Judged:
+        player = f"minimax:t={seconds:g}"
+        return pairs_decision(candidate, incumbent, new_tak(size), against, player, folder,
+                              openings, seed, seconds), []  # fmt: skip
+
+    return _tak_candidate(path, target, models, judge)
+
+
+def _tak_candidate(path: Path, target: Path, models: Path, judge: Callable[[], Judged]):
+    return Candidate(target.stem, ((path, target),), models / "replaced" / TakState.game, judge)
+
+
+def guide_candidate(
+    folder: Path,
+    models: Path,
+    size: int,
+    openings: int,
+    seed: int,
+    seconds: float = EVALUATION_GATE_SECONDS,
+    anchors: Sequence[str] | None = None,
+    workers=None,
+) -> Candidate:
+    """The guide of az on Tak boards of `size` in `folder` (`mancala.games.tak.guide`)
+    offered, az with it playing `seconds` a move. Where az plays the board from `models`
+    (its guide, else its network), on the game's scoreboard (`scoreboard_gate`: both
+    against `anchors`, by default the game's, and one another, on `workers`); where az
+    has neither, in game pairs (`pairs_decision`) against the board's alpha-beta at the same
+    time: what a first guide replaces is the alpha-beta that the board's engine plays.
+    ValueError when the candidate's file is no guide."""
+    from mancala.ai.az import AZ
+    from mancala.ai.minimax import Minimax
+    from mancala.games import game
+    from mancala.nn_lib.policy_value import Guide
+    from mancala.nn_lib.policy_value import weights_file as network_file
+
+    board = {"size": size}
+    path, target = guide_file(size, folder), guide_file(size, models)
+    guide = Guide(TakState.game, board, read_guide(path, size))
+    network = network_file(TakState.game, models, board)
+    player = f"az:t={seconds:g}"
+    shipped = target if target.is_file() else network if network.is_file() else None
+
+    def judge() -> Judged:
+        if shipped is None:
+            candidate = AZ(seed, seconds=seconds, net=guide)
+            incumbent, against = Minimax(seed + 1, seconds=seconds), "the board's alpha-beta"
+            return pairs_decision(candidate, incumbent, new_tak(size), against, player,
+                                  folder, openings, seed, seconds), []  # fmt: skip
+        scores, decision = scoreboard_gate(
+            f"az-file:{path},t={seconds:g}", f"az-file:{shipped},t={seconds:g}",
+            new_tak(size), list(anchors or game(TakState.game).anchors), openings, seed,
+            workers, player,
+        )  # fmt: skip
+        return decision | {"folder": recorded(folder)}, scores.lines()
+
+    return _tak_candidate(path, target, models, judge)

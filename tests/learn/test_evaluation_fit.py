@@ -20,7 +20,8 @@ from mancala.games.tak.evaluate import (
     weights_file,
     weights_of,
 )
-from mancala.learn.promotion import evaluation_candidate, offer, record_to
+from mancala.learn.promotion import offer, record_to
+from mancala.learn.tak_fit import evaluation_candidate
 
 
 def test_a_file_that_is_not_weights_is_refused_with_its_path(tmp_path):

@@ -23,7 +23,8 @@ from mancala.games.tak.guide import GuideWeights, guide_file, guided_boards, rea
 from mancala.games.tak.labels import _after_terms
 from mancala.games.tak.state import TakState, from_tps
 from mancala.learn.linear_fit import CrossEntropy, MoveRows, best_first, targets
-from mancala.learn.promotion import guide_candidate, offer, record_to
+from mancala.learn.promotion import offer, record_to
+from mancala.learn.tak_fit import guide_candidate
 from mancala.nn_lib.policy_value import Guide, trained_games
 
 TAK = TakState.game
