@@ -4,8 +4,9 @@ folder only through the gate (`mancala.learn.gate`), and the decision is recorde
 Every kind of weights is offered the same way: a `Candidate` (its files, the shipped files
 they would replace, and how it is judged) is made by its kind (`zoo_candidate`,
 `az_candidate`, `dqn_candidate` here; Tak's `evaluation_candidate` and `guide_candidate`
-in `mancala.learn.tak_fit`, judged in game pairs, `pairs_decision`; self-play's own), and `offer` judges it, installs it where it passes (`install`: the replaced files
-kept) and records the decision.
+in `mancala.learn.tak_fit`, judged in game pairs, `pairs_decision`; self-play's own),
+and `offer` judges it, installs it where it passes (`install`: the replaced files kept)
+and records the decision.
 
 On Kalah(6,4) the gate also meets the candidate against perfect play, on the gate's set
 of solved positions (mancala/data/kalah-h6-s4-gate.jsonl; the whole-game set on a board
