@@ -34,10 +34,11 @@ from mancala.ai.az import AZ, AZNet, load_any_game
 from mancala.ai.registry import make_player
 from mancala.arena.match import make_record, ply_limit
 from mancala.arena.opening_sets import board_set_starts
-from mancala.arena.pairs import Pairs, play_pairs
+from mancala.arena.pairs import Pairs
 from mancala.arena.parallel import GameJob, Workers
 from mancala.arena.records import GameLog, append_games
 from mancala.arena.solved_set import move_quality, shipped_set
+from mancala.arena.tournament import played_pairs, run_tournament
 from mancala.game_state import GameState
 from mancala.games import Capability, new_game, offers
 from mancala.games import game as game_entry
@@ -278,27 +279,28 @@ def replay_sample(data: Examples, passes: float, seed: int) -> Examples:
 
 
 def head_to_head(
-    candidate: PolicyValue,
-    incumbent: PolicyValue,
+    candidate: Path,
+    incumbent: Path,
+    start: GameState,
     simulations: int,
     openings: int,
     seed: int,
+    workers: Workers | None = None,
 ) -> Pairs:
-    """The candidate's game pairs against the incumbent, both as `az` with `simulations`:
-    the first `openings` of the game's shipped opening set (distinct, contested) when it
-    is of the candidate's board, and random openings of 4 plies beyond it."""
-    start = new_game(candidate.game, **candidate.options)
+    """The game pairs of the network in the file `candidate` against the one in
+    `incumbent`, both as `az` with `simulations`, played on `workers` (default: here):
+    the first `openings` of `start`'s shipped opening set (distinct, contested) when
+    there is one, and random openings of 4 plies beyond it."""
     starts, moves = board_set_starts(start, GATE_SET) or ([], [])
-    starts, moves = starts[:openings], moves[:openings]
-    if openings > len(starts):
-        more = gate_openings(start, openings - len(starts), 4, seed)
-        starts, moves = starts + more[0], moves + more[1]
-    return play_pairs(
-        AZ(seed, simulations=simulations, net=candidate),
-        AZ(seed, simulations=simulations, net=incumbent),
-        starts,
-        moves,
-    )
+    moves = moves[:openings]
+    if openings > len(moves):
+        moves += gate_openings(start, openings - len(moves), 4, seed)[1]
+    names = [f"az-file:{path},n={simulations}" for path in (candidate, incumbent)]
+    result = run_tournament(
+        names, len(moves), start, seed=seed, openings=moves, workers=workers,
+        progress=False, pairings=[(names[0], names[1])],
+    )  # fmt: skip
+    return played_pairs(result, *names)
 
 
 class Loop:
@@ -530,8 +532,9 @@ class Loop:
             score, promoted, reason = None, True, "no weights to replace"
         else:
             pairs = head_to_head(
-                net, self.best(), args.simulations, args.gate_openings, args.seed + number
-            )
+                net.path, self.best_path, self.start, args.simulations, args.gate_openings,
+                args.seed + number, self.workers,
+            )  # fmt: skip
             score, error = pairs.score(), pairs.standard_error()
             said = (
                 f"of even: scored {score:.1%} ± {error:.1%} in {len(pairs.points)} game pairs "
