@@ -22,10 +22,9 @@ AlphaZero's root (--root gumbel; dirichlet: AlphaZero's root noise and moves dra
 visits), and appends each game with its search's visit counts, improved policy and
 value of every position to the run's games.jsonl. The run's candidate goes on learning
 from the last --window games; it then plays the best network in game pairs (on the
-workers too) from the first --gate-openings openings of the game's shipped opening set, and replaces it only
-when it scores --lead standard errors above even (and at least --margin), the replaced
-file kept in mancala/models/replaced/
-and the new one as the run's next generation. Where there are no weights yet, the first
+workers too) from the first --gate-openings openings of the game's shipped opening set,
+and replaces it only when it scores --lead standard errors above even (and at least
+--margin), the replaced file kept in mancala/models/replaced/ and the new one as the run's next generation. Where there are no weights yet, the first
 candidate is installed. --measure PAIRS rates the run's generations against the game's
 anchors and the first generation instead of training (docs/az.md).
 
