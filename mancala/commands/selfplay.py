@@ -24,9 +24,10 @@ value of every position to the run's games.jsonl. The run's candidate goes on le
 from the last --window games; it then plays the best network in game pairs (on the
 workers too) from the first --gate-openings openings of the game's shipped opening set,
 and replaces it only when it scores --lead standard errors above even (and at least
---margin), the replaced file kept in mancala/models/replaced/ and the new one as the run's next generation. Where there are no weights yet, the first
-candidate is installed. --measure PAIRS rates the run's generations against the game's
-anchors and the first generation instead of training (docs/az.md).
+--margin), the replaced file kept in mancala/models/replaced/ and the new one as the
+run's next generation. Where there are no weights yet, the first candidate is
+installed. --measure PAIRS rates the run's generations against the game's anchors and
+the first generation instead of training (docs/az.md).
 
 A run lives in runs/<name>/ (mancala/learn/runs.py) and --resume continues it; each
 round prints a line and adds a point to the learning curve (curve.json and .png: win %
