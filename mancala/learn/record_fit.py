@@ -5,9 +5,10 @@ is kept between epochs), epoch after epoch, by one loop whatever the network; wh
 network does with a chunk are its steps: a zoo network's (`ZooSteps`: the chunk
 shuffled, its move values fitted, the share of positions where it plays a best move of
 the teacher) or the policy-value network's (`PolicyValueSteps`: both heads on the
-teacher's targets, `teacher_targets`). The network starts from its weights in the output
-folder when there are some, else from the shipped ones (unless `fresh`, or `init`: that
-file's), and is saved atomically in the output folder.
+teacher's targets, as the main job refits it: `learner.PolicyValueLearner`). The network
+starts from its weights in the output folder when there are some, else from the shipped
+ones (unless `fresh`, or `init`: that file's), and is saved atomically in the output
+folder.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from typing import Any
 import numpy as np
 
 from mancala.learn.data import PositionReader
+from mancala.learn.learner import PolicyValueLearner
 from mancala.nn_lib.base import LEARNING_RATE, weights_path
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import NAME as AZ_NET
-from mancala.nn_lib.policy_value import PolicyValue, teacher_targets, weights_file
+from mancala.nn_lib.policy_value import PolicyValue, weights_file
 from mancala.nn_lib.training import agreement, fit_settling, settling_rate
 from mancala.nn_lib.zoo import network
 
@@ -153,9 +155,10 @@ class PolicyValueSteps:
         return settling_rate(fit.learning_rate, (epoch - 1) / max(1, fit.epochs - 1))
 
     def step(self, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray, epoch: int) -> float:
-        net = self.net
-        targets = teacher_targets(rel, gains, mask, net.value_scale, net.score_weight)
-        return net.fit(targets, batch_size=self.fit.batch_size, learning_rate=self.rate(epoch))
+        learner = PolicyValueLearner(self.net)
+        return learner.fit(
+            rel, gains, mask, batch_size=self.fit.batch_size, learning_rate=self.rate(epoch)
+        )
 
     def measure(self, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> float:
         return 0.0
