@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from mancala.ai.base import Player
+from mancala.arena.records import opened
 from mancala.core.paths import ROOT
 from mancala.core.stopping import signals_held, stop_if_asked
 from mancala.game_state import GameState
@@ -195,18 +196,21 @@ class GameWorker:
         moves = (players[0].moves, players[1].moves)
         return Finished(index, record, seconds, moves, valued, time.perf_counter() - began)
 
-    def _play_own(self, index: int, job: GameJob, began: float) -> Finished:
+    def _play_own(self, index: int, job: GameJob, begun: float) -> Finished:
         """The game of `job` as its `playing` plays it (made once a worker; the newest
-        KEPT_NETWORKS kept)."""
+        KEPT_NETWORKS kept), from the position after the job's opening, recorded from the
+        start (`opened`)."""
         made = self.playing.get(job.playing)
         if made is None:
             made = self.playing[job.playing] = job.playing.make()
             if len(self.playing) > KEPT_NETWORKS:
                 del self.playing[next(iter(self.playing))]
         record = made.play(replayed(job.start, job.opening), job.seed)
+        moves = len(record["moves"])
+        record = opened(record, job.opening) if job.opening else record
         self.games += 1
-        busy = time.perf_counter() - began
-        return Finished(index, record, (busy, 0.0), (len(record["moves"]), 0), busy=busy)
+        busy = time.perf_counter() - begun
+        return Finished(index, record, (busy, 0.0), (moves, 0), busy=busy)
 
     def _player(self, seat: Seat, seed: int, explore_seed: int) -> Player:
         from mancala.ai.explorer import Explorer

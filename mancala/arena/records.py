@@ -19,7 +19,7 @@ import io
 import logging
 import lzma
 import os
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,23 @@ from mancala.games.replay import positions
 
 FORMAT = 1
 log = logging.getLogger(__name__)
+
+
+POSITION_KEYS = ("visits", "policy", "q", "values", "exact", "label_ms")  # one a position
+
+
+def opened(record: dict[str, Any], opening: Sequence[int]) -> dict[str, Any]:
+    """`record`, of a game played from the position after the moves `opening`, as a game
+    from the start: the opening's moves first (counted by "opening"), and a null for each
+    of their positions in the rows a record keeps a position (POSITION_KEYS), which no
+    search made.
+
+    >>> opened({"moves": [3], "visits": [[1, 2]], "players": ["a", "b"]}, [0, 1])
+    {'moves': [0, 1, 3], 'visits': [None, None, [1, 2]], 'players': ['a', 'b'], 'opening': 2}
+    """
+    none = [None] * len(opening)
+    rows = {key: none + record[key] for key in POSITION_KEYS if isinstance(record.get(key), list)}
+    return {**record, "moves": [*opening, *record["moves"]], **rows, "opening": len(opening)}
 
 
 def append_games(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> int:

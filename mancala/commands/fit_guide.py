@@ -15,14 +15,16 @@ board's evaluation times F (which docs/tak.md compares with the fitted ones).
 
 With --selfplay GAMES (expert iteration), az with the shipped guide of the board (or the
 one of --guide PATH) plays GAMES games against itself from random 2-ply openings, each
-move a Gumbel search of --simulations; the policy is fitted from the guide's own to the
-searches' improved policies, and the value's scale is the guide's.
+move a Gumbel search of --simulations, on --workers (here, or Ray's at --address); the
+policy is fitted from the guide's own to the searches' improved policies, and the
+value's scale is the guide's.
 
 The guide (the policy weights and the value's --scale) is written atomically to
 runs/fit/tak/az-guide-SIZE.json (or DIR/tak/ with --models DIR), with the command that
-made it; the labels are saved beside it as they are made, so a labelling stopped goes on
-where it was when the command is run again. `mancala promote DIR guide --variant tak`
-then puts the guide in place of the shipped one through the gate.
+made it; the labels (or the self-play games, each as it ends) are saved beside it as they
+are made, so a labelling stopped goes on where it was when the command is run again.
+`mancala promote DIR guide --variant tak` then puts the guide in place of the shipped one
+through the gate.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
+from mancala.commands.options import add_workers_arguments
 from mancala.core.cli import command_parser, float_in, int_in
 from mancala.core.paths import FIT_DIR
 from mancala.core.stopping import run_command
@@ -60,6 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         "--simulations", type=int_in(2, 100_000), default=SIMULATIONS, help="a self-play move's"
     )
     parser.add_argument("--guide", type=Path, help="the guide that plays (the shipped one)")
+    add_workers_arguments(parser)
     parser.add_argument("--models", type=Path, default=FIT_DIR, help="the output folder")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)

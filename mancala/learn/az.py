@@ -64,6 +64,7 @@ from mancala.nn_lib.policy_value import (
     board_name,
     board_rules,
     game_text,
+    guide_from_file,
     make_command,
     searched_targets,
     teacher_targets,
@@ -139,12 +140,12 @@ def self_player(net: PolicyValue, simulations: int, seed: int) -> AZ:
 
 @dataclass(frozen=True)
 class SelfPlayGames:
-    """How a worker plays a round's self-play games (`mancala.arena.parallel.Playing`):
-    `az` with `simulations` and the network of the board `rules` of `game` in the file
-    `path` (as it was at `stamp`, its modification time: a new best network is another
-    way to play), its root `gumbel` (`gumbel_game`, with `fast` simulations for the cheap
-    searches a `full_share` of the time) or `dirichlet` (`self_play_game`, moves drawn
-    by visits for `explore_plies`)."""
+    """How a worker plays self-play games (`mancala.arena.parallel.Playing`): `az` with
+    `simulations` and the network of the board `rules` of `game` in the file `path`, or
+    the guide there (`guide_from_file`), as it was at `stamp`, its modification time (a
+    new best network is another way to play); its root `gumbel` (`gumbel_game`, with
+    `fast` simulations for the cheap searches a `full_share` of the time) or `dirichlet`
+    (`self_play_game`, moves drawn by visits for `explore_plies`)."""
 
     path: str
     stamp: int
@@ -157,7 +158,9 @@ class SelfPlayGames:
     full_share: float = 1.0
 
     def make(self) -> SelfPlayer:
-        return SelfPlayer(self, PolicyValue(self.game, Path(self.path), dict(self.rules)).load())
+        path = Path(self.path)  # a guide's file (named as guides ship), else a network's
+        net = guide_from_file(path) or PolicyValue(self.game, path, dict(self.rules)).load()
+        return SelfPlayer(self, net)
 
 
 class SelfPlayer:

@@ -3,7 +3,8 @@
 (`evaluation_candidate`, `guide_candidate`): the examples of
 `mancala.games.tak.labels`, fitted by `mancala.learn.linear_fit`. Each job keeps its
 progress beside its output (`runs.progress`): the evaluation each round's weights
-(`evaluation-SIZE-rounds/`), the guide its labels a chunk at a time; a stopped one goes on.
+(`evaluation-SIZE-rounds/`), the guide its labels a chunk at a time, or its self-play
+games (played on the workers) each as it ends; a stopped one goes on.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import shutil
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -20,7 +22,8 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from mancala.arena.records import GameLog
+from mancala.arena.records import GameLog, append_games, replay
+from mancala.core.atomic import atomic_path
 from mancala.core.paths import recorded
 from mancala.games.tak.evaluate import read_weights, save_weights, weights_file, weights_of
 from mancala.games.tak.guide import SCALE, guide_file, read_guide, shipped_guide, write_guide
@@ -29,8 +32,6 @@ from mancala.games.tak.state import TakState, new_tak
 from mancala.learn.linear_fit import CrossEntropy, MoveRows, Squares, best_first, chunked, sharpest
 from mancala.learn.promotion import Candidate, Judged, pairs_decision, scoreboard_gate
 from mancala.learn.runs import progress
-
-GAMES_A_CHUNK = 20  # self-play games labelled and saved at once
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -68,6 +69,8 @@ class GuideFit:
     models: Path
     seed: int
     command: str
+    workers: int = 1  # where the self-play games are played (`Workers`)
+    address: str | None = None
 
 
 def fit_evaluation(s: EvaluationFit) -> Path | None:
@@ -167,11 +170,11 @@ def _searched(s: GuideFit, path: Path):
 def _self_played(s: GuideFit, path: Path):
     """The improved policies of az's self-play with the guide, and the fit's start (the
     guide's policy): (labels, start, objective at temperature 1, the guide's scale, what
-    the start is)."""
-    from mancala.ai.az import AZ
+    the start is). The games are played on the workers and kept in the labels' folder as
+    each ends, with the guide that plays them."""
     from mancala.arena.openings import random_openings
-    from mancala.games.tak.state import TakState, new_tak
-    from mancala.nn_lib.policy_value import Guide
+    from mancala.arena.parallel import GameJob, Workers
+    from mancala.learn.az import SelfPlayGames
 
     source = s.guide or guide_file(s.size)
     guide = read_guide(source, s.size) if s.guide else shipped_guide({"size": s.size})
@@ -186,42 +189,50 @@ def _self_played(s: GuideFit, path: Path):
     folder = path.with_name(
         f"{path.stem}-selfplay-{digest}-g{s.selfplay}-n{s.simulations}-s{s.seed}"
     )
-    print(f"the games' labels are kept in {folder}; run it again to go on", flush=True)
-    net = Guide(TakState.game, {"size": s.size}, guide)
-    player = AZ(s.seed, simulations=s.simulations, net=net)
-    starts, _ = random_openings(new_tak(s.size), s.selfplay, random.Random(s.seed), 2)
+    print(f"the games are kept in {folder}; run it again to go on", flush=True)
     keys = ("size", "selfplay", "simulations", "seed")
-    data = chunked(
-        progress(folder, {**{key: getattr(s, key) for key in keys}, "guide": digest}),
-        list(enumerate(starts)),
-        lambda part, done: self_play_label(part, player, s.seed, done),
-        f"self-play at {s.simulations}",
-        "game",
-        GAMES_A_CHUNK,
-    )
+    progress(folder, {**{key: getattr(s, key) for key in keys}, "guide": digest})
+    playing = folder / guide_file(s.size, Path()).name  # named as guides ship: workers read it
+    if not playing.is_file():
+        with atomic_path(playing) as temporary:
+            shutil.copyfile(source, temporary)
+    start = new_tak(s.size)
+    _, openings = random_openings(start, s.selfplay, random.Random(s.seed), 2)
+    how = SelfPlayGames(
+        str(playing), playing.stat().st_mtime_ns, TakState.game,
+        tuple(sorted(start.options.items())), s.simulations,
+    )  # fmt: skip
+    kept = folder / "games.jsonl"
+    done = {r["seed"] for r in GameLog([kept], validate=False)} if kept.is_file() else set()
+    jobs = [
+        GameJob((0, 0), start, tuple(moves), seed=s.seed + k, playing=how)
+        for k, moves in enumerate(openings)
+        if s.seed + k not in done
+    ]
+    desc = f"self-play at {s.simulations}"
+    with tqdm(total=s.selfplay, initial=len(done), desc=desc, unit="game", file=sys.stderr) as bar:
+        with Workers(s.workers, s.address) as workers:
+            for finished in workers.play([], jobs):
+                append_games(kept, [finished.record])
+                bar.update()
+    records = sorted(GameLog([kept]), key=lambda record: record["seed"])
+    data = MoveRows(*self_play_rows(records, s.seed))
     return data, guide.policy, CrossEntropy(1.0, s.ridge), guide.scale, f"{source.name}'s policy"
 
 
-def self_play_label(
-    starts: list[tuple[int, Any]], player: Any, seed: int, played: Callable = lambda: None
-) -> tuple[np.ndarray, ...]:
-    """The improved policies of `player`'s Gumbel searches (`learn.az.gumbel_game`) in
-    games against itself from the (game, position) pairs `starts`: each move's value is
-    the log of its share, so that the softmax of the values at temperature 1 is the
-    improved policy over the position's regular moves (the arrays of `MoveRows`).
-    `played()` is told of each game."""
-    from mancala.learn.az import gumbel_game
-
+def self_play_rows(records: list[dict[str, Any]], seed: int) -> tuple[np.ndarray, ...]:
+    """The improved policies of az's Gumbel searches in the self-play `records` (game k
+    the one of seed `seed` + k): each move's value is the log of its share, so that the
+    softmax of the values at temperature 1 is the improved policy over the position's
+    regular moves (the arrays of `MoveRows`). The positions without one (an opening's)
+    are left out."""
     rows = Rows()
-    for game, start in starts:
-        record = gumbel_game(player, start, seed + game)
-        state = start
-        for move, policy in zip(record["moves"], record["policy"], strict=True):
-            moves = np.array(state.legal_moves(), np.int64)  # the record's order
-            with np.errstate(divide="ignore"):
-                rows.add(game, state, moves, np.log(policy))
-            state = state.play(move)
-        played()
+    for record in records:
+        for state, policy in zip(replay(record), record["policy"]):
+            if policy is not None:
+                moves = np.array(state.legal_moves(), np.int64)  # the record's order
+                with np.errstate(divide="ignore"):
+                    rows.add(record["seed"] - seed, state, moves, np.log(policy))
     return rows.arrays()
 
 

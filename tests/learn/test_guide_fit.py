@@ -13,8 +13,8 @@ import pytest
 
 from mancala.ai import puct
 from mancala.ai.az import AZ, AZNet, shipped_network
-from mancala.arena.match import GAME_PLIES, play_games
-from mancala.arena.records import GameLog
+from mancala.arena.match import GAME_PLIES, play_games, ply_limit
+from mancala.arena.records import GameLog, replay
 from mancala.games.tak import kernel as tak_kernel
 from mancala.games.tak import new_tak
 from mancala.games.tak.evaluate import FORCED, WEIGHT_NAMES, fitted_weights, terms, value
@@ -24,7 +24,7 @@ from mancala.games.tak.labels import _after_terms
 from mancala.games.tak.state import TakState, from_tps
 from mancala.learn.linear_fit import CrossEntropy, MoveRows, best_first, targets
 from mancala.learn.promotion import offer, record_to
-from mancala.learn.tak_fit import guide_candidate
+from mancala.learn.tak_fit import guide_candidate, self_play_rows
 from mancala.nn_lib.policy_value import Guide, trained_games
 
 TAK = TakState.game
@@ -190,14 +190,20 @@ def test_self_play_teaches_the_shipped_guide_and_goes_on_from_its_games(lab_main
     shipped, saved = read_guide(guide_file(5), 5), read_guide(path, 5)
     assert saved.scale == shipped.scale and not np.allclose(saved.policy, shipped.policy)
     assert json.loads(path.read_text())["command"].startswith("mancala fit guide --selfplay 3")
-    [labels] = path.parent.glob("az-guide-5-selfplay-*-g3-n16-s0")
-    [chunk] = labels.glob("chunk-*")
-    with np.load(chunk) as part:  # softmax(values) is each position's improved policy
-        shares = np.exp(part["values"])
-        assert len(shares) > 0 and np.all(shares <= 1)
-        assert np.all(np.bincount(part["position"], shares) <= 1.001)  # the record rounds
-    stamp = chunk.stat().st_mtime_ns
-    assert lab_main("fit", *fit).returncode == 0 and chunk.stat().st_mtime_ns == stamp
+    [folder] = path.parent.glob("az-guide-5-selfplay-*-g3-n16-s0")
+    records = [json.loads(line) for line in (folder / "games.jsonl").open()]
+    assert sorted(r["seed"] for r in records) == [0, 1, 2]  # each game kept as it ended
+    for record in records:  # played after its 2-ply opening, replayable from the start
+        assert record["opening"] == 2 and record["policy"][:2] == [None, None]
+        assert all(sum(p) == pytest.approx(1, abs=1e-3) for p in record["policy"][2:])
+        assert replay(record)[-1].is_over() or len(record["moves"]) == ply_limit(new_tak(5))
+    rows = MoveRows(*self_play_rows(records, 0))  # softmax(values): the improved policy
+    shares = np.exp(rows.values)
+    assert len(shares) > 0 and np.all(shares <= 1)
+    assert np.all(np.bincount(rows.position, shares) <= 1.001)  # the record rounds
+    stamp = (folder / "games.jsonl").stat().st_mtime_ns
+    again = lab_main("fit", *fit, "--workers", "1")  # nothing left to play
+    assert again.returncode == 0 and (folder / "games.jsonl").stat().st_mtime_ns == stamp
     none = lab_main("fit", "guide", "--selfplay", "3", "--size", "4", "--models", str(tmp_path))
     assert none.returncode == 2 and "no guide ships for 4x4" in none.stderr
     scale = lab_main("fit", *fit, "--scale", "3")
