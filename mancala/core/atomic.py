@@ -2,7 +2,8 @@
 target, so a reader (or a crash, or Ctrl+C) never sees a half-written file.
 
 >>> import tempfile
->>> folder = Path(tempfile.mkdtemp())
+>>> kept = tempfile.TemporaryDirectory()
+>>> folder = Path(kept.name)
 >>> with atomic_path(folder / "a.json") as temp:
 ...     _ = temp.write_text("{}")
 >>> (folder / "a.json").read_text(), sorted(p.name for p in folder.iterdir())
@@ -10,6 +11,7 @@ target, so a reader (or a crash, or Ctrl+C) never sees a half-written file.
 >>> write_json(folder / "b.json", {"a": [1, 2]}, indent=None)
 >>> (folder / "b.json").read_text().splitlines()
 ['{"a":[1,2]}']
+>>> kept.cleanup()
 """
 
 from __future__ import annotations

@@ -20,7 +20,8 @@ drift from what was done. Its keys:
 A key may say "recorded before metadata was kept" where the fact was not written down.
 
 >>> import tempfile
->>> weights = Path(tempfile.mkdtemp()) / "nn1h128.keras"
+>>> folder = tempfile.TemporaryDirectory()
+>>> weights = Path(folder.name) / "nn1h128.keras"
 >>> meta_path(weights).name
 'nn1h128.meta.json'
 >>> read_meta(weights) is None
@@ -28,6 +29,7 @@ True
 >>> _ = write_meta(weights, teacher="minimax:8", data="3 games", command="x", date="2026-11-22")
 >>> describe_training(read_meta(weights))
 'learnt the choices of minimax:8 from 3 games (2026-11-22)'
+>>> folder.cleanup()
 """
 
 from __future__ import annotations
@@ -102,11 +104,13 @@ def read_encoding(weights: str | os.PathLike) -> int:
     """The input encoding's version that `weights` were saved with (1 when not recorded).
 
     >>> import tempfile
-    >>> weights = Path(tempfile.mkdtemp()) / "x.keras"
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> weights = Path(folder.name) / "x.keras"
     >>> before = read_encoding(weights)
     >>> _ = write_meta(weights, teacher="t", data="d", encoding=3)
     >>> before, read_encoding(weights)
     (1, 3)
+    >>> folder.cleanup()
     """
     found = read_number(weights, "encoding", 1)
     return found if isinstance(found, int) else 0
@@ -117,10 +121,12 @@ def read_number(weights: str | os.PathLike, key: str, default: float) -> float |
     is missing, None when the key holds something else than a number.
 
     >>> import tempfile
-    >>> weights = Path(tempfile.mkdtemp()) / "x.keras"
+    >>> folder = tempfile.TemporaryDirectory()
+    >>> weights = Path(folder.name) / "x.keras"
     >>> _ = write_meta(weights, teacher="t", data="d", value_scale=16.0)
     >>> read_number(weights, "value_scale", 2.0), read_number(weights, "other", 2.0)
     (16.0, 2.0)
+    >>> folder.cleanup()
     """
     found = read_value(weights, key, default)
     return found if isinstance(found, (int, float)) and not isinstance(found, bool) else None

@@ -10,11 +10,13 @@ player to move, as `Solver.solve` gives them.
 >>> import tempfile
 >>> from mancala.game_state import GameState
 >>> from mancala.games.sowing.solver.solver import Solver
->>> path = Path(tempfile.mkdtemp()) / "solve.json"
+>>> folder = tempfile.TemporaryDirectory()
+>>> path = Path(folder.name) / "solve.json"
 >>> solver = Solver(houses=3, max_seeds=6, cache_dir=None, progress=False)
 >>> record = solve_every_move(solver, GameState.new(houses=3, seeds=2), path, out=None)
 >>> record["value"], record["best"], {m: e["value"] for m, e in sorted(record["moves"].items())}
 (4, [1], {'0': -8, '1': 4, '2': 0})
+>>> folder.cleanup()
 """
 
 from __future__ import annotations
