@@ -52,6 +52,14 @@ def opened(record: dict[str, Any], opening: Sequence[int]) -> dict[str, Any]:
     return {**record, "moves": [*opening, *record["moves"]], **rows, "opening": len(opening)}
 
 
+def kept_seeds(path: Path) -> set[int]:
+    """The seeds of the games the records file `path` holds (none when there is no file):
+    the games a job that keeps each game as it ends has played already."""
+    return (
+        {record["seed"] for record in GameLog([path], validate=False)} if path.is_file() else set()
+    )
+
+
 def append_games(path: str | os.PathLike, records: Iterable[dict[str, Any]]) -> int:
     """Append `records` (dicts) to the JSONL file `path`, one line each; how many."""
     buffer = io.BytesIO()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 import shutil
 import time
 from collections.abc import Iterable
@@ -34,9 +35,10 @@ from mancala.ai.az import AZ, AZNet, load_any_game
 from mancala.ai.registry import make_player
 from mancala.arena.match import make_record, ply_limit
 from mancala.arena.opening_sets import board_set_starts
+from mancala.arena.openings import random_opening
 from mancala.arena.pairs import Pairs
 from mancala.arena.parallel import GameJob, Workers
-from mancala.arena.records import GameLog, append_games
+from mancala.arena.records import GameLog, append_games, kept_seeds
 from mancala.arena.solved_set import move_quality, shipped_set
 from mancala.arena.tournament import played_pairs, run_tournament
 from mancala.game_state import GameState
@@ -55,7 +57,7 @@ from mancala.learn.gate import gate_openings
 from mancala.learn.promotion import Candidate, offer, promote
 from mancala.learn.runs import Run, progress
 from mancala.learn.settings import SelfPlaySettings
-from mancala.learn.teacher import TeacherGames
+from mancala.learn.teacher import TEACHER_OPENING_PLIES, TeacherGames
 from mancala.learn.verdict import Measure, decide
 from mancala.nn_lib.meta import describe_data
 from mancala.nn_lib.policy_value import (
@@ -210,7 +212,7 @@ def teacher_examples(
                 arrays = record_positions(record)
                 part = None if arrays is None else teacher_targets(*arrays, value_scale)
             elif record.get("values") is not None:  # a search's, in its units
-                part = searched_targets(annotated_states(record), record["values"])
+                part = _searched_record(record)
             else:
                 part = None
         except (TypeError, ValueError):
@@ -230,6 +232,22 @@ def teacher_examples(
             f"{', '.join(map(str, paths))}; record some with {record}"
         )
     return Examples.joined(parts), len(parts), teachers
+
+
+def _searched_record(record: dict[str, Any]) -> Examples | None:
+    """`searched_targets` of the labelled positions of an annotated record (a row of
+    values None: not labelled, as an opening's); None when it has none."""
+    labelled = [
+        (state, row)
+        for state, row in zip(annotated_states(record), record["values"], strict=True)
+        if row is not None
+    ]
+    return searched_targets(*map(list, zip(*labelled))) if labelled else None
+
+
+def teacher_opening(start: GameState, seed: int) -> list[int]:
+    """The random opening of the teacher's game of `seed` (TEACHER_OPENING_PLIES plies)."""
+    return random_opening(start, TEACHER_OPENING_PLIES, random.Random(seed))[1]
 
 
 def visit_examples(
@@ -378,12 +396,16 @@ class Loop:
             self.run.teacher, {"games": games, "rules": {"variant": self.game, **self.rules}}
         )
         kept = folder / "games.jsonl"
-        done = {r["seed"] for r in GameLog([kept], validate=False)} if kept.is_file() else set()
+        done = kept_seeds(kept)
         if done:
             self.run.log(f"teacher: {len(done)}/{games} games kept in {folder}")
         how = TeacherGames(self.game, TEACHER_DEPTH)
         seeds = (self.args.seed * 1_000_003 + k for k in range(games))
-        jobs = [GameJob((0, 0), self.start, seed=s, playing=how) for s in seeds if s not in done]
+        jobs = [
+            GameJob((0, 0), self.start, tuple(teacher_opening(self.start, s)), s, playing=how)
+            for s in seeds
+            if s not in done
+        ]
         shown = time.perf_counter()
         for played, finished in enumerate(self.workers.play([], jobs), len(done) + 1):
             append_games(kept, [finished.record])

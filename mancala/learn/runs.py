@@ -72,14 +72,16 @@ class Run:
                     f"run {name!r} already exists in {root}; add --resume to continue it, "
                     "or name another run"
                 )
-        try:
-            progress(folder, job) if job is not None else folder.mkdir(parents=True, exist_ok=True)
-        except ValueError:
-            saved = json.loads((folder / "settings.json").read_text())
-            raise ValueError(
-                f"run {folder.name!r} is {_job_text(saved)}, not {_job_text(job or {})}: "
-                "resume it with the options it was begun with, or name another run"
-            ) from None
+        folder.mkdir(parents=True, exist_ok=True)
+        if job is not None:
+            try:
+                progress(folder, job)
+            except ValueError:
+                saved = json.loads((folder / "settings.json").read_text())
+                raise ValueError(
+                    f"run {folder.name!r} is {_job_text(saved)}, not {_job_text(job)}: "
+                    "resume it with the options it was begun with, or name another run"
+                ) from None
         run = cls(folder)
         run.games.touch()
         return run

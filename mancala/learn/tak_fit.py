@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 from tqdm import tqdm
 
-from mancala.arena.records import GameLog, append_games, replay
+from mancala.arena.records import GameLog, append_games, kept_seeds, replay
 from mancala.core.atomic import atomic_path
 from mancala.core.paths import recorded
 from mancala.games.tak.evaluate import read_weights, save_weights, weights_file, weights_of
@@ -203,7 +203,7 @@ def _self_played(s: GuideFit, path: Path):
         tuple(sorted(start.options.items())), s.simulations,
     )  # fmt: skip
     kept = folder / "games.jsonl"
-    done = {r["seed"] for r in GameLog([kept], validate=False)} if kept.is_file() else set()
+    done = kept_seeds(kept)
     jobs = [
         GameJob((0, 0), start, tuple(moves), seed=s.seed + k, playing=how)
         for k, moves in enumerate(openings)

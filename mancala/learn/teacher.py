@@ -32,7 +32,6 @@ itself, the games a Tak network's first fit learns from.
 
 from __future__ import annotations
 
-import random
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -252,9 +251,10 @@ TEACHER_OPENING_PLIES = 4  # random plies before a teacher's own game, so that g
 @dataclass(frozen=True)
 class TeacherGames:
     """How a worker plays the games of `game`'s own alpha-beta to `depth` plies against
-    itself (`mancala.arena.parallel.Playing`): after TEACHER_OPENING_PLIES random plies,
-    each move drawn from the soft choice of its values of every legal move
-    (`mancala.nn_lib.policy_value.searched_targets`); the record annotated with them."""
+    itself (`mancala.arena.parallel.Playing`), from a job's opening (TEACHER_OPENING_PLIES
+    random plies, whose positions it leaves unlabelled): each move drawn from the soft
+    choice of its values of every legal move (`mancala.nn_lib.policy_value.searched_choice`);
+    the record annotated with them."""
 
     game: str
     depth: int
@@ -271,21 +271,14 @@ class SelfTaught:
 
     def play(self, start: GameState, seed: int) -> dict[str, Any]:
         from mancala.arena.match import make_record, ply_limit
-        from mancala.arena.openings import random_openings
-        from mancala.games.replay import positions
-        from mancala.nn_lib.policy_value import searched_targets
+        from mancala.nn_lib.policy_value import searched_choice
 
         rng = np.random.default_rng(seed)
-        (state,), (moves,) = random_openings(start, 1, random.Random(seed), TEACHER_OPENING_PLIES)
-        values = [self.teacher.move_values(s) for s in positions(start, moves)[:-1]]
+        state, moves, values = start, [], []
         while not state.is_over() and state.ply < ply_limit(start):
             values.append(self.teacher.move_values(state))
-            policy = searched_targets([state], values[-1:]).moves[0]
-            move = int(rng.choice(len(policy), p=policy))
-            moves.append(move)
-            state = state.play(move)
+            policy = searched_choice([state], values[-1:])[0][0]
+            moves.append(int(rng.choice(len(policy), p=policy)))
+            state = state.play(moves[-1])
         name = self.teacher.name
-        return make_record(
-            start, [name, name], moves, state, seed, values=values, teacher=name,
-            opening=TEACHER_OPENING_PLIES,
-        )  # fmt: skip
+        return make_record(start, [name, name], moves, state, seed, values=values, teacher=name)

@@ -427,6 +427,11 @@ def searched_targets(states: list[GameState], rows: list[list[float]]) -> Exampl
     their soft choice at SEARCH_TEMPERATURE, the value the best v as tanh(v /
     SEARCH_VALUE_SCALE), both after cutting the values to SEARCH_CLIP. ValueError when a
     row does not fit."""
+    return Examples(features(states), *searched_choice(states, rows))
+
+
+def searched_choice(states: list[GameState], rows: list[list[float]]) -> tuple[np.ndarray, ...]:
+    """(policy, mask, value) of `searched_targets`, without the positions' inputs."""
     mask = legal_mask(states)
     try:
         gains = np.clip(dense_rows(states, rows, mask), -SEARCH_CLIP, SEARCH_CLIP)
@@ -434,7 +439,7 @@ def searched_targets(states: list[GameState], rows: list[list[float]]) -> Exampl
         raise ValueError("values are not one number a legal move") from None
     policy = soft_choice(gains, mask, SEARCH_TEMPERATURE).astype(np.float32)
     best = np.where(mask, gains, -np.inf).max(axis=1)
-    return Examples(features(states), policy, mask, np.tanh(best / SEARCH_VALUE_SCALE))
+    return policy, mask, np.tanh(best / SEARCH_VALUE_SCALE)
 
 
 def dense_rows(states: list, rows: list, mask: np.ndarray) -> np.ndarray:

@@ -698,8 +698,9 @@ def test_a_stopped_tak_pretraining_goes_on_from_its_kept_teacher_games(
     kept = tmp_path / "runs" / "t" / "teacher" / "games.jsonl"
     records = [json.loads(line) for line in kept.open()]
     assert [r["seed"] for r in records] == played  # every finished game kept, to the game
-    for record in records:  # annotated as the main job's records are, from the first ply
+    for record in records:  # annotated as the main job's records are, the opening unlabelled
         assert len(record["values"]) == len(record["moves"]) and record["opening"] == 4
+        assert record["values"][:4] == [None] * 4 and None not in record["values"][4:]
     assert not weights_file("tak", tmp_path / "models", {"size": 3}).exists()
     first = list(played)
     wrong = [w if w != "3" else "4" for w in where]  # another board
