@@ -2,10 +2,14 @@
 
     mancala solve book                    # Kalah(6,4), standard capture
     mancala solve book --empty-capture
+    mancala solve book --from mancala/data/kalah/kalah-h6-s4-labels-plies4.jsonl.xz
 
 The book holds the exact values and best moves of every position where a player can be
 to move in the game's first two turns, so that the `solver` player need not prove them
 during a game (the opening of Kalah(6,4) is a 34 M-node proof, about 20 s).
+--from adds instead every exact position of labels files (`mancala solve labels --plies`
+proves each position of the first plies: docs/perfect_play.md) to the book, whose players
+(`solver`, `az`) then play them from it.
 """
 
 from __future__ import annotations
@@ -80,6 +84,9 @@ def main(argv: list[str] | None = None) -> int:
         help=f"the game's first turns ({TURNS}; 1..{MAX_TURNS})",
     )
     parser.add_argument("--out", type=Path, help="the book's path (default mancala/models/)")
+    parser.add_argument(
+        "--from", dest="labels", nargs="+", type=Path, metavar="FILE", help="add these labels"
+    )
     args = parser.parse_args(argv)
     try:
         start = new_game(args.variant, **game_options(args))
@@ -87,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         return fail("mancala solve book", str(error))
     path = args.out or book_path(start)
+    if args.labels:
+        missing = [str(p) for p in args.labels if not p.is_file()]
+        if missing:
+            return fail("mancala solve book", f"no such file: {', '.join(missing)}")
+        return _add_labels(start, path, args.labels)
     kept = f"every position solved so far is in {path}"
     return run_command("mancala solve book", lambda: _build(start, path, args.turns), kept)
 
@@ -95,6 +107,21 @@ def _build(start: GameState, path: Path, turns: int) -> int:
     began = time.perf_counter()
     positions = build_book(start, path, turns=turns)
     print(f"{len(positions)} positions in {time.perf_counter() - began:.0f} s: {path}")
+    return 0
+
+
+def _add_labels(start: GameState, path: Path, files: list[Path]) -> int:
+    from mancala.learn.labels import labelled, positions
+
+    book = load_book(start, path)
+    before = len(book)
+    for state, values, exact, _ in positions(labelled(files)):
+        if exact and state.options == start.options:
+            best = max(v for v in values if v is not None)
+            moves = [m for m, v in enumerate(values) if v == best]
+            book[book_key(state)] = {"value": best - store_lead(state), "best": moves}
+    save_book(start, book, path)
+    print(f"{len(book) - before} positions added, {len(book)} in all: {path}")
     return 0
 
 

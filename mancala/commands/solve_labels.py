@@ -4,6 +4,7 @@
     mancala solve labels --games 1000 --workers 2    # two games at once (Ray)
     mancala solve labels --games 1000 --up-to 36     # label the cheap stages only
     mancala solve labels --report mancala/data/kalah/*.jsonl.xz   # labels by stage
+    mancala solve labels --plies 3 --nodes 1000000000   # every position of the first 3 plies
 
 The games pair players of the strong pool (deep alpha-beta, the best networks) and of the
 main job's mixed pool after a few random plies (mancala/learn/labels.py). Every position
@@ -15,8 +16,12 @@ houses (the stages where proofs take milliseconds: docs/perfect_play.md); the fu
 positions of each game are recorded unlabelled. Each game is appended whole the moment
 it is labelled; Ctrl+C or SIGTERM keep every finished game, and the same command
 continues with the games not yet written (a damaged line is skipped and counted, and its
-game labelled again). The end, and --report, print the labels by stage of the game
-(seeds left in the houses): how many, the share exact and labels per core-hour.
+game labelled again). --plies K labels instead every position a game can reach in its
+first K moves, each once (the opening's proofs, which the games rarely finish): the line
+to it and its best move, labelled, a record each (`mancala.learn.labels.FirstPlies`); give
+them the --nodes a proof of the opening needs. The end, and --report, print the labels by
+stage of the game (seeds left in the houses): how many, the share exact and labels per
+core-hour.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from mancala.core.report import Table
 from mancala.core.stopping import run_command
 from mancala.games import games_with, new_game
 from mancala.learn.labels import (
+    FirstPlies,
     Labelling,
     done_indices,
     header,
@@ -45,7 +51,7 @@ from mancala.learn.labels import (
     read_header,
     stage_report,
 )
-from mancala.learn.teacher import Teaching
+from mancala.learn.teacher import Proofs, Teaching
 
 MAX_GAMES = 10_000_000
 NODES = 1_000_000  # a position's proof budget (docs/perfect_play.md: the cost of each)
@@ -71,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         "--up-to", type=int_in(0, 1000), metavar="SEEDS", help="label these stages only"
     )
     parser.add_argument(
+        "--plies", type=int_in(0, 8), metavar="K", help="label the first K plies' positions"
+    )
+    parser.add_argument(
         "--report", nargs="+", type=Path, metavar="FILE", help="only print the stage table"
     )
     add_game_options(parser, games_with("solver"))
@@ -91,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
         max_seeds = database_seeds(start, args.max_seeds)
     except ValueError as error:
         return fail("mancala solve labels", str(error))
-    args.out = args.out or RUNS_DIR / "labels" / f"{labels_stem(start)}-seed{args.seed}.jsonl"
+    name = f"plies{args.plies}" if args.plies is not None else f"seed{args.seed}"
+    args.out = args.out or RUNS_DIR / "labels" / f"{labels_stem(start)}-{name}.jsonl"
     argv = sys.argv[1:] if argv is None else argv
     command = shlex.join(["mancala", "solve", "labels", *argv])
     kept = f"every game labelled so far is in {args.out}; run the same command to continue"
@@ -101,28 +111,42 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _label(args: argparse.Namespace, start, max_seeds: int, command: str) -> int:
-    labelling = Labelling(args.seed, start)
-    teaching = Teaching(args.depth, args.nodes, start.game, max_seeds=max_seeds, up_to=args.up_to)
-    teacher = teaching.make()
+    if args.plies is None:
+        labelling: Labelling | FirstPlies = Labelling(args.seed, start)
+        teaching = Teaching(
+            args.depth, args.nodes, start.game, max_seeds=max_seeds, up_to=args.up_to
+        )
+        teacher = teaching.make()
+    else:
+        labelling, teaching = FirstPlies(args.plies, start), None
+        proofs = Proofs(args.depth, args.nodes, max_seeds)
+        teacher = proofs.make().teacher
     wanted = header(labelling, command, teacher.name)
     wanted["max_seeds"] = max_seeds
     if args.out.is_file() and args.out.stat().st_size:
         found = read_header(args.out)
-        same = ("format", "variant", "options", "seed", "teacher")
-        if found is None or any(found.get(k) != wanted[k] for k in same):
+        same = ("format", "variant", "options", "seed", "teacher", "plies")
+        if found is None or any(found.get(k) != wanted.get(k) for k in same):
             raise ValueError(f"{args.out} holds other labels; name another --out")
     else:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         append_games(args.out, [wanted])
     done = done_indices(args.out)
-    todo = [i for i in range(args.games) if i not in done]
+    if isinstance(labelling, FirstPlies):
+        lines = labelling.lines()
+        total, unit = len(lines), "position"
+        todo = [i for i in range(total) if i not in done]
+        jobs = [labelling.job(i, lines[i], proofs) for i in todo]
+    else:
+        total, unit = args.games, "game"
+        todo = [i for i in range(total) if i not in done]
+        jobs = [labelling.job(i) for i in todo]
     if not todo:
-        print(f"all {args.games} games are labelled in {args.out}")
+        print(f"all {total} {unit}s are labelled in {args.out}")
         return 0
     teacher.solver(start)  # the endgame database, built or loaded before the games (and
     # before the first position's clock starts)
-    jobs = [labelling.job(i) for i in todo]
-    bar = tqdm(total=args.games, initial=len(done), desc="labelling", unit="game", file=sys.stderr)
+    bar = tqdm(total=total, initial=len(done), desc="labelling", unit=unit, file=sys.stderr)
     counts = {"positions": 0, "exact": 0}
     began = time.perf_counter()
     with Workers(args.workers, args.address) as workers:
@@ -133,14 +157,14 @@ def _label(args: argparse.Namespace, start, max_seeds: int, command: str) -> int
                 record["label"] = todo[finished.index]
                 records.append(record)
                 counts["positions"] += sum(row is not None for row in record["values"])
-                counts["exact"] += sum(record["exact"])
+                counts["exact"] += sum(bool(exact) for exact in record["exact"])
             append_games(args.out, records)  # whole lines, Ctrl+C and SIGTERM held off
             bar.update(len(records))
             rate = counts["positions"] / (time.perf_counter() - began)
             share = 100 * counts["exact"] / max(1, counts["positions"])
             bar.set_postfix_str(f"{rate:.0f} pos/s, {share:.1f}% exact")
     bar.close()
-    print(f"{len(todo)} game(s) labelled now; the labels are in {args.out}\n")
+    print(f"{len(todo)} {unit}(s) labelled now; the labels are in {args.out}\n")
     print(stage_table(GameLog([args.out])))
     return 0
 

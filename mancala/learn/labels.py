@@ -71,6 +71,46 @@ class Labelling:
         return GameJob(seats, self.start, tuple(opening), seed, limit)
 
 
+@dataclass(frozen=True)
+class FirstPlies:
+    """A labelling of the first plies: every position a game can reach in its first
+    `plies` moves (an extra turn is a move), each once, in a fixed order (ply by ply, then
+    by the moves that reach it first). Job `i` proves position `i`, with `proofs` (a
+    `mancala.learn.teacher.Proofs`), so a stopped labelling continues as a game labelling
+    does; its record is the line that reaches the position (unlabelled) and the best move."""
+
+    plies: int
+    start: Any
+    seed: int = 0  # no draw: every position is labelled
+
+    def lines(self) -> list[tuple[int, ...]]:
+        """The moves from the start to each position, in the labelling's order.
+
+        >>> from mancala.game_state import GameState
+        >>> lines = FirstPlies(2, GameState.new("kalah")).lines()
+        >>> len(lines), lines[:3], lines[7]
+        (42, [(), (0,), (1,)], (0, 0))
+        """
+        lines, seen, frontier = [()], {self.start}, [((), self.start)]
+        for _ in range(self.plies):
+            reached = []
+            for line, state in frontier:
+                for move in state.legal_moves():
+                    child = state.play(move)
+                    if not child.is_over() and child not in seen:
+                        seen.add(child)
+                        reached.append(((*line, move), child))
+            lines += [line for line, _ in reached]
+            frontier = reached
+        return lines
+
+    def seats(self) -> list[Seat]:
+        return []  # the proofs play the one move (`GameJob.playing`)
+
+    def job(self, index: int, line: tuple[int, ...], proofs: Any) -> GameJob:
+        return GameJob((0, 0), self.start, line, index, len(line) + 1, proofs)
+
+
 def labels_stem(start: Any) -> str:
     """The name of a sowing board's labels: kalah-h6-s4 (-ec with the empty capture)."""
     size = f"h{start.houses}-s{start.seeds}" + ("-ec" if start.empty_capture else "")
@@ -86,7 +126,8 @@ def shipped_labels(start: Any) -> list[Path]:
     return sorted((DATA_DIR / start.game).glob(f"{labels_stem(start)}-labels-seed*.jsonl.xz"))
 
 
-def header(labelling: Labelling, command: str, teacher: str) -> dict[str, Any]:
+def header(labelling: Labelling | FirstPlies, command: str, teacher: str) -> dict[str, Any]:
+    plies = {"plies": labelling.plies} if isinstance(labelling, FirstPlies) else {}
     return {
         "kind": "header",
         "format": FORMAT,
@@ -95,6 +136,7 @@ def header(labelling: Labelling, command: str, teacher: str) -> dict[str, Any]:
         "seed": labelling.seed,
         "teacher": teacher,
         "command": command,
+        **plies,
     }
 
 

@@ -101,7 +101,7 @@ class Teacher:
     def move_values(self, state: GameState) -> list[float | None]:
         """Value of every house for the mover (None where illegal); in Tak of every legal
         move, in the order of `legal_moves()`."""
-        return self._valued(state, 0.0)[0]
+        return self.valued(state, 0.0)[0]
 
     def annotate(self, record: dict[str, Any]) -> dict[str, Any]:
         """`record` with "values" (one list a move), "exact", "label_ms" and "teacher"
@@ -118,7 +118,7 @@ class Teacher:
             if self.chain:
                 values[i], exact[i] = self._recalled(states[i], guess)
             else:
-                values[i], exact[i] = self._valued(states[i], 0.0)
+                values[i], exact[i] = self.valued(states[i], 0.0)
             ms[i] = round(1000 * (time.perf_counter() - began), 1)
             if not self.chain:
                 continue
@@ -138,7 +138,7 @@ class Teacher:
         """(values, exact) of `state`: kept from before, or valued now and kept."""
         known = self.known.get(state)
         if known is None:
-            known = self._valued(state, guess)
+            known = self.valued(state, guess)
             self.known[state] = known
             if len(self.known) > self.KNOWN:
                 self.known.popitem(last=False)
@@ -147,7 +147,7 @@ class Teacher:
             self.searched += not known[1]
         return known
 
-    def _valued(self, state: GameState, guess: float | None) -> tuple[list, bool]:
+    def valued(self, state: GameState, guess: float | None) -> tuple[list, bool]:
         """(values by house, exact): a proof from `guess` first unless it is None."""
         moves = None if guess is None else self._exact_values(state, guess)
         exact = moves is not None
@@ -282,3 +282,40 @@ class SelfTaught:
             state = state.play(moves[-1])
         name = self.teacher.name
         return make_record(start, [name, name], moves, state, seed, values=values, teacher=name)
+
+
+@dataclass(frozen=True)
+class Proofs:
+    """How a worker labels a position of the first plies (`mancala.learn.labels.FirstPlies`,
+    a `mancala.arena.parallel.Playing`): the exact value of every legal move where the
+    solver proves it within `nodes` nodes, from alpha-beta's value to `depth` plies (its
+    values where the proof does not fit), then the best move played: a record of that one
+    move, labelled."""
+
+    depth: int
+    nodes: int
+    max_seeds: int = 0
+
+    def make(self) -> Proving:
+        return Proving(Teacher(self.depth, self.nodes, max_seeds=self.max_seeds))
+
+
+class Proving:
+    """Labels the positions of `Proofs` with its `teacher` (made once a worker)."""
+
+    def __init__(self, teacher: Teacher) -> None:
+        self.teacher = teacher
+
+    def play(self, start: GameState, seed: int) -> dict[str, Any]:
+        from mancala.arena.match import make_record
+
+        began = time.perf_counter()
+        guess = max(self.teacher.search.evaluate(start)["moves"].values())
+        values, exact = self.teacher.valued(start, guess)
+        ms = round(1000 * (time.perf_counter() - began), 1)
+        best = max(start.legal_moves(), key=lambda move: values[move])
+        name = self.teacher.name
+        return make_record(
+            start, [name, name], [best], start.play(best), seed,
+            values=[values], exact=[exact], label_ms=[ms], teacher=name,
+        )  # fmt: skip

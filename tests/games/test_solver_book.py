@@ -10,7 +10,9 @@ from mancala.ai import make_player
 from mancala.ai import solver as solver_player
 from mancala.commands.solve_book import build_book
 from mancala.game_state import GameState
+from mancala.learn.labels import FirstPlies
 from mancala.games.sowing.solver import Solver, store_lead
+from mancala.games.replay import replayed
 from mancala.games.sowing.solver.book import book_key, book_path, load_book, save_book
 
 START = GameState.new(houses=4, seeds=3)
@@ -113,3 +115,30 @@ def test_a_build_resumes_from_the_book_on_disk(tmp_path):
     assert again.nodes == 0  # nothing searched again
     more = build_book(START, path, again, progress=False)
     assert set(first) < set(more) and again.nodes > 0
+
+
+def test_the_first_plies_labels_join_the_book_and_its_players_play_them(
+    book, lab_main, tmp_path, monkeypatch
+):
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
+    labels, path = tmp_path / "plies.jsonl", tmp_path / "book.json"
+    small = ("--houses", "4", "--seeds", "3")
+    made = lab_main(
+        "solve", "labels", *small, "--plies", "3", "--max-seeds", "8", "--out", str(labels)
+    )
+    assert made.returncode == 0, made.stderr
+    save_book(START, {"4,4": {"value": 0, "best": [0]}}, path)  # an entry of its own, kept
+    added = lab_main("solve", "book", *small, "--from", str(labels), "--out", str(path))
+    assert added.returncode == 0, added.stderr
+    grown = load_book(START, path)
+    assert grown["4,4"] == {"value": 0, "best": [0]}
+    fresh, checked = small_solver(), 0
+    for line in FirstPlies(3, START).lines():
+        state = replayed(START, line)
+        result = fresh.solve(state)
+        best = {"value": result["value"] - store_lead(state), "best": sorted(result["best"])}
+        assert grown[book_key(state)] == best
+        checked += 1
+    assert checked > 20 and len(grown) > len(book)
+    missing = lab_main("solve", "book", *small, "--from", str(tmp_path / "none.jsonl"))
+    assert missing.returncode == 2 and "no such file" in missing.stderr

@@ -197,3 +197,42 @@ def test_az_net_is_fitted_on_the_same_records_at_its_value_scale(lab_main, tmp_p
     assert (net.value_scale, net.score_weight) == (24.0, 0.25)
     zoo = lab_main("fit", "nn1h128", "--value-scale", "24", *args)
     assert zoo.returncode == 2 and "--value-scale and --score-weight are az-net's" in zoo.stderr
+
+
+def test_the_first_plies_are_each_labelled_once_exactly_and_a_stop_continues(
+    lab_main, tmp_path, monkeypatch
+):
+    from mancala.games import new_game
+    from mancala.learn.data import record_positions
+    from mancala.learn.labels import FirstPlies
+
+    monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "plies.jsonl"
+    common = (*SMALL, "--max-seeds", "6", "--plies", "3", "--out", str(out))
+    lines = FirstPlies(3, new_game("kalah", houses=3, seeds=3)).lines()
+    with open(out, "w") as handle:  # a stop after the header and a damaged line
+        handle.write('{"kind": "header", "format": "mancala-labels", "variant": "kal\n')
+    refused = lab_main("solve", "labels", *common)
+    assert refused.returncode == 2 and "holds other labels" in refused.stderr
+    out.unlink()
+    assert lab_main("solve", "labels", *common).returncode == 0
+    records = records_of(out)
+    kept = out.read_text().splitlines()
+    out.write_text("\n".join(kept[: len(kept) // 2]) + "\n")  # stopped half way
+    done = lab_main("solve", "labels", *common)
+    assert done.returncode == 0 and f"{len(lines) - len(kept) // 2 + 1} position(s)" in done.stdout
+    assert [(r["label"], r["moves"], r["values"]) for r in records_of(out)] == [
+        (r["label"], r["moves"], r["values"]) for r in records
+    ]
+    full = Solver(3, max_seeds=18, cache_dir=None, progress=False)
+    states = []
+    for record, line in zip(records, lines, strict=True):
+        assert record["moves"][:-1] == list(line) and record.get("opening", 0) == len(line)
+        *before, state = replay(record)[:-1]
+        assert record["values"][:-1] == [None] * len(before) and record["exact"][-1]
+        truth = full.solve(state)["moves"]
+        assert {m: v for m, v in enumerate(record["values"][-1]) if v is not None} == truth
+        assert record["moves"][-1] in full.solve(state)["best"]
+        states.append(state)
+        assert len(record_positions(record, True)[0]) == 1  # one example: the position
+    assert len(set(states)) == len(states) > 20  # each position once
