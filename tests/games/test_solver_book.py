@@ -10,10 +10,10 @@ from mancala.ai import make_player
 from mancala.ai import solver as solver_player
 from mancala.commands.solve_book import build_book
 from mancala.game_state import GameState
-from mancala.learn.labels import FirstPlies
-from mancala.games.sowing.solver import Solver, store_lead
 from mancala.games.replay import replayed
+from mancala.games.sowing.solver import Solver, store_lead
 from mancala.games.sowing.solver.book import book_key, book_path, load_book, save_book
+from mancala.learn.labels import FirstPlies
 
 START = GameState.new(houses=4, seeds=3)
 
