@@ -67,6 +67,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="the rate falls from --learning-rate to a tenth of it over the fit (a refit)",
     )
+    parser.add_argument(
+        "--average",
+        action="store_true",
+        help="with --settle: keep the mean of the last pass's weights (SWA)",
+    )
     parser.add_argument("--objective", choices=["policy", "values"], default="policy")
     parser.add_argument(
         "--variant", choices=list(NET_GAMES), default=DEFAULT_GAME, help="the game (kalah)"

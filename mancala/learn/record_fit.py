@@ -38,7 +38,8 @@ class RecordFit:
     (`init` weights, `fresh` ones, else its own or the shipped), on which files (`paths`,
     none: training/), how (`epochs` passes of `batch_size` batches over chunks of `chunk`
     positions at Adam's `learning_rate`, falling to a tenth with `settle`; the positions
-    of exact labels alone with `exact_only`), saved in `models`. `objective`,
+    of exact labels alone with `exact_only`; with `average` as well, the weights kept are
+    the mean of the last pass's, `fit_settling`), saved in `models`. `objective`,
     `value_scale` and `score_weight` as `mancala fit` says."""
 
     name: str
@@ -50,6 +51,7 @@ class RecordFit:
     chunk: int = 500_000
     learning_rate: float = LEARNING_RATE
     settle: bool = False
+    average: bool = False
     exact_only: bool = False
     fresh: bool = False
     init: Path | None = None
@@ -65,6 +67,11 @@ class RecordFit:
                 raise ValueError(f"no such file: {path}")
         if self.init is not None and self.fresh:
             raise ValueError("--fresh and --init name two different starts; give one")
+        if self.average and (not self.settle or self.name == AZ_NET):
+            raise ValueError(
+                "--average keeps the mean of a zoo network's settling fit's last pass: "
+                "add --settle (az-net's fit has none)"
+            )
         if self.init is not None and not self.init.is_file():
             raise ValueError(f"no weights file {self.init}")
         if self.name != AZ_NET and (self.value_scale is not None or self.score_weight is not None):
@@ -126,7 +133,8 @@ class ZooSteps:
         if not fit.settle:
             return self.net.fit(*examples, batch_size=fit.batch_size)
         first, last = (settling_rate(fit.learning_rate, (epoch - k) / fit.epochs) for k in (1, 0))
-        return fit_settling(self.net, *examples, (first, last), fit.batch_size)
+        average = fit.average and epoch == fit.epochs
+        return fit_settling(self.net, *examples, (first, last), fit.batch_size, average)
 
     def measure(self, rel: np.ndarray, gains: np.ndarray, mask: np.ndarray) -> float:
         return agreement(self.net, rel, gains, mask) * len(rel)

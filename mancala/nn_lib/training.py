@@ -42,13 +42,16 @@ def fit_settling(
     mask: np.ndarray,
     rates: tuple[float, float],
     batch_size: int = 256,
+    average: bool = False,
 ) -> float:
     """One pass over the examples (shuffled already) in SLICES parts, Adam's rate moving
     from `rates[0]` to `rates[1]` part by part; the last loss. A refit of weights that
     already play well ends on small steps, so the weights kept are settled ones, not
-    those of a last large step (which can lose what the earlier data taught)."""
+    those of a last large step (which can lose what the earlier data taught). With
+    `average`, the weights kept are the mean of those after each part (stochastic weight
+    averaging, Izmailov et al., 2018: a flatter optimum, which generalises better)."""
     bounds = np.linspace(0, len(rel), SLICES + 1).astype(int)
-    loss = 0.0
+    loss, total, parts = 0.0, None, 0
     for k in range(SLICES):
         lo, hi = bounds[k], bounds[k + 1]
         if hi > lo:
@@ -56,4 +59,10 @@ def fit_settling(
             loss = net.fit(
                 rel[lo:hi], gains[lo:hi], mask[lo:hi], batch_size=batch_size, learning_rate=rate
             )
+            if average:
+                weights = net.model.get_weights()
+                total = weights if total is None else [t + w for t, w in zip(total, weights)]
+                parts += 1
+    if total is not None:
+        net.model.set_weights([t / parts for t in total])
     return loss

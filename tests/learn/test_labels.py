@@ -146,6 +146,8 @@ def test_a_fit_from_the_shipped_weights_leaves_them_as_they_were(lab_main, tmp_p
     assert shipped.read_bytes() == before
     both = lab_main("fit", "nn1h128", *args, "--fresh")
     assert both.returncode == 2 and "give one" in both.stderr
+    unsettled = lab_main("fit", "nn1h128", *args, "--average")
+    assert unsettled.returncode == 2 and "add --settle" in unsettled.stderr
     missing = lab_main("fit", "nn1h128", "--init", str(tmp_path / "no.keras"))
     assert missing.returncode == 2 and "no weights file" in missing.stderr
 

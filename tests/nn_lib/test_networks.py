@@ -169,6 +169,27 @@ def test_each_network_trains_saves_loads_and_numpy_matches_keras(tmp_path, sampl
     assert not list(tmp_path.glob(".*"))  # no temp file left
 
 
+def test_a_settling_fit_with_average_keeps_the_mean_of_its_parts_weights(tmp_path, sample):
+    from mancala.nn_lib.training import SLICES, fit_settling
+
+    rel, gains, mask = (a[:800] for a in sample)
+    net = network("nn1h128", tmp_path / "n.keras").fresh(seed=3)
+    seen, fit = [], net.fit
+
+    def fit_and_keep(*args, **kwargs):
+        loss = fit(*args, **kwargs)
+        seen.append(net.model.get_weights())
+        return loss
+
+    net.fit = fit_and_keep
+    fit_settling(net, rel, gains, mask, (1e-3, 1e-4), batch_size=32, average=True)
+    assert len(seen) == SLICES
+    mean = [np.mean([weights[i] for weights in seen], axis=0) for i in range(len(seen[0]))]
+    kept = net.model.get_weights()
+    assert all(np.allclose(k, m, atol=1e-6) for k, m in zip(kept, mean, strict=True))
+    assert not all(np.allclose(k, last) for k, last in zip(kept, seen[-1]))  # not the last
+
+
 @pytest.mark.slow
 def test_training_on_the_sample_learns_the_teacher(tmp_path, sample):
     from mancala.nn_lib.training import agreement
