@@ -118,12 +118,13 @@ def labels_stem(start: Any) -> str:
 
 
 def shipped_labels(start: Any) -> list[Path]:
-    """The labels that ship for the board of `start` (mancala/data/GAME/STEM-labels-seed*
-    .jsonl.xz): the labels behind its shipped weights (Kalah's exact where the solver
-    proves them, Sungka's a 10-ply alpha-beta's); [] for a board without."""
+    """The labels that ship for the board of `start` (mancala/data/GAME/STEM-labels-*
+    .jsonl.xz: the games of each seed, the first plies): the labels behind its shipped
+    weights (Kalah's exact where the solver proves them, Sungka's a 10-ply alpha-beta's);
+    [] for a board without."""
     if not is_sowing(start):
         return []
-    return sorted((DATA_DIR / start.game).glob(f"{labels_stem(start)}-labels-seed*.jsonl.xz"))
+    return sorted((DATA_DIR / start.game).glob(f"{labels_stem(start)}-labels-*.jsonl.xz"))
 
 
 def header(labelling: Labelling | FirstPlies, command: str, teacher: str) -> dict[str, Any]:
