@@ -72,6 +72,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="with --settle: keep the mean of the last pass's weights (SWA)",
     )
+    parser.add_argument(
+        "--keep-above",
+        type=int_in(0),
+        metavar="SEEDS",
+        help="positions of more seeds in the houses learn the starting weights' values",
+    )
     parser.add_argument("--objective", choices=["policy", "values"], default="policy")
     parser.add_argument(
         "--variant", choices=list(NET_GAMES), default=DEFAULT_GAME, help="the game (kalah)"

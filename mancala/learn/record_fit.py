@@ -22,6 +22,8 @@ from typing import Any
 
 import numpy as np
 
+from mancala.games import Capability, offers
+from mancala.games.examples import Examples
 from mancala.learn.data import PositionReader
 from mancala.learn.learner import PolicyValueLearner
 from mancala.nn_lib.base import LEARNING_RATE, weights_path
@@ -39,7 +41,8 @@ class RecordFit:
     none: training/), how (`epochs` passes of `batch_size` batches over chunks of `chunk`
     positions at Adam's `learning_rate`, falling to a tenth with `settle`; the positions
     of exact labels alone with `exact_only`; with `average` as well, the weights kept are
-    the mean of the last pass's, `fit_settling`), saved in `models`. `objective`,
+    the mean of the last pass's, `fit_settling`; with `keep_above`, `rehearsal`), saved
+    in `models`. `objective`,
     `value_scale` and `score_weight` as `mancala fit` says."""
 
     name: str
@@ -53,6 +56,7 @@ class RecordFit:
     settle: bool = False
     average: bool = False
     exact_only: bool = False
+    keep_above: int | None = None
     fresh: bool = False
     init: Path | None = None
     objective: str = "policy"
@@ -72,6 +76,10 @@ class RecordFit:
                 "--average keeps the mean of a zoo network's settling fit's last pass: "
                 "add --settle (az-net's fit has none)"
             )
+        if self.keep_above is not None and (
+            self.name == AZ_NET or not offers(self.variant, Capability.SOWING)
+        ):
+            raise ValueError("--keep-above rehearses a zoo network's values of sowing boards")
         if self.init is not None and not self.init.is_file():
             raise ValueError(f"no weights file {self.init}")
         if self.name != AZ_NET and (self.value_scale is not None or self.score_weight is not None):
@@ -179,6 +187,22 @@ class PolicyValueSteps:
         )
 
 
+def rehearsal(net: Any, fit: RecordFit) -> Examples | None:
+    """The positions of `fit`'s files with more than `keep_above` seeds in the houses
+    (where labels are rarely exact), each with the values `net` gives its moves before
+    the fit: learnt beside the labels, they keep what it knew there (learning without
+    forgetting, Li and Hoiem, 2016). None where there are none."""
+    from mancala.games.sowing.view import houses_of
+
+    parts = []
+    for rel, _, mask in PositionReader(list(fit.paths) or None, chunk=fit.chunk):
+        rows = houses_of(rel).sum(axis=1) > fit.keep_above
+        if rows.any():
+            values = net.board_values(rel[rows], mask[rows])
+            parts.append(Examples(rel[rows], np.where(mask[rows], values, 0.0), mask[rows]))
+    return Examples.joined(parts) if parts else None
+
+
 def fit_records(fit: RecordFit, say: Callable[[str], None] = print) -> Path:
     """Fit the network `fit` names on its records (`say` gets a line an epoch) and save
     it; the saved file. ValueError when the settings or the files will not do (no
@@ -187,12 +211,19 @@ def fit_records(fit: RecordFit, say: Callable[[str], None] = print) -> Path:
     steps = PolicyValueSteps(fit) if fit.name == AZ_NET else ZooSteps(fit)
     reader = PositionReader(list(fit.paths) or None, chunk=fit.chunk, exact_only=fit.exact_only)
     kept = None  # the only chunk, when everything fits in one
+    rehearsed = rehearsal(steps.net, fit) if fit.keep_above is not None else None
+    if rehearsed is not None:
+        say(
+            f"rehearses {len(rehearsed.inputs):,} positions of more than {fit.keep_above} "
+            f"seeds in the houses at the starting weights' values, beside each chunk"
+        )
     began = time.perf_counter()
     for epoch in range(1, fit.epochs + 1):
         losses, positions, measured, count = [], 0, 0.0, 0
         for rel, gains, mask in [kept] if kept is not None else reader:
             count, last = count + 1, (rel, gains, mask)
-            losses.append(steps.step(rel, gains, mask, epoch))
+            taught = (rel, gains, mask) if rehearsed is None else Examples.joined([last, rehearsed])
+            losses.append(steps.step(*taught, epoch))
             positions += len(rel)
             measured += steps.measure(rel, gains, mask)
         if epoch == 1:

@@ -238,3 +238,39 @@ def test_the_first_plies_are_each_labelled_once_exactly_and_a_stop_continues(
         states.append(state)
         assert len(record_positions(record, True)[0]) == 1  # one example: the position
     assert len(set(states)) == len(states) > 20  # each position once
+
+
+def test_keep_above_rehearses_the_fuller_positions_at_the_starting_weights_values(
+    lab_main, tmp_path
+):
+    import numpy as np
+
+    from mancala.ai.registry import make_player
+    from mancala.arena.match import play_games
+    from mancala.arena.records import append_games
+    from mancala.core.paths import MODELS_DIR
+    from mancala.game_state import GameState
+    from mancala.games.sowing.view import houses_of
+    from mancala.learn.data import record_positions
+    from mancala.learn.record_fit import RecordFit, rehearsal
+    from mancala.learn.teacher import Teacher
+    from mancala.nn_lib.zoo import network
+
+    records = play_games([make_player("greedy", 1), make_player("luck", 2)], [GameState.new()] * 3)
+    path = tmp_path / "games.jsonl"
+    append_games(path, [Teacher(2).annotate(r) for r in records])
+    every = [record_positions(r) for r in records]
+    fuller = sum(int((houses_of(p.inputs).sum(axis=1) > 40).sum()) for p in every)
+    fit = RecordFit("nn1h128", "kalah", tmp_path / "m", (path,), keep_above=40)
+    net = network("nn1h128", MODELS_DIR / "kalah" / "nn1h128.keras").load()
+    kept = rehearsal(net, fit)
+    assert 0 < len(kept.inputs) == fuller < sum(len(p.inputs) for p in every)
+    assert (houses_of(kept.inputs).sum(axis=1) > 40).all()
+    values = net.board_values(kept.inputs, kept.mask)
+    assert np.allclose(kept.moves[kept.mask], values[kept.mask])
+    args = ("--models", str(tmp_path / "m"), "--epochs", "1", str(path))
+    done = lab_main("fit", "nn1h128", "--keep-above", "40", *args)
+    assert done.returncode == 0, done.stderr
+    assert f"rehearses {fuller:,} positions of more than 40 seeds" in done.stdout
+    refused = lab_main("fit", "az-net", "--keep-above", "40", *args)
+    assert refused.returncode == 2 and "--keep-above" in refused.stderr
