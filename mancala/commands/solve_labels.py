@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out = args.out or RUNS_DIR / "labels" / f"{labels_stem(start)}-{name}.jsonl"
     argv = sys.argv[1:] if argv is None else argv
     command = shlex.join(["mancala", "solve", "labels", *argv])
-    kept = f"every game labelled so far is in {args.out}; run the same command to continue"
+    kept = f"all labelled so far is in {args.out}; run the same command to continue"
     return run_command(
         "mancala solve labels", lambda: _label(args, start, max_seeds, command), kept
     )
