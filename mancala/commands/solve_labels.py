@@ -4,7 +4,7 @@
     mancala solve labels --games 1000 --workers 2    # two games at once (Ray)
     mancala solve labels --games 1000 --up-to 36     # label the cheap stages only
     mancala solve labels --report mancala/data/kalah/*.jsonl.xz   # labels by stage
-    mancala solve labels --plies 3 --nodes 1000000000   # every position of the first 3 plies
+    mancala solve labels --plies 3 --nodes 2000000000   # runs/labels/kalah-h6-s4-plies.jsonl
 
 The games pair players of the strong pool (deep alpha-beta, the best networks) and of the
 main job's mixed pool after a few random plies (mancala/learn/labels.py). Every position
@@ -19,7 +19,8 @@ continues with the games not yet written (a damaged line is skipped and counted,
 game labelled again). --plies K labels instead every position a game can reach in its
 first K moves, each once (the opening's proofs, which the games rarely finish): the line
 to it and its best move, labelled, a record each (`mancala.learn.labels.FirstPlies`); give
-them the --nodes a proof of the opening needs. The end, and --report, print the labels by
+them the --nodes a proof of the opening needs. A larger K goes on in the same file with the
+positions of the plies after. The end, and --report, print the labels by
 stage of the game (seeds left in the houses): how many, the share exact and labels per
 core-hour.
 """
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
         max_seeds = database_seeds(start, args.max_seeds)
     except ValueError as error:
         return fail("mancala solve labels", str(error))
-    name = f"plies{args.plies}" if args.plies is not None else f"seed{args.seed}"
+    name = "plies" if args.plies is not None else f"seed{args.seed}"
     args.out = args.out or RUNS_DIR / "labels" / f"{labels_stem(start)}-{name}.jsonl"
     argv = sys.argv[1:] if argv is None else argv
     command = shlex.join(["mancala", "solve", "labels", *argv])
@@ -125,7 +126,7 @@ def _label(args: argparse.Namespace, start, max_seeds: int, command: str) -> int
     wanted["max_seeds"] = max_seeds
     if args.out.is_file() and args.out.stat().st_size:
         found = read_header(args.out)
-        same = ("format", "variant", "options", "seed", "teacher", "plies")
+        same = ("format", "variant", "options", "seed", "teacher", "first_plies")
         if found is None or any(found.get(k) != wanted.get(k) for k in same):
             raise ValueError(f"{args.out} holds other labels; name another --out")
     else:

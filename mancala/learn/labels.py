@@ -75,7 +75,8 @@ class Labelling:
 class FirstPlies:
     """A labelling of the first plies: every position a game can reach in its first
     `plies` moves (an extra turn is a move), each once, in a fixed order (ply by ply, then
-    by the moves that reach it first). Job `i` proves position `i`, with `proofs` (a
+    by the moves that reach it first), which a deeper labelling begins with: one file
+    grows ply by ply. Job `i` proves position `i`, with `proofs` (a
     `mancala.learn.teacher.Proofs`), so a stopped labelling continues as a game labelling
     does; its record is the line that reaches the position (unlabelled) and the best move."""
 
@@ -87,9 +88,10 @@ class FirstPlies:
         """The moves from the start to each position, in the labelling's order.
 
         >>> from mancala.game_state import GameState
-        >>> lines = FirstPlies(2, GameState.new("kalah")).lines()
-        >>> len(lines), lines[:3], lines[7]
-        (42, [(), (0,), (1,)], (0, 0))
+        >>> start = GameState.new("kalah")
+        >>> lines = FirstPlies(2, start).lines()
+        >>> len(lines), lines[:3], lines[7], FirstPlies(3, start).lines()[:42] == lines
+        (42, [(), (0,), (1,)], (0, 0), True)
         """
         lines, seen, frontier = [()], {self.start}, [((), self.start)]
         for _ in range(self.plies):
@@ -128,7 +130,7 @@ def shipped_labels(start: Any) -> list[Path]:
 
 
 def header(labelling: Labelling | FirstPlies, command: str, teacher: str) -> dict[str, Any]:
-    plies = {"plies": labelling.plies} if isinstance(labelling, FirstPlies) else {}
+    plies = {"first_plies": True} if isinstance(labelling, FirstPlies) else {}
     return {
         "kind": "header",
         "format": FORMAT,

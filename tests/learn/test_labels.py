@@ -238,6 +238,10 @@ def test_the_first_plies_are_each_labelled_once_exactly_and_a_stop_continues(
         states.append(state)
         assert len(record_positions(record, True)[0]) == 1  # one example: the position
     assert len(set(states)) == len(states) > 20  # each position once
+    deeper = FirstPlies(4, new_game("kalah", houses=3, seeds=3)).lines()
+    more = lab_main("solve", "labels", *common[:-4], "--plies", "4", "--out", str(out))
+    assert f"{len(deeper) - len(lines)} position(s)" in more.stdout  # the file grows
+    assert [r["moves"][:-1] for r in records_of(out)] == [list(line) for line in deeper]
 
 
 def test_keep_above_rehearses_the_fuller_positions_at_the_starting_weights_values(
