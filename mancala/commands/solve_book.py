@@ -2,7 +2,7 @@
 
     mancala solve book                    # Kalah(6,4), standard capture
     mancala solve book --empty-capture
-    mancala solve book --from mancala/data/kalah/kalah-h6-s4-labels-plies4.jsonl.xz
+    mancala solve book --from mancala/data/kalah/kalah-h6-s4-labels-plies.jsonl.xz
 
 The book holds the exact values and best moves of every position where a player can be
 to move in the game's first two turns, so that the `solver` player need not prove them
