@@ -118,10 +118,12 @@ def _label(args: argparse.Namespace, start, max_seeds: int, command: str) -> int
             args.depth, args.nodes, start.game, max_seeds=max_seeds, up_to=args.up_to
         )
         teacher = teaching.make()
+        total, unit = args.games, "game"
     else:
-        labelling, teaching = FirstPlies(args.plies, start), None
         proofs = Proofs(args.depth, args.nodes, max_seeds)
+        labelling, teaching = FirstPlies(args.plies, start, proofs), None
         teacher = proofs.make().teacher
+        total, unit = len(labelling.lines), "position"
     wanted = header(labelling, command, teacher.name)
     wanted["max_seeds"] = max_seeds
     if args.out.is_file() and args.out.stat().st_size:
@@ -133,20 +135,13 @@ def _label(args: argparse.Namespace, start, max_seeds: int, command: str) -> int
         args.out.parent.mkdir(parents=True, exist_ok=True)
         append_games(args.out, [wanted])
     done = done_indices(args.out)
-    if isinstance(labelling, FirstPlies):
-        lines = labelling.lines()
-        total, unit = len(lines), "position"
-        todo = [i for i in range(total) if i not in done]
-        jobs = [labelling.job(i, lines[i], proofs) for i in todo]
-    else:
-        total, unit = args.games, "game"
-        todo = [i for i in range(total) if i not in done]
-        jobs = [labelling.job(i) for i in todo]
+    todo = [i for i in range(total) if i not in done]
     if not todo:
         print(f"all {total} {unit}s are labelled in {args.out}")
         return 0
     teacher.solver(start)  # the endgame database, built or loaded before the games (and
     # before the first position's clock starts)
+    jobs = [labelling.job(i) for i in todo]
     bar = tqdm(total=total, initial=len(done), desc="labelling", unit=unit, file=sys.stderr)
     counts = {"positions": 0, "exact": 0}
     began = time.perf_counter()

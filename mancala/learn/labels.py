@@ -20,6 +20,7 @@ import lzma
 import random
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -76,21 +77,23 @@ class FirstPlies:
     """A labelling of the first plies: every position a game can reach in its first
     `plies` moves (an extra turn is a move), each once, in a fixed order (ply by ply, then
     by the moves that reach it first), which a deeper labelling begins with: one file
-    grows ply by ply. Job `i` proves position `i`, with `proofs` (a
+    grows ply by ply. Job `i` proves position `i` with `proofs` (a
     `mancala.learn.teacher.Proofs`), so a stopped labelling continues as a game labelling
     does; its record is the line that reaches the position (unlabelled) and the best move."""
 
     plies: int
     start: Any
+    proofs: Any = None  # how a worker proves a position (`GameJob.playing`)
     seed: int = 0  # no draw: every position is labelled
 
+    @cached_property
     def lines(self) -> list[tuple[int, ...]]:
         """The moves from the start to each position, in the labelling's order.
 
         >>> from mancala.game_state import GameState
         >>> start = GameState.new("kalah")
-        >>> lines = FirstPlies(2, start).lines()
-        >>> len(lines), lines[:3], lines[7], FirstPlies(3, start).lines()[:42] == lines
+        >>> lines = FirstPlies(2, start).lines
+        >>> len(lines), lines[:3], lines[7], FirstPlies(3, start).lines[:42] == lines
         (42, [(), (0,), (1,)], (0, 0), True)
         """
         lines, seen, frontier = [()], {self.start}, [((), self.start)]
@@ -109,8 +112,9 @@ class FirstPlies:
     def seats(self) -> list[Seat]:
         return []  # the proofs play the one move (`GameJob.playing`)
 
-    def job(self, index: int, line: tuple[int, ...], proofs: Any) -> GameJob:
-        return GameJob((0, 0), self.start, line, index, len(line) + 1, proofs)
+    def job(self, index: int) -> GameJob:
+        line = self.lines[index]
+        return GameJob((0, 0), self.start, line, index, len(line) + 1, self.proofs)
 
 
 def labels_stem(start: Any) -> str:

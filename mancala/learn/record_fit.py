@@ -195,11 +195,11 @@ def rehearsal(net: Any, fit: RecordFit) -> Examples | None:
     from mancala.games.sowing.view import houses_of
 
     parts = []
-    for rel, _, mask in PositionReader(list(fit.paths) or None, chunk=fit.chunk):
+    for rel, gains, mask in PositionReader(list(fit.paths) or None, chunk=fit.chunk):
         rows = houses_of(rel).sum(axis=1) > fit.keep_above
         if rows.any():
-            values = net.board_values(rel[rows], mask[rows])
-            parts.append(Examples(rel[rows], np.where(mask[rows], values, 0.0), mask[rows]))
+            values = np.where(mask[rows], net.board_values(rel[rows], mask[rows]), 0.0)
+            parts.append(Examples(rel[rows], values.astype(gains.dtype), mask[rows]))
     return Examples.joined(parts) if parts else None
 
 
@@ -222,7 +222,7 @@ def fit_records(fit: RecordFit, say: Callable[[str], None] = print) -> Path:
         losses, positions, measured, count = [], 0, 0.0, 0
         for rel, gains, mask in [kept] if kept is not None else reader:
             count, last = count + 1, (rel, gains, mask)
-            taught = (rel, gains, mask) if rehearsed is None else Examples.joined([last, rehearsed])
+            taught = last if rehearsed is None else Examples.joined([last, rehearsed])
             losses.append(steps.step(*taught, epoch))
             positions += len(rel)
             measured += steps.measure(rel, gains, mask)

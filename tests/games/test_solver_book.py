@@ -133,7 +133,7 @@ def test_the_first_plies_labels_join_the_book_and_its_players_play_them(
     grown = load_book(START, path)
     assert grown["4,4"] == {"value": 0, "best": [0]}
     fresh, checked = small_solver(), 0
-    for line in FirstPlies(3, START).lines():
+    for line in FirstPlies(3, START).lines:
         state = replayed(START, line)
         result = fresh.solve(state)
         best = {"value": result["value"] - store_lead(state), "best": sorted(result["best"])}

@@ -211,7 +211,7 @@ def test_the_first_plies_are_each_labelled_once_exactly_and_a_stop_continues(
     monkeypatch.setenv("MANCALA_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "plies.jsonl"
     common = (*SMALL, "--max-seeds", "6", "--plies", "3", "--out", str(out))
-    lines = FirstPlies(3, new_game("kalah", houses=3, seeds=3)).lines()
+    lines = FirstPlies(3, new_game("kalah", houses=3, seeds=3)).lines
     with open(out, "w") as handle:  # a stop after the header and a damaged line
         handle.write('{"kind": "header", "format": "mancala-labels", "variant": "kal\n')
     refused = lab_main("solve", "labels", *common)
@@ -238,7 +238,7 @@ def test_the_first_plies_are_each_labelled_once_exactly_and_a_stop_continues(
         states.append(state)
         assert len(record_positions(record, True)[0]) == 1  # one example: the position
     assert len(set(states)) == len(states) > 20  # each position once
-    deeper = FirstPlies(4, new_game("kalah", houses=3, seeds=3)).lines()
+    deeper = FirstPlies(4, new_game("kalah", houses=3, seeds=3)).lines
     more = lab_main("solve", "labels", *common[:-4], "--plies", "4", "--out", str(out))
     assert f"{len(deeper) - len(lines)} position(s)" in more.stdout  # the file grows
     assert [r["moves"][:-1] for r in records_of(out)] == [list(line) for line in deeper]
